@@ -1,0 +1,79 @@
+# sst: streaming CPU-profile filters.  See README.
+.SUFFIXES:
+
+PREFIX	= /usr/local
+BINDIR	= $(PREFIX)/bin
+MANDIR	= $(PREFIX)/share/man
+CC	= cc
+OPT	= -O2
+PKGS	= libbsd-overlay
+DEBPKGS	= build-essential pkg-config libbsd-dev libjsmn-dev check mandoc
+
+SAN_1	= -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -fno-sanitize-recover=all
+SANFLAGS = $(SAN_$(SANITIZE))
+
+CFLAGS	= -std=c11 -Wall -Wextra -pedantic $(OPT) -g -ffp-contract=off \
+	  -D_DEFAULT_SOURCE -DJSMN_STRICT -DJSMN_PARENT_LINKS \
+	  `pkg-config --cflags $(PKGS)` -Icommon $(SANFLAGS)
+LDLIBS	= `pkg-config --libs $(PKGS)` -lm
+CHECKLIBS = `pkg-config --libs check`
+
+COMMON_SRC = $(wildcard common/*.c)
+COMMON_OBJ = $(COMMON_SRC:common/%.c=build/common/%.o)
+FILTERS	= $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
+PIPELINES = $(wildcard pipelines/*)
+UNITS	= $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test_*.c))
+MANS	= $(wildcard man/*.[157])
+
+all: $(FILTERS)
+
+build/common/%.o: common/%.c common/sst.h
+	@mkdir -p build/common
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/libsst.a: $(COMMON_OBJ)
+	rm -f $@
+	ar rcs $@ $(COMMON_OBJ)
+
+bin/%: filters/%.c build/libsst.a common/sst.h
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $< build/libsst.a $(LDLIBS)
+
+build/tests/%: tests/unit/%.c build/libsst.a common/sst.h
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< build/libsst.a $(CHECKLIBS) $(LDLIBS)
+
+# Install the Debian packages the build and tests need, if any is missing.
+deps:
+	@sh tests/deps.sh $(DEBPKGS)
+
+check: deps
+	@$(MAKE) --no-print-directory all units
+	@sh tests/run.sh
+
+units: $(UNITS)
+
+lint: deps
+	mandoc -Tlint -W warning $(MANS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	pipelines/analyze-pyspy-profile tests/fixtures/demo.speedscope.json \
+	    --thread StreamingExecutor
+
+bench: all
+	sh bench/run.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	cp $(FILTERS) $(PIPELINES) $(DESTDIR)$(BINDIR)/
+	cp man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	cp man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	cp man/*.7 $(DESTDIR)$(MANDIR)/man7/
+
+clean:
+	rm -rf bin build tests/out
+
+.PHONY: all check units lint demo bench install clean deps

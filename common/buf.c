@@ -1,0 +1,90 @@
+/*
+ * buf.c: a growable byte buffer, always NUL-terminated.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+
+void
+buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+	buf_grow(b, 0);
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	b->data[0] = '\0';
+}
+
+/* Make room for n more bytes and the terminating NUL. */
+void
+buf_grow(struct buf *b, size_t n)
+{
+	size_t cap;
+
+	if (b->len + n + 1 <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 64;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	b->data = xreallocarray(b->data, cap, 1);
+	b->cap = cap;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_addc(struct buf *b, int c)
+{
+	buf_grow(b, 1);
+	b->data[b->len++] = (char)c;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}

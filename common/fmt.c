@@ -1,0 +1,103 @@
+/*
+ * fmt.c: number formatting and parsing shared by the filters: the
+ * shortest round-trip text of a double, Python's "{:,}" thousands
+ * separators, strict whole-field number parsing, and sums that match
+ * Python's left-to-right float additions.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+
+/* Shortest %g text (at most 17 digits) that reads back as d. */
+char *
+fmt_double(char *buf, size_t sz, double d)
+{
+	int prec;
+
+	if (d == 0) {
+		snprintf(buf, sz, "0");
+		return buf;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sz, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return buf;
+	}
+	snprintf(buf, sz, "%.17g", d);
+	return buf;
+}
+
+/* v with a comma between each group of three digits. */
+char *
+fmt_commas(char *buf, size_t sz, uint64_t v)
+{
+	char tmp[32];
+	size_t n, i, j;
+
+	n = (size_t)snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	if (n + n / 3 + 1 > sz) {
+		buf[0] = '\0';
+		return buf;
+	}
+	for (i = 0, j = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/*
+ * acc + w + w + ... (n times), each addition rounded, as Python's
+ * sum() and += do when they meet n equal weights in a row.
+ */
+double
+fmt_pysum(double acc, double w, uint64_t n)
+{
+	while (n-- > 0)
+		acc += w;
+	return acc;
+}
+
+/* Parse s[0..len) as a whole finite number. */
+int
+fmt_strtod(const char *s, size_t len, double *d)
+{
+	char tmp[128], *end;
+
+	if (len == 0 || len >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	if (tmp[0] == ' ' || tmp[0] == '\t' || tmp[0] == '\n')
+		return -1;
+	errno = 0;
+	*d = strtod(tmp, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(*d))
+		return -1;
+	return 0;
+}
+
+/* Parse s[0..len) as a whole unsigned decimal integer. */
+int
+fmt_strtou64(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0 || len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		if (x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}

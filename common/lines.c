@@ -1,0 +1,116 @@
+/*
+ * lines.c: a fast line reader over a file descriptor.  It reads big
+ * blocks with read(2) and hands out each line in place, NUL-terminated
+ * and without its newline; a line longer than the buffer grows it.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+#define LINES_BUFSZ	(1 << 20)
+
+struct lines {
+	int		 fd;
+	const char	*name;
+	char		*buf;
+	size_t		 cap;
+	size_t		 start;	/* first unread byte */
+	size_t		 end;	/* end of valid data */
+	int		 eof;
+	unsigned long long lineno;
+};
+
+struct lines *
+lines_open(int fd, const char *name)
+{
+	struct lines *l;
+
+	l = xcalloc(1, sizeof(*l));
+	l->fd = fd;
+	l->name = (name == NULL || strcmp(name, "-") == 0) ? "<stdin>" : name;
+	l->cap = LINES_BUFSZ;
+	l->buf = xmalloc(l->cap + 1);
+	return l;
+}
+
+/* Move unread bytes to the front, grow if full, and read more. */
+static int
+fill(struct lines *l)
+{
+	ssize_t n;
+
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
+	}
+	if (l->end == l->cap) {
+		l->cap *= 2;
+		l->buf = xreallocarray(l->buf, l->cap + 1, 1);
+	}
+	for (;;) {
+		n = read(l->fd, l->buf + l->end, l->cap - l->end);
+		if (n >= 0)
+			break;
+		if (errno != EINTR)
+			err(1, "%s", l->name);
+	}
+	if (n == 0)
+		l->eof = 1;
+	l->end += (size_t)n;
+	return n > 0;
+}
+
+char *
+lines_next(struct lines *l, size_t *len)
+{
+	char *p, *nl;
+	size_t off = 0;
+
+	for (;;) {
+		p = l->buf + l->start;
+		nl = memchr(p + off, '\n', l->end - l->start - off);
+		if (nl != NULL)
+			break;
+		if (l->eof) {
+			if (l->start == l->end)
+				return NULL;
+			/* A last line without a newline. */
+			nl = l->buf + l->end;
+			l->end++;
+			break;
+		}
+		off = l->end - l->start;
+		fill(l);
+	}
+	*nl = '\0';
+	*len = (size_t)(nl - p);
+	l->start = (size_t)(nl - l->buf) + 1;
+	l->lineno++;
+	return p;
+}
+
+unsigned long long
+lines_lineno(const struct lines *l)
+{
+	return l->lineno;
+}
+
+const char *
+lines_name(const struct lines *l)
+{
+	return l->name;
+}
+
+void
+lines_close(struct lines *l)
+{
+	if (l == NULL)
+		return;
+	free(l->buf);
+	free(l);
+}

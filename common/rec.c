@@ -1,0 +1,184 @@
+/*
+ * rec.c: reading and writing the sst stream (see sst(5)).  A record is
+ * one line of seven TAB-separated fields:
+ *
+ *	thread samples weight unit period stack locations
+ *
+ * Names stay escaped (esc.c) as they are in the stream; the reader
+ * checks the numbers and that stack and locations have as many frames.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+
+#define NFIELDS	7
+
+struct sst_reader {
+	struct lines	*lines;
+};
+
+static const char *unitnames[] = { "seconds", "none", "bytes" };
+
+const char *
+rec_unitname(enum sst_unit u)
+{
+	return unitnames[u];
+}
+
+int
+rec_parseunit(const char *s, size_t n, enum sst_unit *u)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(unitnames) / sizeof(unitnames[0]); i++) {
+		if (strlen(unitnames[i]) == n && memcmp(s, unitnames[i], n) == 0) {
+			*u = (enum sst_unit)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t
+rec_nframes(const char *s, size_t n)
+{
+	size_t k = 1;
+	const char *p, *e = s + n;
+
+	if (n == 0)
+		return 0;
+	for (p = s; (p = memchr(p, ';', (size_t)(e - p))) != NULL; p++)
+		k++;
+	return k;
+}
+
+/* The last ';'-separated piece of s[0..n). */
+const char *
+rec_last(const char *s, size_t n, size_t *len)
+{
+	const char *p = s + n;
+
+	while (p > s && p[-1] != ';')
+		p--;
+	*len = (size_t)(s + n - p);
+	return p;
+}
+
+int
+rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
+{
+	char *f[NFIELDS], *p, *e = line + len;
+	size_t fl[NFIELDS];
+	int i;
+
+	p = line;
+	for (i = 0; i < NFIELDS; i++) {
+		f[i] = p;
+		if (i < NFIELDS - 1) {
+			if ((p = memchr(p, '\t', (size_t)(e - p))) == NULL) {
+				*why = "expected 7 TAB-separated fields";
+				return -1;
+			}
+		} else
+			p = e;
+		fl[i] = (size_t)(p - f[i]);
+		p++;
+	}
+	if (memchr(f[NFIELDS - 1], '\t', fl[NFIELDS - 1]) != NULL) {
+		*why = "expected 7 TAB-separated fields";
+		return -1;
+	}
+	r->thread = f[0];
+	r->threadlen = fl[0];
+	if (fmt_strtou64(f[1], fl[1], &r->samples) == -1) {
+		*why = "bad sample count";
+		return -1;
+	}
+	if (fmt_strtod(f[2], fl[2], &r->weight) == -1) {
+		*why = "bad weight";
+		return -1;
+	}
+	if (rec_parseunit(f[3], fl[3], &r->unit) == -1) {
+		*why = "bad unit";
+		return -1;
+	}
+	if (fl[4] == 1 && f[4][0] == '-')
+		r->hasperiod = 0;
+	else if (fmt_strtod(f[4], fl[4], &r->period) == 0)
+		r->hasperiod = 1;
+	else {
+		*why = "bad period";
+		return -1;
+	}
+	r->stack = f[5];
+	r->stacklen = fl[5];
+	r->locs = f[6];
+	r->locslen = fl[6];
+	if (esc_valid(r->thread, r->threadlen) == -1 ||
+	    esc_valid(r->stack, r->stacklen) == -1 ||
+	    esc_valid(r->locs, r->locslen) == -1) {
+		*why = "bad escape sequence";
+		return -1;
+	}
+	if (rec_nframes(r->stack, r->stacklen) !=
+	    rec_nframes(r->locs, r->locslen)) {
+		*why = "stack and locations differ in length";
+		return -1;
+	}
+	return 0;
+}
+
+struct sst_reader *
+rec_open(int fd, const char *name)
+{
+	struct sst_reader *r;
+
+	r = xcalloc(1, sizeof(*r));
+	r->lines = lines_open(fd, name);
+	return r;
+}
+
+int
+rec_read(struct sst_reader *r, struct sst_rec *rec)
+{
+	const char *why;
+	char *line;
+	size_t len;
+
+	if ((line = lines_next(r->lines, &len)) == NULL)
+		return 0;
+	if (rec_parse(line, len, rec, &why) == -1)
+		errx(1, "%s:%llu: %s", lines_name(r->lines),
+		    lines_lineno(r->lines), why);
+	return 1;
+}
+
+void
+rec_close(struct sst_reader *r)
+{
+	if (r == NULL)
+		return;
+	lines_close(r->lines);
+	free(r);
+}
+
+void
+rec_write(FILE *fp, const struct sst_rec *r)
+{
+	char w[FMTBUF], p[FMTBUF];
+
+	fmt_double(w, sizeof(w), r->weight);
+	if (r->hasperiod)
+		fmt_double(p, sizeof(p), r->period);
+	else
+		strcpy(p, "-");
+	fwrite(r->thread, 1, r->threadlen, fp);
+	fprintf(fp, "\t%llu\t%s\t%s\t%s\t", (unsigned long long)r->samples,
+	    w, rec_unitname(r->unit), p);
+	fwrite(r->stack, 1, r->stacklen, fp);
+	putc('\t', fp);
+	fwrite(r->locs, 1, r->locslen, fp);
+	putc('\n', fp);
+}

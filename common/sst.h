@@ -1,0 +1,180 @@
+/*
+ * sst.h: the library every sst filter links (libsst.a).
+ *
+ * One module per concern: util.c (x-helpers, fshut), buf.c (growable
+ * bytes), json.c (streaming JSON tokenizer), rec.c (the sst stream),
+ * esc.c (field escaping), htab.c (interning hash table), sort.c (stable
+ * sort), fmt.c (number formatting and Python-compatible sums),
+ * spill.c (append-only spill buffer backed by a temporary file),
+ * lines.c (fast line reader).
+ */
+#ifndef SST_H
+#define SST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef __dead
+#define __dead __attribute__((__noreturn__))
+#endif
+
+/* util.c */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+void	*xmemdup(const void *, size_t);
+FILE	*xfopen(const char *, const char *);
+int	 xopen(const char *);
+void	 fshut(FILE *, const char *);
+void	 sst_init(void);
+
+/* buf.c: a growable byte buffer; data is always NUL-terminated */
+struct buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+void	 buf_init(struct buf *);
+void	 buf_free(struct buf *);
+void	 buf_reset(struct buf *);
+void	 buf_grow(struct buf *, size_t);
+void	 buf_add(struct buf *, const void *, size_t);
+void	 buf_addc(struct buf *, int);
+void	 buf_adds(struct buf *, const char *);
+void	 buf_printf(struct buf *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+
+/* lines.c: read lines from a file descriptor through a large buffer */
+struct lines;
+struct lines *lines_open(int, const char *);
+/* Returns a pointer to the next line without its newline, or NULL at EOF. */
+char	*lines_next(struct lines *, size_t *);
+unsigned long long lines_lineno(const struct lines *);
+const char *lines_name(const struct lines *);
+void	 lines_close(struct lines *);
+
+/* json.c: pull tokenizer over a refillable buffer */
+enum json_tok {
+	JT_ERROR = -1,
+	JT_EOF = 0,
+	JT_OBJ,		/* { */
+	JT_OBJ_END,	/* } */
+	JT_ARR,		/* [ */
+	JT_ARR_END,	/* ] */
+	JT_KEY,		/* "name": (value follows) */
+	JT_STR,
+	JT_NUM,
+	JT_TRUE,
+	JT_FALSE,
+	JT_NULL
+};
+#define JSON_MAXDEPTH	1024
+#define JSON_MAXTOKEN	(64UL << 20)
+struct json;
+struct json *json_open(int, const char *);
+struct json *json_open_mem(const void *, size_t, const char *);
+void	 json_close(struct json *);
+enum json_tok json_next(struct json *);
+/* Text of the last KEY or STR (decoded, NUL-terminated) or NUM (raw). */
+const char *json_text(const struct json *, size_t *);
+/* Depth of the current container after the last token (0 = top level). */
+int	 json_depth(const struct json *);
+/* The last NUM as a double / as an integer; 0 on success, -1 if not. */
+int	 json_double(const struct json *, double *);
+int	 json_int(const struct json *, long long *);
+/* Skip the value whose first token was just returned. */
+int	 json_skip(struct json *, enum json_tok);
+/* Position of the last token start: byte offset, line, column (1-based). */
+unsigned long long json_offset(const struct json *);
+unsigned long long json_line(const struct json *);
+unsigned long long json_col(const struct json *);
+/* Message for the last JT_ERROR. */
+const char *json_errmsg(const struct json *);
+/* Report "prog: NAME:LINE:COL: message" and exit 1. */
+__dead void json_fail(const struct json *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+/* Total bytes consumed so far (for progress). */
+unsigned long long json_consumed(const struct json *);
+
+/* esc.c: the stream's escaping (see sst(5)) */
+void	 esc_add(struct buf *, const char *, size_t);
+/* Unescape in place into dst (dst may equal src); returns length. */
+size_t	 esc_decode(char *, const char *, size_t);
+/* Check that s is a well-formed escaped field piece; 0 ok, -1 not. */
+int	 esc_valid(const char *, size_t);
+
+/* rec.c: the sst stream */
+enum sst_unit {
+	U_SECONDS,
+	U_NONE,
+	U_BYTES
+};
+struct sst_rec {
+	const char	*thread;	/* escaped, as in the stream */
+	size_t		 threadlen;
+	uint64_t	 samples;
+	double		 weight;
+	enum sst_unit	 unit;
+	int		 hasperiod;
+	double		 period;
+	const char	*stack;		/* escaped frames joined by ';' */
+	size_t		 stacklen;
+	const char	*locs;		/* escaped file:line:col joined by ';' */
+	size_t		 locslen;
+};
+struct sst_reader;
+struct sst_reader *rec_open(int, const char *);
+/* 1: a record was read; 0: end of input.  Malformed input exits 1. */
+int	 rec_read(struct sst_reader *, struct sst_rec *);
+void	 rec_close(struct sst_reader *);
+const char *rec_unitname(enum sst_unit);
+int	 rec_parseunit(const char *, size_t, enum sst_unit *);
+void	 rec_write(FILE *, const struct sst_rec *);
+/* Parse one line; 0 ok, else -1 with a static message in *why. */
+int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
+/* Number of frames in a stack/locs field, and the last one. */
+size_t	 rec_nframes(const char *, size_t);
+const char *rec_last(const char *, size_t, size_t *);
+
+/* htab.c: interning hash table, ids are dense and in first-seen order */
+struct htab;
+struct htab *ht_new(void);
+void	 ht_free(struct htab *);
+size_t	 ht_intern(struct htab *, const void *, size_t, int *);
+/* Returns the id of key, or (size_t)-1 if absent. */
+size_t	 ht_find(const struct htab *, const void *, size_t);
+const char *ht_key(const struct htab *, size_t, size_t *);
+size_t	 ht_count(const struct htab *);
+uint64_t ht_hash(const void *, size_t);
+
+/* sort.c: stable merge sort of an index array */
+typedef int (*sst_cmp)(size_t, size_t, void *);
+void	 sst_sort(size_t *, size_t, sst_cmp, void *);
+
+/* fmt.c: numbers */
+/* Shortest text that reads back as the same double (like Python repr). */
+char	*fmt_double(char *, size_t, double);
+/* Integer with thousands separators, as Python's "{:,}". */
+char	*fmt_commas(char *, size_t, uint64_t);
+/* Add w to acc n times, left to right, as Python's sum() does. */
+double	 fmt_pysum(double, double, uint64_t);
+/* Parse a whole field as a number; 0 ok, -1 if not a number. */
+int	 fmt_strtod(const char *, size_t, double *);
+int	 fmt_strtou64(const char *, size_t, uint64_t *);
+
+/* spill.c: append-only byte store that spills to an unlinked temp file */
+struct spill;
+struct spill *spill_new(size_t);
+void	 spill_write(struct spill *, const void *, size_t);
+void	 spill_rewind(struct spill *);
+/* Read exactly n bytes; returns 0 on success, -1 at end. */
+int	 spill_read(struct spill *, void *, size_t);
+void	 spill_clear(struct spill *);
+void	 spill_free(struct spill *);
+
+#define FMTBUF	64
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * util.c: allocation and I/O helpers that exit on failure, and fshut(),
+ * which flushes and checks an output stream before exit.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+void *
+xmalloc(size_t n)
+{
+	void *p;
+
+	if ((p = malloc(n ? n : 1)) == NULL)
+		err(1, "malloc");
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t sz)
+{
+	void *p;
+
+	if ((p = calloc(n ? n : 1, sz ? sz : 1)) == NULL)
+		err(1, "calloc");
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t sz)
+{
+	if ((p = reallocarray(p, n ? n : 1, sz ? sz : 1)) == NULL)
+		err(1, "realloc");
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p;
+
+	if ((p = strdup(s)) == NULL)
+		err(1, "strdup");
+	return p;
+}
+
+void *
+xmemdup(const void *s, size_t n)
+{
+	char *p;
+
+	p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+FILE *
+xfopen(const char *path, const char *mode)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, mode)) == NULL)
+		err(1, "%s", path);
+	return fp;
+}
+
+/* Open an input file for reading; "-" is standard input. */
+int
+xopen(const char *path)
+{
+	int fd;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return STDIN_FILENO;
+	if ((fd = open(path, O_RDONLY)) == -1)
+		err(1, "%s", path);
+	return fd;
+}
+
+/* Flush fp and exit 1 with a message if anything written to it failed. */
+void
+fshut(FILE *fp, const char *name)
+{
+	if (fflush(fp) == EOF || ferror(fp)) {
+		if (errno == EPIPE)
+			exit(0);
+		err(1, "%s", name);
+	}
+}
+
+/*
+ * Common start-up: a closed pipe ends the program quietly and at once,
+ * and stdout gets a large buffer.
+ */
+void
+sst_init(void)
+{
+	static char obuf[1 << 16];
+
+	signal(SIGPIPE, SIG_DFL);
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+}
