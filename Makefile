@@ -62,8 +62,12 @@ demo: deps
 	pipelines/analyze-pyspy-profile tests/fixtures/demo.speedscope.json \
 	    --thread StreamingExecutor
 
-bench: all
+bench: all build/genpyspy
 	sh bench/run.sh
+
+build/genpyspy: bench/genpyspy.c
+	@mkdir -p build
+	$(CC) $(CFLAGS) -o $@ bench/genpyspy.c $(LDLIBS)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \

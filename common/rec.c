@@ -5,7 +5,8 @@
  *	thread samples weight unit period stack locations
  *
  * Names stay escaped (esc.c) as they are in the stream; the reader
- * checks the numbers and that stack and locations have as many frames.
+ * checks the numbers and that locations, when present, has as many
+ * frames as stack.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -122,7 +123,7 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		*why = "bad escape sequence";
 		return -1;
 	}
-	if (rec_nframes(r->stack, r->stacklen) !=
+	if (r->locslen > 0 && rec_nframes(r->stack, r->stacklen) !=
 	    rec_nframes(r->locs, r->locslen)) {
 		*why = "stack and locations differ in length";
 		return -1;

@@ -6,7 +6,7 @@
  * esc.c (field escaping), htab.c (interning hash table), sort.c (stable
  * sort), fmt.c (number formatting and Python-compatible sums),
  * spill.c (append-only spill buffer backed by a temporary file),
- * lines.c (fast line reader).
+ * lines.c (fast line reader), spd.c (speedscope reader).
  */
 #ifndef SST_H
 #define SST_H
@@ -91,6 +91,8 @@ int	 json_skip(struct json *, enum json_tok);
 unsigned long long json_offset(const struct json *);
 unsigned long long json_line(const struct json *);
 unsigned long long json_col(const struct json *);
+/* The input's name for messages ("<stdin>" for standard input). */
+const char *json_name(const struct json *);
 /* Message for the last JT_ERROR. */
 const char *json_errmsg(const struct json *);
 /* Report "prog: NAME:LINE:COL: message" and exit 1. */
@@ -174,6 +176,11 @@ void	 spill_rewind(struct spill *);
 int	 spill_read(struct spill *, void *, size_t);
 void	 spill_clear(struct spill *);
 void	 spill_free(struct spill *);
+
+/* spd.c: speedscope JSON -> sst records, in bounded memory */
+typedef void (*spd_emit)(const struct sst_rec *, void *);
+/* Read one speedscope document; persample: one record per sample. */
+void	 spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64
 

@@ -1,0 +1,214 @@
+#!/bin/sh
+# bench/run.sh: time the sst filters on large inputs against `cat | cat`
+# reading the same file.  Inputs are generated once into $BENCH_DIR and
+# reused; each case runs $BENCH_RUNS times and the median wall time is
+# kept, with the largest peak RSS seen.  See bench/README.
+
+# Commands are single-quoted on purpose: sh -c expands $F in each run.
+# shellcheck disable=SC2016,SC2034,SC2086,SC2254
+set -u
+
+root=$(cd "$(dirname -- "$0")/.." && pwd) || exit 1
+dir=${BENCH_DIR:-/tmp/sst-bench}
+mb=${BENCH_MB:-1024}
+textmb=${BENCH_TEXT_MB:-300}
+runs=${BENCH_RUNS:-3}
+only=${BENCH_ONLY:-*}
+corpus=${CORPUS:-$root/../shared/corpus}
+refdir=${REF_DIR:-}
+refmax=${REF_MAX_MB:-400}
+gen=$root/build/genpyspy
+PATH=$root/bin:$root/pipelines:$PATH
+export PATH
+
+for v in "$mb" "$textmb" "$runs" "$refmax"; do
+	case $v in
+	''|*[!0-9]*|0)
+		echo "bench: BENCH_MB, BENCH_TEXT_MB, BENCH_RUNS and" \
+		    "REF_MAX_MB must be positive integers" >&2
+		exit 2 ;;
+	esac
+done
+
+if [ -x /usr/bin/time ]; then
+	timer=/usr/bin/time
+else
+	timer=
+	echo "bench: /usr/bin/time (GNU time) not found, peak RSS not" \
+	    "measured; install it with: apt-get install time" >&2
+fi
+
+if [ ! -x "$gen" ]; then
+	(cd "$root" && ${MAKE:-make} -s build/genpyspy) || exit 1
+fi
+mkdir -p "$dir" || exit 1
+
+# Write "$@"'s output to $dir/NAME ($1 is NAME) unless it exists already.
+mkinput() {
+	name=$1
+	shift
+	[ -s "$dir/$name" ] && return 0
+	echo "bench: making $dir/$name" >&2
+	"$@" >"$dir/$name.tmp" && mv "$dir/$name.tmp" "$dir/$name" && return
+	rm -f "$dir/$name.tmp"
+	exit 1
+}
+
+# Copies of file $1, end to end, to at least $2 megabytes.
+repeat() {
+	size=$(wc -c <"$1")
+	n=$((($2 * 1048576 + size - 1) / size))
+	while [ "$n" -gt 0 ]; do
+		cat "$1" || return 1
+		n=$((n - 1))
+	done
+}
+
+# Inputs: in_KEY is the path, or empty when it cannot be made.
+mkinput pyspy-10.json "$gen" -m 10
+mkinput "pyspy-$mb.json" "$gen" -m "$mb"
+mkinput pyspy-shared-first-100.json "$gen" -r -m 100
+in_p10=$dir/pyspy-10.json
+in_pbig=$dir/pyspy-$mb.json
+in_pr=$dir/pyspy-shared-first-100.json
+in_col='' in_scr=''
+src=$corpus/perf/perf_system_wide_a_collapsed.txt
+if [ -r "$src" ]; then
+	mkinput "collapsed-$textmb.txt" repeat "$src" "$textmb"
+	in_col=$dir/collapsed-$textmb.txt
+fi
+src=$corpus/perf/perf_system_wide_a_script.txt
+if [ -r "$src" ]; then
+	mkinput "perf-script-$textmb.txt" repeat "$src" "$textmb"
+	in_scr=$dir/perf-script-$textmb.txt
+fi
+
+# Run sh command $1 once: w = wall seconds, k = peak RSS in kB ("-"
+# unknown); clears ok when it fails.
+once() {
+	s=$(date +%s.%N)
+	if [ -n "$timer" ]; then
+		$timer -f %M -o "$dir/.rss" sh -c "$1" || ok=0
+		k=$(tail -n 1 "$dir/.rss")
+	else
+		sh -c "$1" || ok=0
+		k=-
+	fi
+	e=$(date +%s.%N)
+	w=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')
+}
+
+# The median of the numbers in $1.
+median() {
+	printf '%s\n' $1 | sort -n | awk '{ a[NR] = $1 }
+	    END { print a[int((NR + 1) / 2)] }'
+}
+
+# Run sh command $1 and the baseline on $F alternately, $runs times each,
+# so that both see the same load: t and ct = median wall seconds, rss =
+# largest peak RSS of $1 in kB ("-" unknown), ok = 0 when a run failed.
+measure() {
+	ts='' cts='' rss=0 ok=1 i=0
+	cat "$F" >/dev/null	# warm the page cache
+	while [ "$i" -lt "$runs" ]; do
+		once 'cat "$F" | cat >/dev/null'
+		cts="$cts $w"
+		once "$1"
+		ts="$ts $w"
+		if [ "$k" = - ]; then
+			rss=-
+		elif [ "$rss" != - ] && [ "$k" -gt "$rss" ]; then
+			rss=$k
+		fi
+		i=$((i + 1))
+	done
+	t=$(median "$ts")
+	ct=$(median "$cts")
+}
+
+row() {
+	printf '%-34s %8s %8s %8s %6s %8s %8s\n' "$@"
+}
+
+# Time case $1 (label) on input KEY $2 with sh command $4 ($F is the
+# input), when every program in $3 is there.
+bench() {
+	case $1 in
+	$only) ;;
+	*) return ;;
+	esac
+	eval "F=\${in_$2:-}"
+	export F
+	if [ -z "$F" ]; then
+		printf '%-34s %8s  skipped (no input)\n' "$1" -
+		return
+	fi
+	inmb=$(wc -c <"$F" | awk '{ printf "%.0f", $1 / 1048576 }')
+	for p in $3; do
+		if ! command -v "$p" >/dev/null 2>&1 && [ ! -r "$p" ]; then
+			printf '%-34s %8s  skipped (%s absent)\n' "$1" \
+			    "$inmb" "$(basename -- "$p")"
+			return
+		fi
+	done
+	measure "$4"
+	if [ "$ok" -eq 0 ]; then
+		row "$1" "$inmb" failed "$ct"
+		return
+	fi
+	awk -v c="$1" -v n="$inmb" -v t="$t" -v b="$ct" -v m="$rss" 'BEGIN {
+	    r = b > 0 ? t / b : 0
+	    v = t > 0 ? n / t : 0
+	    if (m != "-")
+		m = sprintf("%.0f", m / 1024)
+	    printf "%-34s %8s %8.3f %8.3f %6.1f %8.0f %8s\n", c, n, t, b,
+		r, v, m }'
+}
+
+echo "sst bench: $(date '+%Y-%m-%d %H:%M'), $(uname -m)," \
+    "$(nproc 2>/dev/null || echo '?') cpus, median of $runs runs," \
+    "inputs in $dir"
+echo
+row case "input MB" "sst s" "cat s" ratio "MB/s" "RSS MB"
+bench "sst-flatten 10MB" p10 sst-flatten 'sst-flatten "$F" >/dev/null'
+bench "sst-flatten ${mb}MB" pbig sst-flatten 'sst-flatten "$F" >/dev/null'
+bench "sst-flatten shared-first 100MB" pr sst-flatten \
+    'sst-flatten "$F" >/dev/null'
+bench "sst-flatten -s shared-first 100MB" pr sst-flatten \
+    'sst-flatten -s "$F" >/dev/null'
+bench "collapsed2sst ${textmb}MB" col collapsed2sst \
+    'collapsed2sst "$F" >/dev/null'
+bench "perf2sst ${textmb}MB" scr perf2sst 'perf2sst "$F" >/dev/null'
+bench "analyze-pyspy-profile 10MB" p10 "sst-flatten analyze-pyspy-profile" \
+    'analyze-pyspy-profile "$F" --no-categories >/dev/null'
+bench "analyze-pyspy-profile ${mb}MB" pbig \
+    "sst-flatten analyze-pyspy-profile" \
+    'analyze-pyspy-profile "$F" --no-categories >/dev/null'
+bench "sst-flatten ${mb}MB | head -1" pbig sst-flatten \
+    'sst-flatten "$F" | head -1 >/dev/null'
+bench "sst-flatten shared-first | head -1" pr sst-flatten \
+    'sst-flatten "$F" | head -1 >/dev/null'
+
+# Reference figures: the Python scripts sst replaces, on the same inputs
+# (up to REF_MAX_MB, since they hold the whole profile in memory).
+[ -n "$refdir" ] || exit 0
+command -v python3 >/dev/null 2>&1 || exit 0
+R=$refdir
+export R
+echo
+for k in p10 pbig col; do
+	eval "f=\${in_$k:-}"
+	[ -n "$f" ] || continue
+	n=$(wc -c <"$f" | awk '{ printf "%.0f", $1 / 1048576 }')
+	[ "$n" -le "$refmax" ] || continue
+	case $k in
+	col)	bench "ref collapsed_to_speedscope ${n}MB" col \
+		    "python3 $R/collapsed_to_speedscope.py" \
+		    'python3 "$R"/collapsed_to_speedscope.py "$F" \
+		    -o /dev/null >/dev/null' ;;
+	*)	bench "ref analyze_pyspy_profile ${n}MB" "$k" \
+		    "python3 $R/analyze_pyspy_profile.py" \
+		    'python3 "$R"/analyze_pyspy_profile.py "$F" \
+		    --no-categories >/dev/null' ;;
+	esac
+done

@@ -1,0 +1,642 @@
+/*
+ * spd.c: read a speedscope JSON document (src/lib/file-format-spec.ts in
+ * jlfwong/speedscope) from the streaming tokenizer and hand out sst
+ * records.  Memory grows with distinct frames and stacks, never with
+ * samples: each profile's stacks are interned (one id per distinct
+ * stack), the per-sample stack ids or weights, whichever array comes
+ * first, wait in a spill buffer for the other to pair with, and the
+ * records wait only for shared.frames when the profiles come first, as
+ * py-spy writes them.  Sampled and evented profiles are read; time units
+ * become seconds.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+
+#define SPILLMEM	(1 << 20)
+#define KEYMAX		32
+
+struct agg {
+	uint64_t	 n;
+	double		 w;	/* raw weights summed in sample order */
+	double		 period;
+	int		 mixed;
+};
+
+struct prof {
+	struct buf	 name;		/* escaped */
+	int		 hasname;
+	enum sst_unit	 unit;
+	double		 factor;
+	struct htab	*stacks;	/* uint32 frame index arrays */
+	struct agg	*agg;
+	size_t		 aggcap;
+	struct spill	*first;		/* ids or weights, until paired */
+	struct spill	*seq;		/* (id, weight) pairs with -s */
+	int		 firstkind;	/* 0 none, 'S' samples, 'W' weights */
+	uint64_t	 nfirst;
+	uint32_t	 maxidx;
+	int		 hasidx;
+	unsigned long long idxline, idxcol;
+	struct prof	*next;
+};
+
+struct spd {
+	struct json	*j;
+	int		 persample;
+	spd_emit	 emit;
+	void		*arg;
+	struct buf	 arena;		/* escaped names and locations */
+	size_t		*noff, *loff;	/* by frame: name, location */
+	size_t		 nframes;
+	int		 hasframes;
+	struct prof	*pending, **tail;
+	uint32_t	*stk;
+	size_t		 stkcap;
+	struct buf	 sbuf, lbuf;
+};
+
+static void	 readframes(struct spd *);
+static void	 readframe(struct spd *, struct buf *);
+static void	 readprofiles(struct spd *);
+static void	 readprofile(struct spd *, size_t);
+static void	 readsamples(struct spd *, struct prof *);
+static void	 readweights(struct spd *, struct prof *);
+static void	 readevents(struct spd *, struct prof *);
+static size_t	 readstack(struct spd *, struct prof *);
+static void	 addsample(struct spd *, struct prof *, size_t, double);
+static void	 emitprof(struct spd *, struct prof *);
+static void	 freeprof(struct prof *);
+static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
+static enum json_tok next(struct spd *);
+static enum json_tok member(struct spd *, char *);
+
+/* The next token; a tokenizer error ends the program. */
+static enum json_tok
+next(struct spd *s)
+{
+	enum json_tok t;
+
+	if ((t = json_next(s->j)) == JT_ERROR)
+		json_fail(s->j, "%s", json_errmsg(s->j));
+	return t;
+}
+
+/*
+ * Read an object member's key into k (KEYMAX bytes; a longer key reads
+ * as "" and so matches nothing) and return the first token of its value.
+ * JT_OBJ_END when the object ends.
+ */
+static enum json_tok
+member(struct spd *s, char *k)
+{
+	enum json_tok t;
+	const char *v;
+	size_t len;
+
+	if ((t = next(s)) != JT_KEY) {
+		k[0] = '\0';
+		return t;
+	}
+	v = json_text(s->j, &len);
+	if (len < KEYMAX && memchr(v, '\0', len) == NULL)
+		memcpy(k, v, len + 1);
+	else
+		k[0] = '\0';
+	if ((t = next(s)) == JT_OBJ_END)
+		json_fail(s->j, "missing value");
+	return t;
+}
+
+/* Fail unless the token just read is want. */
+static void
+expect(struct spd *s, enum json_tok t, enum json_tok want, const char *what)
+{
+	if (t != want)
+		json_fail(s->j, "%s", what);
+}
+
+/* Skip a value whose first token t was just read. */
+static void
+skip(struct spd *s, enum json_tok t)
+{
+	if (json_skip(s->j, t) == -1)
+		json_fail(s->j, "%s", json_errmsg(s->j));
+}
+
+void
+spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
+{
+	struct spd s;
+	struct prof *p, *np;
+	enum json_tok t;
+	char k[KEYMAX];
+
+	memset(&s, 0, sizeof(s));
+	s.j = j;
+	s.persample = persample;
+	s.emit = emit;
+	s.arg = arg;
+	s.tail = &s.pending;
+	buf_init(&s.arena);
+	buf_init(&s.sbuf);
+	buf_init(&s.lbuf);
+	expect(&s, next(&s), JT_OBJ, "expected a speedscope JSON object");
+	while ((t = member(&s, k)) != JT_OBJ_END) {
+		if (strcmp(k, "shared") == 0) {
+			expect(&s, t, JT_OBJ, "shared: expected an object");
+			while ((t = member(&s, k)) != JT_OBJ_END) {
+				if (strcmp(k, "frames") != 0) {
+					skip(&s, t);
+					continue;
+				}
+				if (s.hasframes)
+					json_fail(j, "shared.frames given twice");
+				expect(&s, t, JT_ARR,
+				    "shared.frames: expected an array");
+				readframes(&s);
+			}
+		} else if (strcmp(k, "profiles") == 0) {
+			expect(&s, t, JT_ARR, "profiles: expected an array");
+			readprofiles(&s);
+		} else
+			skip(&s, t);
+	}
+	if (next(&s) != JT_EOF)
+		json_fail(j, "trailing data after JSON value");
+	for (p = s.pending; p != NULL; p = np) {
+		np = p->next;
+		if (!s.hasframes)
+			errx(1, "%s: no shared.frames", json_name(j));
+		emitprof(&s, p);
+		freeprof(p);
+	}
+	buf_free(&s.arena);
+	buf_free(&s.sbuf);
+	buf_free(&s.lbuf);
+	free(s.noff);
+	free(s.loff);
+	free(s.stk);
+}
+
+/* Read the elements of shared.frames, the '[' already read. */
+static void
+readframes(struct spd *s)
+{
+	struct buf loc;
+	enum json_tok t;
+	size_t cap = 0;
+
+	buf_init(&loc);
+	while ((t = next(s)) != JT_ARR_END) {
+		expect(s, t, JT_OBJ, "frame: expected an object");
+		if (s->nframes + 1 >= cap) {
+			cap = cap ? cap * 2 : 1024;
+			s->noff = xreallocarray(s->noff, cap, sizeof(size_t));
+			s->loff = xreallocarray(s->loff, cap, sizeof(size_t));
+		}
+		readframe(s, &loc);
+		s->nframes++;
+	}
+	s->hasframes = 1;
+	buf_free(&loc);
+}
+
+/* Read one frame object into the arena: escaped name, then location. */
+static void
+readframe(struct spd *s, struct buf *loc)
+{
+	struct buf line, col;
+	enum json_tok t;
+	const char *v;
+	char k[KEYMAX];
+	size_t vlen;
+	int hasname = 0;
+
+	buf_init(&line);
+	buf_init(&col);
+	buf_reset(loc);
+	s->noff[s->nframes] = s->arena.len;
+	while ((t = member(s, k)) != JT_OBJ_END) {
+		v = json_text(s->j, &vlen);
+		if (strcmp(k, "name") == 0) {
+			expect(s, t, JT_STR, "frame name: expected a string");
+			if (hasname)
+				json_fail(s->j, "frame name given twice");
+			hasname = 1;
+			if (vlen == 0)
+				buf_adds(&s->arena, "\\e");
+			else
+				esc_add(&s->arena, v, vlen);
+		} else if (strcmp(k, "file") == 0 && t == JT_STR) {
+			buf_reset(loc);
+			esc_add(loc, v, vlen);
+		} else if ((strcmp(k, "line") == 0 || strcmp(k, "col") == 0) &&
+		    (t == JT_NUM || t == JT_NULL)) {
+			buf_reset(k[0] == 'l' ? &line : &col);
+			buf_adds(k[0] == 'l' ? &line : &col,
+			    t == JT_NULL ? "null" : v);
+		} else if (strcmp(k, "file") == 0 || strcmp(k, "line") == 0 ||
+		    strcmp(k, "col") == 0) {
+			if (t != JT_NULL)
+				json_fail(s->j, "frame %s: wrong type", k);
+		} else
+			skip(s, t);
+	}
+	if (!hasname)
+		json_fail(s->j, "frame %zu has no name", s->nframes);
+	s->loff[s->nframes] = s->arena.len;
+	buf_add(&s->arena, loc->data, loc->len);
+	buf_printf(&s->arena, ":%s:%s:%zu", line.data, col.data, s->nframes);
+	s->loff[s->nframes + 1] = s->arena.len;
+	s->noff[s->nframes + 1] = s->arena.len;
+	buf_free(&line);
+	buf_free(&col);
+}
+
+/* Read the elements of profiles, the '[' already read. */
+static void
+readprofiles(struct spd *s)
+{
+	enum json_tok t;
+	size_t i = 0;
+
+	while ((t = next(s)) != JT_ARR_END) {
+		expect(s, t, JT_OBJ, "profile: expected an object");
+		readprofile(s, i++);
+	}
+}
+
+/* Read one profile object; emit it now if the frames are known. */
+static void
+readprofile(struct spd *s, size_t i)
+{
+	struct prof *p;
+	enum json_tok t;
+	const char *v;
+	char k[KEYMAX];
+	size_t vlen;
+
+	p = xcalloc(1, sizeof(*p));
+	buf_init(&p->name);
+	p->stacks = ht_new();
+	p->factor = 1;
+	while ((t = member(s, k)) != JT_OBJ_END) {
+		v = json_text(s->j, &vlen);
+		if (strcmp(k, "name") == 0 && t == JT_STR) {
+			buf_reset(&p->name);
+			esc_add(&p->name, v, vlen);
+			p->hasname = 1;
+		} else if (strcmp(k, "unit") == 0) {
+			expect(s, t, JT_STR, "unit: expected a string");
+			if (strcmp(v, "seconds") == 0)
+				p->factor = 1;
+			else if (strcmp(v, "milliseconds") == 0)
+				p->factor = 1e-3;
+			else if (strcmp(v, "microseconds") == 0)
+				p->factor = 1e-6;
+			else if (strcmp(v, "nanoseconds") == 0)
+				p->factor = 1e-9;
+			else if (strcmp(v, "none") == 0)
+				p->unit = U_NONE;
+			else if (strcmp(v, "bytes") == 0)
+				p->unit = U_BYTES;
+			else
+				json_fail(s->j, "unknown unit \"%s\"", v);
+		} else if (strcmp(k, "type") == 0) {
+			expect(s, t, JT_STR, "type: expected a string");
+			if (strcmp(v, "sampled") != 0 &&
+			    strcmp(v, "evented") != 0)
+				json_fail(s->j, "unknown profile type \"%s\"",
+				    v);
+		} else if (strcmp(k, "samples") == 0) {
+			expect(s, t, JT_ARR, "samples: expected an array");
+			readsamples(s, p);
+		} else if (strcmp(k, "weights") == 0) {
+			expect(s, t, JT_ARR, "weights: expected an array");
+			readweights(s, p);
+		} else if (strcmp(k, "events") == 0) {
+			expect(s, t, JT_ARR, "events: expected an array");
+			readevents(s, p);
+		} else if (strcmp(k, "name") == 0 && t != JT_NULL)
+			json_fail(s->j, "profile name: expected a string");
+		else
+			skip(s, t);
+	}
+	if (p->firstkind == 'S')
+		json_fail(s->j, "profile %zu: %llu samples but no weights", i,
+		    (unsigned long long)p->nfirst);
+	if (p->firstkind == 'W')
+		json_fail(s->j, "profile %zu: %llu weights but no samples", i,
+		    (unsigned long long)p->nfirst);
+	if (s->hasframes && s->pending == NULL) {
+		emitprof(s, p);
+		freeprof(p);
+		return;
+	}
+	*s->tail = p;
+	s->tail = &p->next;
+}
+
+/* Read one sample's frame index array and intern it; returns its id. */
+static size_t
+readstack(struct spd *s, struct prof *p)
+{
+	enum json_tok t;
+	long long v;
+	size_t n = 0;
+
+	while ((t = next(s)) != JT_ARR_END) {
+		if (t != JT_NUM || json_int(s->j, &v) == -1 || v < 0 ||
+		    v > UINT32_MAX - 1)
+			json_fail(s->j, "sample: expected a frame index");
+		if (n == s->stkcap) {
+			s->stkcap = s->stkcap ? s->stkcap * 2 : 256;
+			s->stk = xreallocarray(s->stk, s->stkcap,
+			    sizeof(*s->stk));
+		}
+		s->stk[n++] = (uint32_t)v;
+		if (!p->hasidx || (uint32_t)v > p->maxidx) {
+			p->hasidx = 1;
+			p->maxidx = (uint32_t)v;
+			p->idxline = json_line(s->j);
+			p->idxcol = json_col(s->j);
+		}
+	}
+	return ht_intern(p->stacks, s->stk, n * sizeof(*s->stk), NULL);
+}
+
+/* Account one sample of stack id with raw weight w. */
+static void
+addsample(struct spd *s, struct prof *p, size_t id, double w)
+{
+	struct agg *a;
+	uint32_t id32 = (uint32_t)id;
+
+	size_t cap;
+
+	if (id >= p->aggcap) {
+		cap = p->aggcap ? p->aggcap : 256;
+		while (id >= cap)
+			cap *= 2;
+		p->agg = xreallocarray(p->agg, cap, sizeof(*p->agg));
+		memset(p->agg + p->aggcap, 0,
+		    (cap - p->aggcap) * sizeof(*p->agg));
+		p->aggcap = cap;
+	}
+	a = &p->agg[id];
+	if (a->n == 0)
+		a->period = w;
+	else if (a->period != w)
+		a->mixed = 1;
+	a->n++;
+	a->w += w;
+	if (s->persample) {
+		if (p->seq == NULL)
+			p->seq = spill_new(SPILLMEM);
+		spill_write(p->seq, &id32, sizeof(id32));
+		spill_write(p->seq, &w, sizeof(w));
+	}
+}
+
+/* Read the samples array, pairing with weights read before, if any. */
+static void
+readsamples(struct spd *s, struct prof *p)
+{
+	enum json_tok t;
+	uint64_t n = 0;
+	uint32_t id;
+	double w;
+
+	if (p->firstkind == 'S')
+		json_fail(s->j, "samples given twice");
+	if (p->firstkind == 'W')
+		spill_rewind(p->first);
+	else
+		p->first = spill_new(SPILLMEM);
+	while ((t = next(s)) != JT_ARR_END) {
+		expect(s, t, JT_ARR, "sample: expected an array");
+		id = (uint32_t)readstack(s, p);
+		n++;
+		if (p->firstkind == 'W') {
+			if (spill_read(p->first, &w, sizeof(w)) == -1)
+				json_fail(s->j, "more samples than the %llu "
+				    "weights", (unsigned long long)p->nfirst);
+			addsample(s, p, id, w);
+		} else
+			spill_write(p->first, &id, sizeof(id));
+	}
+	if (p->firstkind == 'W') {
+		if (n != p->nfirst)
+			json_fail(s->j, "%llu samples but %llu weights",
+			    (unsigned long long)n,
+			    (unsigned long long)p->nfirst);
+		p->firstkind = 'P';
+		spill_free(p->first);
+		p->first = NULL;
+		return;
+	}
+	p->firstkind = 'S';
+	p->nfirst = n;
+}
+
+/* Read the weights array, pairing with samples read before, if any. */
+static void
+readweights(struct spd *s, struct prof *p)
+{
+	enum json_tok t;
+	uint64_t n = 0;
+	uint32_t id;
+	double w;
+
+	if (p->firstkind == 'W' || p->firstkind == 'P')
+		json_fail(s->j, "weights given twice");
+	if (p->firstkind == 'S')
+		spill_rewind(p->first);
+	else
+		p->first = spill_new(SPILLMEM);
+	while ((t = next(s)) != JT_ARR_END) {
+		if (t != JT_NUM || json_double(s->j, &w) == -1)
+			json_fail(s->j, "weight: expected a finite number");
+		n++;
+		if (p->firstkind == 'S') {
+			if (spill_read(p->first, &id, sizeof(id)) == -1)
+				json_fail(s->j, "more weights than the %llu "
+				    "samples", (unsigned long long)p->nfirst);
+			addsample(s, p, id, w);
+		} else
+			spill_write(p->first, &w, sizeof(w));
+	}
+	if (p->firstkind == 'S') {
+		if (n != p->nfirst)
+			json_fail(s->j, "%llu samples but %llu weights",
+			    (unsigned long long)p->nfirst,
+			    (unsigned long long)n);
+		p->firstkind = 'P';
+		spill_free(p->first);
+		p->first = NULL;
+		return;
+	}
+	p->firstkind = 'W';
+	p->nfirst = n;
+}
+
+/*
+ * Read an evented profile's events: the time between two events goes
+ * to the stack of frames open between them, as one sample.
+ */
+static void
+readevents(struct spd *s, struct prof *p)
+{
+	enum json_tok t;
+	char k[KEYMAX];
+	const char *v;
+	size_t depth = 0, id, vlen;
+	long long fr;
+	double at, last = 0;
+	int type, started = 0, hasat, hasfr;
+
+	while ((t = next(s)) != JT_ARR_END) {
+		expect(s, t, JT_OBJ, "event: expected an object");
+		type = 0;
+		hasat = hasfr = 0;
+		while ((t = member(s, k)) != JT_OBJ_END) {
+			if (strcmp(k, "type") == 0 && t == JT_STR) {
+				v = json_text(s->j, &vlen);
+				type = vlen == 1 ? v[0] : 0;
+			}
+			else if (strcmp(k, "at") == 0 && t == JT_NUM)
+				hasat = json_double(s->j, &at) == 0;
+			else if (strcmp(k, "frame") == 0 && t == JT_NUM)
+				hasfr = json_int(s->j, &fr) == 0 && fr >= 0 &&
+				    fr < UINT32_MAX;
+			else
+				skip(s, t);
+		}
+		if ((type != 'O' && type != 'C') || !hasat || !hasfr)
+			json_fail(s->j, "event: expected type O or C, at "
+			    "and frame");
+		if (started && at < last)
+			json_fail(s->j, "event: time goes backwards");
+		if (depth > 0 && at > last) {
+			id = ht_intern(p->stacks, s->stk,
+			    depth * sizeof(*s->stk), NULL);
+			addsample(s, p, id, at - last);
+		}
+		started = 1;
+		last = at;
+		if (type == 'O') {
+			if (depth == s->stkcap) {
+				s->stkcap = s->stkcap ? s->stkcap * 2 : 256;
+				s->stk = xreallocarray(s->stk, s->stkcap,
+				    sizeof(*s->stk));
+			}
+			s->stk[depth++] = (uint32_t)fr;
+			if (!p->hasidx || (uint32_t)fr > p->maxidx) {
+				p->hasidx = 1;
+				p->maxidx = (uint32_t)fr;
+				p->idxline = json_line(s->j);
+				p->idxcol = json_col(s->j);
+			}
+		} else {
+			if (depth == 0 || s->stk[depth - 1] != (uint32_t)fr)
+				json_fail(s->j, "event: closing frame %lld "
+				    "that is not the innermost open one", fr);
+			depth--;
+		}
+	}
+	if (depth > 0)
+		json_fail(s->j, "events: %zu frames left open", depth);
+	p->firstkind = 'P';
+}
+
+/* Build one record's stack and locations fields from frame indices. */
+static void
+fields(struct spd *s, const uint32_t *fr, size_t n)
+{
+	const char *a = s->arena.data;
+	size_t i;
+
+	buf_reset(&s->sbuf);
+	buf_reset(&s->lbuf);
+	for (i = 0; i < n; i++) {
+		if (i > 0) {
+			buf_addc(&s->sbuf, ';');
+			buf_addc(&s->lbuf, ';');
+		}
+		buf_add(&s->sbuf, a + s->noff[fr[i]],
+		    s->loff[fr[i]] - s->noff[fr[i]]);
+		buf_add(&s->lbuf, a + s->loff[fr[i]],
+		    s->noff[fr[i] + 1] - s->loff[fr[i]]);
+	}
+}
+
+/* Write a profile's records: per distinct stack, or per sample. */
+static void
+emitprof(struct spd *s, struct prof *p)
+{
+	struct sst_rec r;
+	const uint32_t *fr;
+	size_t i, n, len;
+	uint32_t id;
+	double w;
+
+	if (p->hasidx && p->maxidx >= s->nframes)
+		errx(1, "%s:%llu:%llu: frame index %lu out of range "
+		    "(%zu frames)", json_name(s->j), p->idxline, p->idxcol,
+		    (unsigned long)p->maxidx, s->nframes);
+	memset(&r, 0, sizeof(r));
+	r.thread = p->name.data;
+	r.threadlen = p->name.len;
+	r.unit = p->unit;
+	n = ht_count(p->stacks);
+	if (n == 0) {
+		r.stack = r.locs = "";
+		s->emit(&r, s->arg);
+		return;
+	}
+	if (s->persample) {
+		spill_rewind(p->seq);
+		while (spill_read(p->seq, &id, sizeof(id)) == 0) {
+			if (spill_read(p->seq, &w, sizeof(w)) == -1)
+				break;
+			fr = (const uint32_t *)ht_key(p->stacks, id, &len);
+			fields(s, fr, len / sizeof(*fr));
+			r.samples = 1;
+			r.weight = r.period = w * p->factor;
+			r.hasperiod = 1;
+			r.stack = s->sbuf.data;
+			r.stacklen = s->sbuf.len;
+			r.locs = s->lbuf.data;
+			r.locslen = s->lbuf.len;
+			s->emit(&r, s->arg);
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		fr = (const uint32_t *)ht_key(p->stacks, i, &len);
+		fields(s, fr, len / sizeof(*fr));
+		r.samples = p->agg[i].n;
+		r.weight = p->agg[i].w * p->factor;
+		r.hasperiod = !p->agg[i].mixed;
+		r.period = p->agg[i].period * p->factor;
+		r.stack = s->sbuf.data;
+		r.stacklen = s->sbuf.len;
+		r.locs = s->lbuf.data;
+		r.locslen = s->lbuf.len;
+		s->emit(&r, s->arg);
+	}
+}
+
+static void
+freeprof(struct prof *p)
+{
+	buf_free(&p->name);
+	ht_free(p->stacks);
+	free(p->agg);
+	spill_free(p->first);
+	spill_free(p->seq);
+	free(p);
+}

@@ -1,0 +1,246 @@
+/*
+ * sst-table: print TAB-separated rows as a Markdown table.  The first
+ * line is the header row, the others are data rows.  Cells are decoded
+ * from the sst(5) escapes.  Every column is as wide as its widest cell,
+ * counted in UTF-8 code points; right-aligned columns are padded on the
+ * left and end their separator with ':'.  Without -a, a column is
+ * right-aligned when every one of its data cells looks like a number.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+struct table {
+	struct buf	 text;		/* decoded cells, back to back */
+	size_t		*off;		/* cell i is text[off[i]..off[i+1]) */
+	size_t		 ncells;
+	size_t		 cap;
+	size_t		 ncols;		/* 0 until the header is read */
+	size_t		 nrows;		/* data rows */
+	size_t		*width;
+	int		*numeric;
+};
+
+static size_t	cplen(const char *, size_t);
+static int	isnumeric(const char *, size_t);
+static void	addrow(struct table *, const char *, size_t);
+static void	readfile(struct table *, const char *, const char *);
+static void	putrow(const struct table *, size_t, const char *);
+static void	putsep(const struct table *, const char *);
+static __dead void usage(void);
+
+/* The number of code points in s: the bytes that are not 10xxxxxx. */
+static size_t
+cplen(const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			k++;
+	return k;
+}
+
+/* Does s look like 1,234 or -12.5% or 0.37s? */
+static int
+isnumeric(const char *s, size_t n)
+{
+	size_t i = 0, j;
+
+	if (n > 0 && (s[n - 1] == '%' || s[n - 1] == 's'))
+		n--;
+	if (i < n && s[i] == '-')
+		i++;
+	for (j = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == j || (i < n && s[i] == ',' && i - j > 3))
+		return 0;
+	while (i < n && s[i] == ',') {
+		for (j = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i - j != 3)
+			return 0;
+	}
+	if (i < n && s[i] == '.') {
+		for (j = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == j)
+			return 0;
+	}
+	return i == n;
+}
+
+/* Decode the TAB-separated cells of one line into the table. */
+static void
+addrow(struct table *t, const char *line, size_t len)
+{
+	const char *p = line, *e = line + len, *q;
+	size_t col = 0, n;
+
+	for (;;) {
+		if ((q = memchr(p, '\t', (size_t)(e - p))) == NULL)
+			q = e;
+		if (t->ncells + 1 >= t->cap) {
+			t->cap *= 2;
+			t->off = xreallocarray(t->off, t->cap, sizeof(*t->off));
+		}
+		buf_grow(&t->text, (size_t)(q - p));
+		n = esc_decode(t->text.data + t->text.len, p, (size_t)(q - p));
+		if (t->nrows > 0)
+			t->numeric[col] &= isnumeric(t->text.data +
+			    t->text.len, n);
+		t->text.len += n;
+		t->off[++t->ncells] = t->text.len;
+		n = cplen(t->text.data + t->off[t->ncells - 1], n);
+		if (n > t->width[col])
+			t->width[col] = n;
+		col++;
+		if (q == e)
+			break;
+		p = q + 1;
+	}
+}
+
+/* Read the lines of one input; the very first line is the header. */
+static void
+readfile(struct table *t, const char *path, const char *align)
+{
+	struct lines *l;
+	const char *p, *e;
+	char *line;
+	size_t len, n;
+	int fd;
+
+	fd = xopen(path);
+	l = lines_open(fd, path);
+	while ((line = lines_next(l, &len)) != NULL) {
+		for (n = 1, p = line, e = line + len;
+		    (p = memchr(p, '\t', (size_t)(e - p))) != NULL; p++)
+			n++;
+		if (t->ncols == 0) {
+			if (align != NULL && strlen(align) != n)
+				errx(2, "-a: not %zu letters: %s", n,
+				    align);
+			t->ncols = n;
+			t->width = xcalloc(n, sizeof(*t->width));
+			t->numeric = xcalloc(n, sizeof(*t->numeric));
+			for (n = 0; n < t->ncols; n++)
+				t->numeric[n] = 1;
+		} else if (n != t->ncols)
+			errx(1, "%s:%llu: expected %zu cells", lines_name(l),
+			    lines_lineno(l), t->ncols);
+		else
+			t->nrows++;
+		addrow(t, line, len);
+	}
+	lines_close(l);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* Print row r (0 is the header), padding each cell to its column. */
+static void
+putrow(const struct table *t, size_t r, const char *align)
+{
+	const char *s;
+	size_t c, i, n, pad;
+
+	fputs("| ", stdout);
+	for (c = 0; c < t->ncols; c++) {
+		i = r * t->ncols + c;
+		s = t->text.data + t->off[i];
+		n = t->off[i + 1] - t->off[i];
+		pad = t->width[c] - cplen(s, n);
+		if (c > 0)
+			fputs(" | ", stdout);
+		if (align[c] == 'r')
+			printf("%*s", (int)pad, "");
+		fwrite(s, 1, n, stdout);
+		if (align[c] != 'r')
+			printf("%*s", (int)pad, "");
+	}
+	fputs(" |\n", stdout);
+}
+
+/* Print the separator row: dashes, ending in ':' when right-aligned. */
+static void
+putsep(const struct table *t, const char *align)
+{
+	size_t c, i, n;
+
+	fputs("| ", stdout);
+	for (c = 0; c < t->ncols; c++) {
+		if (c > 0)
+			fputs(" | ", stdout);
+		n = t->width[c];
+		if (align[c] == 'r' && n > 0)
+			n--;
+		for (i = 0; i < n; i++)
+			putchar('-');
+		if (align[c] == 'r')
+			putchar(':');
+	}
+	fputs(" |\n", stdout);
+}
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: sst-table [-a align] [file ...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct table t;
+	const char *align = NULL;
+	char *al;
+	size_t c, r;
+	int ch, i;
+
+	sst_init();
+	while ((ch = getopt(argc, argv, "a:")) != -1) {
+		switch (ch) {
+		case 'a':
+			if (optarg[strspn(optarg, "lr")] != '\0')
+				errx(2, "-a: invalid: %s", optarg);
+			align = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	memset(&t, 0, sizeof(t));
+	buf_init(&t.text);
+	t.cap = 1024;
+	t.off = xreallocarray(NULL, t.cap, sizeof(*t.off));
+	t.off[0] = 0;
+	if (argc == 0)
+		readfile(&t, NULL, align);
+	for (i = 0; i < argc; i++)
+		readfile(&t, argv[i], align);
+	if (t.ncols > 0) {
+		al = xmalloc(t.ncols);
+		for (c = 0; c < t.ncols; c++)
+			al[c] = align != NULL ? align[c] :
+			    t.nrows > 0 && t.numeric[c] ? 'r' : 'l';
+		putrow(&t, 0, al);
+		putsep(&t, al);
+		for (r = 1; r <= t.nrows; r++)
+			putrow(&t, r, al);
+		free(al);
+	}
+	buf_free(&t.text);
+	free(t.off);
+	free(t.width);
+	free(t.numeric);
+	fshut(stdout, "stdout");
+	return 0;
+}
