@@ -865,10 +865,10 @@ key:
 
 /*
  * The fast path: a number after a ',' in an array, with no sign, up to 7
- * integer digits, maybe a fraction and no exponent, wholly inside the
- * buffer (the bulk of a speedscope file: frame indexes and weights).  It
- * must agree exactly with the general path in next_token().  In state
- * S_ELEM no saved byte is pending.
+ * integer digits, maybe a fraction of up to 7 digits and no exponent,
+ * wholly inside the buffer (the bulk of a speedscope file: frame indexes
+ * and weights).  It must agree exactly with the general path in
+ * next_token().  In state S_ELEM no saved byte is pending.
  */
 enum json_tok
 json_next(struct json *j)
@@ -888,7 +888,9 @@ json_next(struct json *j)
 	q = p + n;
 	isint = 1;
 	if (*q == '.' && ISDIGIT(q[1])) {
-		q += 1 + ndigits(q + 1);
+		if ((m = nondigits(load64(q + 1) ^ ZEROS)) == 0)
+			return next_token(j);
+		q += 1 + (__builtin_ctzll(m) >> 3);
 		isint = 0;
 	}
 	/* Leave "01", "1.", exponents, the end of data etc. to it. */

@@ -522,6 +522,14 @@ START_TEST(test_numbers)
 	r = dump_str("[ 1 , 2.5 ,3e1,\n4]");
 	ck_assert_str_eq(r, "[ n:1 n:2.5 n:3e1 n:4 ] $");
 	free(r);
+	r = dump_str("[0,1234567,12345678,0.1234567,0.12345678,1.5e3,-1,"
+	    "10.0,7 ,8\n,9]");
+	ck_assert_str_eq(r, "[ n:0 n:1234567 n:12345678 n:0.1234567 "
+	    "n:0.12345678 n:1.5e3 n:-1 n:10.0 n:7 n:8 n:9 ] $");
+	free(r);
+	r = dump_str("[[1,2],[3,4]]");
+	ck_assert_str_eq(r, "[ [ n:1 n:2 ] [ n:3 n:4 ] ] $");
+	free(r);
 	r = dump_str("{\"a\":1,\"b\":2.5}");
 	ck_assert_str_eq(r, "{ k:a n:1 k:b n:2.5 } $");
 	free(r);
