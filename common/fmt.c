@@ -4,14 +4,18 @@
  * separators, strict whole-field number parsing, and sums that match
  * Python's left-to-right float additions.
  */
-#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sst.h"
 
-/* Shortest %g text (at most 17 digits) that reads back as d. */
+/*
+ * Shortest %g text (at most 17 digits) that reads back as d.  With 15
+ * digits or fewer the text of a normal double has no excess digits;
+ * a subnormal one has fewer bits and may need as little as one.
+ */
 char *
 fmt_double(char *buf, size_t sz, double d)
 {
@@ -21,7 +25,7 @@ fmt_double(char *buf, size_t sz, double d)
 		snprintf(buf, sz, "0");
 		return buf;
 	}
-	for (prec = 15; prec < 17; prec++) {
+	for (prec = fabs(d) < DBL_MIN ? 1 : 15; prec < 17; prec++) {
 		snprintf(buf, sz, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			return buf;
@@ -38,7 +42,7 @@ fmt_commas(char *buf, size_t sz, uint64_t v)
 	size_t n, i, j;
 
 	n = (size_t)snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
-	if (n + n / 3 + 1 > sz) {
+	if (n + (n - 1) / 3 + 1 > sz) {
 		buf[0] = '\0';
 		return buf;
 	}
@@ -63,7 +67,11 @@ fmt_pysum(double acc, double w, uint64_t n)
 	return acc;
 }
 
-/* Parse s[0..len) as a whole finite number. */
+/*
+ * Parse s[0..len) as a whole finite decimal number.  Only digits, signs,
+ * '.' and exponents: no spaces, hexadecimal, inf or nan.  A result that
+ * underflows, as the subnormals fmt_double writes, is kept.
+ */
 int
 fmt_strtod(const char *s, size_t len, double *d)
 {
@@ -73,11 +81,10 @@ fmt_strtod(const char *s, size_t len, double *d)
 		return -1;
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
-	if (tmp[0] == ' ' || tmp[0] == '\t' || tmp[0] == '\n')
+	if (strspn(tmp, "0123456789+-.eE") != len)
 		return -1;
-	errno = 0;
 	*d = strtod(tmp, &end);
-	if (*end != '\0' || errno == ERANGE || !isfinite(*d))
+	if (*end != '\0' || !isfinite(*d))
 		return -1;
 	return 0;
 }

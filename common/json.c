@@ -64,7 +64,7 @@
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
 #define JSON_PAD	8		/* zero bytes kept after the data */
 
-/* Character classes. */
+/* Character classes, bits of cls[]. */
 #define C_WS	0x01	/* JSON whitespace */
 #define C_NUM	0x02	/* may continue a number */
 #define C_STR	0x04	/* ends a run of plain string bytes */
@@ -103,7 +103,7 @@ enum state {
 /* Container types on the stack; stack[0] is the top level. */
 enum { T_TOP, T_ARR, T_OBJ };
 
-/* Results of the token scanners. */
+/* Results of the token scanners: error, done, need more input. */
 enum { SC_ERR = -1, SC_OK, SC_MORE };
 
 struct json {
@@ -114,7 +114,7 @@ struct json {
 	unsigned long long boff;	/* input offset of buf[0] */
 	unsigned char	*savep;		/* byte replaced by the NUL after */
 	unsigned char	 savec;		/* a number, and its value */
-	unsigned char	 dummy;
+	unsigned char	 dummy;		/* savep when there is none */
 	int		 eof;
 	enum state	 state;
 	int		 depth;
@@ -381,15 +381,16 @@ load64(const unsigned char *s)
 }
 
 /*
- * Given 8 bytes xor ZEROS (a digit byte is then 0-9), set the top bit of
- * each byte that was not a digit: adding 0x76 sets it for 10-0x7f and or
- * adds it for 0x80 up.  Carries are possible only out of non-digit bytes,
- * so the lowest set bit reliably marks the first non-digit.
+ * Set the top bit of each of the 8 bytes in w that is not a digit: adding
+ * 0x46 sets it for 0x3a-0xb9, subtracting '0' for 0x00-0x2f and 0xb0 up.
+ * Carries and borrows can only leave non-digit bytes, so the lowest set
+ * bit reliably marks the first non-digit.
  */
 static inline uint64_t
 nondigits(uint64_t w)
 {
-	return ((w + 0x7676767676767676ULL) | w) & 0x8080808080808080ULL;
+	return ((w + 0x4646464646464646ULL) | (w - ZEROS)) &
+	    0x8080808080808080ULL;
 }
 
 /*
@@ -404,7 +405,7 @@ ndigits(const unsigned char *q)
 	size_t n;
 
 	for (n = 0;; n += 8)
-		if ((m = nondigits(load64(q + n) ^ ZEROS)) != 0)
+		if ((m = nondigits(load64(q + n))) != 0)
 			return n + (__builtin_ctzll(m) >> 3);
 }
 
@@ -423,10 +424,10 @@ scan_number(struct json *j, unsigned char *p, unsigned char **qp)
 
 	q = p + (*p == '-');
 	/* ndigits() inline, keeping the digits of short integers. */
-	w = load64(q) ^ ZEROS;
+	w = load64(q);
 	m = nondigits(w);
 	n = m != 0 ? (size_t)__builtin_ctzll(m) >> 3 : 8 + ndigits(q + 8);
-	j->digits = w;
+	j->digits = w ^ ZEROS;
 	if (n == 0)
 		goto bad;
 	if (*q == '0' && n > 1) {
@@ -881,14 +882,14 @@ json_next(struct json *j)
 	p = j->p;
 	if (j->state != S_ELEM || !ISDIGIT(*p))
 		return next_token(j);
-	w = load64(p) ^ ZEROS;
+	w = load64(p);
 	if ((m = nondigits(w)) == 0)
 		return next_token(j);
 	n = (size_t)__builtin_ctzll(m) >> 3;
 	q = p + n;
 	isint = 1;
 	if (*q == '.' && ISDIGIT(q[1])) {
-		if ((m = nondigits(load64(q + 1) ^ ZEROS)) == 0)
+		if ((m = nondigits(load64(q + 1))) == 0)
 			return next_token(j);
 		q += 1 + (__builtin_ctzll(m) >> 3);
 		isint = 0;
@@ -900,7 +901,7 @@ json_next(struct json *j)
 	j->text = (char *)p;
 	j->textlen = q - p;
 	j->isint = isint;
-	j->digits = w;
+	j->digits = w ^ ZEROS;
 	j->last = JT_NUM;
 	if (*q == ',')
 		j->p = q + 1;
@@ -1015,7 +1016,7 @@ json_int(const struct json *j, long long *vp)
 	n = j->textlen - neg;
 	if (n <= 8) {
 		/*
-		 * Up to 8 digits, kept by scan_number() (reading them back
+		 * Up to 8 digits, kept by the scanner (reading them back
 		 * from the buffer would stall on the NUL just stored after
 		 * them): shift them to the top of the word behind zero
 		 * digits, then add pairs, quads and octets of digits with

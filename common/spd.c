@@ -140,6 +140,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.emit = emit;
 	s.arg = arg;
 	s.tail = &s.pending;
+	s.stkcap = 256;
+	s.stk = xreallocarray(NULL, s.stkcap, sizeof(*s.stk));
 	buf_init(&s.arena);
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
@@ -552,24 +554,28 @@ readevents(struct spd *s, struct prof *p)
 	p->firstkind = 'P';
 }
 
-/* Build one record's stack and locations fields from frame indices. */
+/*
+ * Build one record's stack and locations fields from an interned stack:
+ * len bytes of frame indices, not aligned in the table's arena.
+ */
 static void
-fields(struct spd *s, const uint32_t *fr, size_t n)
+fields(struct spd *s, const char *key, size_t len)
 {
 	const char *a = s->arena.data;
+	uint32_t fr;
 	size_t i;
 
 	buf_reset(&s->sbuf);
 	buf_reset(&s->lbuf);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < len / sizeof(fr); i++) {
+		memcpy(&fr, key + i * sizeof(fr), sizeof(fr));
 		if (i > 0) {
 			buf_addc(&s->sbuf, ';');
 			buf_addc(&s->lbuf, ';');
 		}
-		buf_add(&s->sbuf, a + s->noff[fr[i]],
-		    s->loff[fr[i]] - s->noff[fr[i]]);
-		buf_add(&s->lbuf, a + s->loff[fr[i]],
-		    s->noff[fr[i] + 1] - s->loff[fr[i]]);
+		buf_add(&s->sbuf, a + s->noff[fr], s->loff[fr] - s->noff[fr]);
+		buf_add(&s->lbuf, a + s->loff[fr],
+		    s->noff[fr + 1] - s->loff[fr]);
 	}
 }
 
@@ -578,7 +584,7 @@ static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
-	const uint32_t *fr;
+	const char *k;
 	size_t i, n, len;
 	uint32_t id;
 	double w;
@@ -602,8 +608,8 @@ emitprof(struct spd *s, struct prof *p)
 		while (spill_read(p->seq, &id, sizeof(id)) == 0) {
 			if (spill_read(p->seq, &w, sizeof(w)) == -1)
 				break;
-			fr = (const uint32_t *)ht_key(p->stacks, id, &len);
-			fields(s, fr, len / sizeof(*fr));
+			k = ht_key(p->stacks, id, &len);
+			fields(s, k, len);
 			r.samples = 1;
 			r.weight = r.period = w * p->factor;
 			r.hasperiod = 1;
@@ -616,8 +622,8 @@ emitprof(struct spd *s, struct prof *p)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		fr = (const uint32_t *)ht_key(p->stacks, i, &len);
-		fields(s, fr, len / sizeof(*fr));
+		k = ht_key(p->stacks, i, &len);
+		fields(s, k, len);
 		r.samples = p->agg[i].n;
 		r.weight = p->agg[i].w * p->factor;
 		r.hasperiod = !p->agg[i].mixed;

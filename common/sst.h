@@ -184,4 +184,41 @@ void	 spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64
 
+/* --- chain.c: chain rows (sst-callers, sst-callees, sst-stacks) --- */
+/* The frames of one stack field: frame i is s[off[i], off[i + 1] - 1). */
+struct frames {
+	size_t	*off;
+	size_t	 n;
+	size_t	 cap;
+};
+void	 frames_split(struct frames *, const char *, size_t);
+/* Index of the first (last: the last) frame spelt name, or (size_t)-1. */
+size_t	 frames_find(const struct frames *, const char *, const char *,
+	    size_t, int);
+/* Frames a to b - 1 of s as one field (empty when a >= b). */
+const char *frames_span(const struct frames *, const char *, size_t, size_t,
+	    size_t *);
+void	 frames_free(struct frames *);
+/* Groups by (thread, chain) with samples and exact weights. */
+struct chains;
+struct chains *chains_new(void);
+void	 chains_add(struct chains *, const char *, size_t, const char *,
+	    size_t, const struct sst_rec *);
+/* Write "samples TAB weight TAB thread TAB chain" rows, heaviest first. */
+void	 chains_put(const struct chains *);
+void	 chains_free(struct chains *);
+/* One chain row, its names escaped, pointing into the line. */
+struct chainrow {
+	uint64_t	 samples;
+	double		 weight;
+	const char	*thread;
+	size_t		 threadlen;
+	const char	*chain;
+	size_t		 chainlen;
+};
+/* Parse one line; 0 ok, else -1 with a static message in *why. */
+int	 chainrow_parse(const char *, size_t, struct chainrow *,
+	    const char **);
+/* --- end chain.c --- */
+
 #endif

@@ -1,0 +1,200 @@
+/*
+ * chain.c: chain rows, the output of sst-callers(1), sst-callees(1) and
+ * sst-stacks(1) and the input of sst-tree(1).  A chain is a run of
+ * frames of a stack; records are grouped by (thread, chain), each group
+ * with its samples and its weight added sample by sample in stream
+ * order, and the groups are written heaviest first as
+ *
+ *	samples TAB weight TAB thread TAB chain
+ *
+ * with the names escaped as in the stream; chainrow_parse() reads such a
+ * row back.  The frames helpers split a stack field into frames and
+ * find a frame by its escaped name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+
+struct chains {
+	struct htab	*keys;		/* escaped "thread TAB chain" */
+	uint64_t	*samples;	/* by key id */
+	double		*weight;
+	size_t		 cap;
+	struct buf	 key;
+};
+
+static int	byweight(size_t, size_t, void *);
+
+int
+chainrow_parse(const char *line, size_t len, struct chainrow *r,
+    const char **why)
+{
+	const char *f[4], *e = line + len;
+	size_t fl[4];
+	int i;
+
+	f[0] = line;
+	for (i = 1; i < 4; i++) {
+		if ((f[i] = memchr(f[i - 1], '\t', (size_t)(e - f[i - 1]))) ==
+		    NULL) {
+			*why = "expected 4 TAB-separated fields";
+			return -1;
+		}
+		fl[i - 1] = (size_t)(f[i]++ - f[i - 1]);
+	}
+	fl[3] = (size_t)(e - f[3]);
+	if (memchr(f[3], '\t', fl[3]) != NULL) {
+		*why = "expected 4 TAB-separated fields";
+		return -1;
+	}
+	*why = NULL;
+	if (fmt_strtou64(f[0], fl[0], &r->samples) == -1)
+		*why = "bad sample count";
+	else if (fmt_strtod(f[1], fl[1], &r->weight) == -1)
+		*why = "bad weight";
+	else if (esc_valid(f[2], fl[2]) == -1 || esc_valid(f[3], fl[3]) == -1)
+		*why = "bad escape sequence";
+	r->thread = f[2];
+	r->threadlen = fl[2];
+	r->chain = f[3];
+	r->chainlen = fl[3];
+	return *why == NULL ? 0 : -1;
+}
+
+void
+frames_split(struct frames *f, const char *s, size_t n)
+{
+	const char *p, *e = s + n;
+
+	f->n = 0;
+	if (n == 0)
+		return;
+	for (p = s;; p++) {
+		if (f->n + 2 > f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 64;
+			f->off = xreallocarray(f->off, f->cap, sizeof(*f->off));
+		}
+		f->off[f->n++] = (size_t)(p - s);
+		if ((p = memchr(p, ';', (size_t)(e - p))) == NULL)
+			break;
+	}
+	f->off[f->n] = n + 1;
+}
+
+size_t
+frames_find(const struct frames *f, const char *s, const char *name,
+    size_t len, int last)
+{
+	size_t i, k;
+
+	for (k = 0; k < f->n; k++) {
+		i = last ? f->n - 1 - k : k;
+		if (f->off[i + 1] - 1 - f->off[i] == len &&
+		    memcmp(s + f->off[i], name, len) == 0)
+			return i;
+	}
+	return (size_t)-1;
+}
+
+const char *
+frames_span(const struct frames *f, const char *s, size_t a, size_t b,
+    size_t *len)
+{
+	if (a >= b) {
+		*len = 0;
+		return s;
+	}
+	*len = f->off[b] - 1 - f->off[a];
+	return s + f->off[a];
+}
+
+void
+frames_free(struct frames *f)
+{
+	free(f->off);
+	memset(f, 0, sizeof(*f));
+}
+
+struct chains *
+chains_new(void)
+{
+	struct chains *c;
+
+	c = xcalloc(1, sizeof(*c));
+	c->keys = ht_new();
+	buf_init(&c->key);
+	return c;
+}
+
+void
+chains_add(struct chains *c, const char *thread, size_t tlen,
+    const char *chain, size_t clen, const struct sst_rec *r)
+{
+	size_t id;
+	int isnew;
+
+	buf_reset(&c->key);
+	buf_add(&c->key, thread, tlen);
+	buf_addc(&c->key, '\t');
+	buf_add(&c->key, chain, clen);
+	id = ht_intern(c->keys, c->key.data, c->key.len, &isnew);
+	if (id == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->samples = xreallocarray(c->samples, c->cap,
+		    sizeof(*c->samples));
+		c->weight = xreallocarray(c->weight, c->cap,
+		    sizeof(*c->weight));
+	}
+	if (isnew) {
+		c->samples[id] = 0;
+		c->weight[id] = 0;
+	}
+	c->samples[id] += r->samples;
+	if (r->hasperiod)
+		c->weight[id] = fmt_pysum(c->weight[id], r->period,
+		    r->samples);
+	else
+		c->weight[id] += r->weight;
+}
+
+/* Heaviest group first; equal weights keep their order (stable sort). */
+static int
+byweight(size_t a, size_t b, void *ctx)
+{
+	const double *w = ctx;
+
+	if (w[a] > w[b])
+		return -1;
+	return w[a] < w[b];
+}
+
+void
+chains_put(const struct chains *c)
+{
+	char wb[FMTBUF];
+	size_t *ix, i, n = ht_count(c->keys);
+
+	ix = xreallocarray(NULL, n, sizeof(*ix));
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	sst_sort(ix, n, byweight, c->weight);
+	for (i = 0; i < n; i++) {
+		fmt_double(wb, sizeof(wb), c->weight[ix[i]]);
+		printf("%llu\t%s\t%s\n", (unsigned long long)c->samples[ix[i]],
+		    wb, ht_key(c->keys, ix[i], NULL));
+	}
+	free(ix);
+}
+
+void
+chains_free(struct chains *c)
+{
+	if (c == NULL)
+		return;
+	ht_free(c->keys);
+	free(c->samples);
+	free(c->weight);
+	buf_free(&c->key);
+	free(c);
+}

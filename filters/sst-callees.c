@@ -1,0 +1,110 @@
+/*
+ * sst-callees: the callee chains of a function in an sst(5) stream.
+ * For each record whose stack holds a frame of the given name, the
+ * chain runs from the shallowest such frame to the leaf, cut to the
+ * frames nearest to it by -d.  Records with the same chain are grouped,
+ * whatever their thread, and the groups are written as chain rows,
+ * heaviest first, for sst-tree(1).  A chain of one frame means that the
+ * function itself was the leaf.  Weights are summed exactly as the
+ * reference Python scripts sum them, sample after sample.
+ */
+#include <err.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+static void	readfile(struct chains *, struct frames *, const struct buf *,
+		    long long, const char *);
+static __dead void usage(void);
+
+/* Add the callee chains of the records of one input. */
+static void
+readfile(struct chains *c, struct frames *f, const struct buf *name,
+    long long depth, const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	const char *chain;
+	size_t pos, n, b, len;
+	int fd;
+
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		if (r.samples == 0)
+			continue;
+		frames_split(f, r.stack, r.stacklen);
+		pos = frames_find(f, r.stack, name->data, name->len, 0);
+		if (pos == (size_t)-1)
+			continue;
+		/* Python: if len(chain) > d: chain = chain[:d] */
+		n = f->n - pos;
+		b = f->n;
+		if (depth > 0 && n > (unsigned long long)depth)
+			b = pos + (size_t)depth;
+		else if (depth < 0)
+			b = (unsigned long long)-depth < n ?
+			    f->n - (size_t)-depth : pos;
+		chain = frames_span(f, r.stack, pos, b, &len);
+		chains_add(c, "", 0, chain, len, &r);
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: sst-callees [-d depth] name [file ...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct chains *c;
+	struct frames f;
+	struct buf name;
+	const char *errstr;
+	long long depth = 0;
+	int ch, i;
+
+	sst_init();
+	while ((ch = getopt(argc, argv, "d:")) != -1) {
+		switch (ch) {
+		case 'd':
+			depth = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
+			    &errstr);
+			if (errstr != NULL)
+				errx(2, "-d: %s: %s", errstr, optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+
+	buf_init(&name);
+	esc_add(&name, argv[0], strlen(argv[0]));
+	if (name.len == 0)
+		buf_adds(&name, "\\e");
+	memset(&f, 0, sizeof(f));
+	c = chains_new();
+	if (argc == 1)
+		readfile(c, &f, &name, depth, NULL);
+	for (i = 1; i < argc; i++)
+		readfile(c, &f, &name, depth, argv[i]);
+	chains_put(c);
+	chains_free(c);
+	frames_free(&f);
+	buf_free(&name);
+	fshut(stdout, "stdout");
+	return 0;
+}

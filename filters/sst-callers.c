@@ -1,0 +1,130 @@
+/*
+ * sst-callers: the caller chains of a function in an sst(5) stream.
+ * For each record whose stack holds a frame of the given name, the
+ * chain runs from the root to the deepest such frame (with -s the
+ * shallowest), cut to the frames nearest to it by -d.  Records with the
+ * same chain and thread (with -a the same chain) are grouped, and the
+ * groups are written as chain rows, heaviest first, for sst-tree(1).
+ * Weights are summed exactly as the reference Python scripts sum them,
+ * sample after sample.
+ */
+#include <err.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+struct opts {
+	const char	*name;		/* escaped */
+	size_t		 namelen;
+	long long	 depth;		/* 0: the whole chain */
+	int		 allthreads;	/* -a */
+	int		 shallow;	/* -s */
+};
+
+static void	readfile(struct chains *, struct frames *,
+		    const struct opts *, const char *);
+static __dead void usage(void);
+
+/* Add the caller chains of the records of one input. */
+static void
+readfile(struct chains *c, struct frames *f, const struct opts *o,
+    const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	const char *chain;
+	size_t pos, n, a, len;
+	int fd;
+
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		if (r.samples == 0)
+			continue;
+		frames_split(f, r.stack, r.stacklen);
+		pos = frames_find(f, r.stack, o->name, o->namelen,
+		    !o->shallow);
+		if (pos == (size_t)-1)
+			continue;
+		/* Python: if len(chain) > d: chain = chain[-d:] */
+		n = pos + 1;
+		a = 0;
+		if (o->depth > 0 && n > (unsigned long long)o->depth)
+			a = n - (size_t)o->depth;
+		else if (o->depth < 0)
+			a = (unsigned long long)-o->depth < n ?
+			    (size_t)-o->depth : n;
+		chain = frames_span(f, r.stack, a, pos + 1, &len);
+		chains_add(c, r.thread, o->allthreads ? 0 : r.threadlen,
+		    chain, len, &r);
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: sst-callers [-as] [-d depth] name [file ...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o;
+	struct chains *c;
+	struct frames f;
+	struct buf name;
+	const char *errstr;
+	int ch, i;
+
+	sst_init();
+	memset(&o, 0, sizeof(o));
+	while ((ch = getopt(argc, argv, "ad:s")) != -1) {
+		switch (ch) {
+		case 'a':
+			o.allthreads = 1;
+			break;
+		case 'd':
+			o.depth = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
+			    &errstr);
+			if (errstr != NULL)
+				errx(2, "-d: %s: %s", errstr, optarg);
+			break;
+		case 's':
+			o.shallow = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+
+	buf_init(&name);
+	esc_add(&name, argv[0], strlen(argv[0]));
+	if (name.len == 0)
+		buf_adds(&name, "\\e");
+	o.name = name.data;
+	o.namelen = name.len;
+	memset(&f, 0, sizeof(f));
+	c = chains_new();
+	if (argc == 1)
+		readfile(c, &f, &o, NULL);
+	for (i = 1; i < argc; i++)
+		readfile(c, &f, &o, argv[i]);
+	chains_put(c);
+	chains_free(c);
+	frames_free(&f);
+	buf_free(&name);
+	fshut(stdout, "stdout");
+	return 0;
+}

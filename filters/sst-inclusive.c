@@ -1,0 +1,235 @@
+/*
+ * sst-inclusive: inclusive time of named functions in an sst(5) stream.
+ * A sample counts once for each named function found anywhere in its
+ * stack, however often the function recurs there (with -s: only when
+ * the function is the leaf).  Prints a TAB-separated row per function,
+ * heaviest first, then the names never found, for sst-table(1).
+ * Weights are summed exactly as the reference Python scripts sum them,
+ * sample after sample.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+struct incl {
+	struct htab	*names;		/* escaped names, first occurrence */
+	char		**raw;		/* by id: the name as given */
+	uint64_t	*samples;	/* by id */
+	double		*weight;
+	unsigned long long *stamp;	/* by id: last record credited, 0 */
+	size_t		*order;		/* ids in the order first credited */
+	size_t		 ncredited;
+	unsigned long long nrec;	/* records read so far */
+	double		 total;		/* every sample, in stream order */
+	int		 self;		/* -s: count leaves only */
+};
+
+static double	addrec(double, const struct sst_rec *);
+static void	addnames(struct incl *, char *);
+static void	credit(struct incl *, const struct sst_rec *, const char *,
+		    size_t);
+static void	readfile(struct incl *, const char *);
+static int	byweight(size_t, size_t, void *);
+static int	byname(size_t, size_t, void *);
+static void	putrows(struct incl *, int);
+static __dead void usage(void);
+
+/* acc plus the weights of the samples of r, one by one. */
+static double
+addrec(double acc, const struct sst_rec *r)
+{
+	if (r->hasperiod)
+		return fmt_pysum(acc, r->period, r->samples);
+	return acc + r->weight;
+}
+
+/* Intern the comma-separated names of list, escaped as in the stream. */
+static void
+addnames(struct incl *in, char *list)
+{
+	struct buf b;
+	char *p, *e;
+	size_t id, n;
+	int isnew;
+
+	buf_init(&b);
+	for (p = list; p != NULL; p = e) {
+		if ((e = strchr(p, ',')) != NULL)
+			*e++ = '\0';
+		buf_reset(&b);
+		if (*p == '\0')
+			buf_adds(&b, "\\e");
+		else
+			esc_add(&b, p, strlen(p));
+		id = ht_intern(in->names, b.data, b.len, &isnew);
+		if (!isnew)
+			continue;
+		in->raw = xreallocarray(in->raw, id + 1, sizeof(*in->raw));
+		in->raw[id] = p;
+	}
+	buf_free(&b);
+	n = ht_count(in->names);
+	in->samples = xcalloc(n, sizeof(*in->samples));
+	in->weight = xcalloc(n, sizeof(*in->weight));
+	in->stamp = xcalloc(n, sizeof(*in->stamp));
+	in->order = xcalloc(n, sizeof(*in->order));
+}
+
+/* Credit r to the name f[0..n) if it is wanted and not yet credited. */
+static void
+credit(struct incl *in, const struct sst_rec *r, const char *f, size_t n)
+{
+	size_t id;
+
+	if ((id = ht_find(in->names, f, n)) == (size_t)-1 ||
+	    in->stamp[id] == in->nrec)
+		return;
+	if (in->stamp[id] == 0)
+		in->order[in->ncredited++] = id;
+	in->stamp[id] = in->nrec;
+	in->samples[id] += r->samples;
+	in->weight[id] = addrec(in->weight[id], r);
+}
+
+/* Add the records of one input to the per-name totals. */
+static void
+readfile(struct incl *in, const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	const char *p, *e, *end;
+	size_t n;
+	int fd;
+
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		in->total = addrec(in->total, &r);
+		in->nrec++;
+		if (r.stacklen == 0 || r.samples == 0)
+			continue;
+		if (in->self) {
+			p = rec_last(r.stack, r.stacklen, &n);
+			credit(in, &r, p, n);
+			continue;
+		}
+		end = r.stack + r.stacklen;
+		for (p = r.stack; p <= end; p = e + 1) {
+			if ((e = memchr(p, ';', (size_t)(end - p))) == NULL)
+				e = end;
+			credit(in, &r, p, (size_t)(e - p));
+		}
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* Heaviest name first; equal weights keep their order (stable sort). */
+static int
+byweight(size_t a, size_t b, void *ctx)
+{
+	const double *w = ctx;
+
+	if (w[a] > w[b])
+		return -1;
+	return w[a] < w[b];
+}
+
+/* Names as given, in byte order (Python's code point order). */
+static int
+byname(size_t a, size_t b, void *ctx)
+{
+	char **raw = ctx;
+
+	return strcmp(raw[a], raw[b]);
+}
+
+/* Print the table, or with raw every name in command-line order. */
+static void
+putrows(struct incl *in, int raw)
+{
+	char sb[FMTBUF], wb[FMTBUF];
+	size_t *miss, i, id, nmiss = 0, n = ht_count(in->names);
+	double pct;
+
+	if (raw) {
+		for (id = 0; id < n; id++)
+			printf("%llu\t%s\t%s\n",
+			    (unsigned long long)in->samples[id],
+			    fmt_double(wb, sizeof(wb), in->weight[id]),
+			    ht_key(in->names, id, NULL));
+		return;
+	}
+	sst_sort(in->order, in->ncredited, byweight, in->weight);
+	fputs("Samples\tInclusive %\tInclusive time\tFunction\n", stdout);
+	for (i = 0; i < in->ncredited; i++) {
+		id = in->order[i];
+		pct = in->total != 0 ? 100 * in->weight[id] / in->total : 0;
+		printf("%s\t%.1f%%\t%.2fs\t%s\n",
+		    fmt_commas(sb, sizeof(sb), in->samples[id]), pct,
+		    in->weight[id], ht_key(in->names, id, NULL));
+	}
+	miss = xreallocarray(NULL, n, sizeof(*miss));
+	for (id = 0; id < n; id++)
+		if (in->stamp[id] == 0)
+			miss[nmiss++] = id;
+	sst_sort(miss, nmiss, byname, in->raw);
+	for (i = 0; i < nmiss; i++)
+		printf("0\t0.0%%\t0.00s\t%s (not found)\n",
+		    ht_key(in->names, miss[i], NULL));
+	free(miss);
+}
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: sst-inclusive [-rs] name[,name...] [file ...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct incl in;
+	int ch, i, rflag = 0;
+
+	sst_init();
+	memset(&in, 0, sizeof(in));
+	while ((ch = getopt(argc, argv, "rs")) != -1) {
+		switch (ch) {
+		case 'r':
+			rflag = 1;
+			break;
+		case 's':
+			in.self = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+
+	in.names = ht_new();
+	addnames(&in, argv[0]);
+	if (argc == 1)
+		readfile(&in, NULL);
+	for (i = 1; i < argc; i++)
+		readfile(&in, argv[i]);
+	putrows(&in, rflag);
+	ht_free(in.names);
+	free(in.raw);
+	free(in.samples);
+	free(in.weight);
+	free(in.stamp);
+	free(in.order);
+	fshut(stdout, "stdout");
+	return 0;
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Run every example of man/sst.7, in order, in one shell inside a fresh
+# directory holding the profiles the examples name, and print each
+# example's output after a line "== example N".
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sst7.XXXXXXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+cp "$top/tests/fixtures/demo.speedscope.json" "$dir/profile.json"
+cp "$top/tests/fixtures/cg-perf_xz_fp_collapsed.txt" \
+    "$dir/perf_xz_collapsed.txt"
+awk '
+	/^\.Bd -literal/ { n++; printf "echo \"== example %d\"\n", n; on = 1; next }
+	/^\.Ed/ { on = 0; next }
+	on { gsub(/\\e/, "\\"); print }
+' "$top/man/sst.7" >"$dir/examples.sh"
+cd "$dir" && sh -e examples.sh 2>&1

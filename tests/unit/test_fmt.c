@@ -1,0 +1,388 @@
+/*
+ * test_fmt.c: Check suite for number formatting and parsing
+ * (common/fmt.c): shortest round-trip doubles, thousands separators,
+ * Python-exact repeated sums and strict whole-field parsing.
+ */
+
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+
+static const char *dbl(double);
+static int	 sigdigits(const char *);
+static uint64_t	 rnd(void);
+static int	 sd(const char *, double *);
+static int	 su(const char *, uint64_t *);
+static Suite	*fmt_suite(void);
+
+static uint64_t	 seed = 0x2545f4914f6cdd1dULL;
+
+/* fmt_double into a static buffer. */
+static const char *
+dbl(double d)
+{
+	static char b[FMTBUF];
+
+	return fmt_double(b, sizeof(b), d);
+}
+
+/* How many significant digits the mantissa of s has. */
+static int
+sigdigits(const char *s)
+{
+	int n = 0, zeros = 0, lead = 1;
+
+	for (; *s != '\0' && *s != 'e'; s++) {
+		if (*s < '0' || *s > '9')
+			continue;
+		if (*s == '0' && lead)
+			continue;
+		lead = 0;
+		n++;
+		zeros = *s == '0' ? zeros + 1 : 0;
+	}
+	/* Trailing zeros of an integer written out in full don't count. */
+	return n - zeros;
+}
+
+static uint64_t
+rnd(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return seed;
+}
+
+static int
+sd(const char *s, double *d)
+{
+	return fmt_strtod(s, strlen(s), d);
+}
+
+static int
+su(const char *s, uint64_t *v)
+{
+	return fmt_strtou64(s, strlen(s), v);
+}
+
+START_TEST(test_double_values)
+{
+	static const struct {
+		double		 d;
+		const char	*s;
+	} t[] = {
+		{ 0.1, "0.1" },
+		{ 0.01, "0.01" },
+		{ 0.3, "0.3" },
+		{ 0.1 + 0.2, "0.30000000000000004" },
+		{ 1e-9, "1e-09" },
+		{ 1e-5, "1e-05" },
+		{ 1e-4, "0.0001" },
+		{ 1e300, "1e+300" },
+		{ 5e-324, "5e-324" },
+		{ 1e-310, "1e-310" },
+		{ 2.5e-323, "2.5e-323" },
+		{ 37, "37" },
+		{ -2.5, "-2.5" },
+		{ 0, "0" },
+		{ -0.0, "0" },
+		{ 1, "1" },
+		{ 100, "100" },
+		{ 123456789, "123456789" },
+		{ 1e16, "1e+16" },
+		{ 0.037, "0.037" },
+		{ 1.0 / 3, "0.3333333333333333" },
+		{ 2.0 / 3, "0.6666666666666666" },
+		{ 0.1 * 3, "0.30000000000000004" },
+		{ 0.9999999999999999, "0.9999999999999999" },
+		{ 4.35, "4.35" },
+		{ 123.456, "123.456" },
+		{ DBL_MAX, "1.7976931348623157e+308" },
+		{ DBL_MIN, "2.2250738585072014e-308" },
+		{ -DBL_MIN, "-2.2250738585072014e-308" },
+		{ 9007199254740993.0, "9007199254740992" },
+	};
+	size_t i;
+	const char *s;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		s = dbl(t[i].d);
+		ck_assert_msg(strcmp(s, t[i].s) == 0, "%.17g: got \"%s\", "
+		    "want \"%s\"", t[i].d, s, t[i].s);
+	}
+}
+END_TEST
+
+/*
+ * Random doubles, normal and subnormal: the text reads back as the
+ * same double and one digit fewer would not.
+ */
+START_TEST(test_double_random)
+{
+	char shorter[400];
+	const char *s;
+	double d, e;
+	uint64_t bits;
+	int i, k;
+
+	for (i = 0; i < 200000; i++) {
+		bits = rnd();
+		if (i % 4 == 0)	/* subnormal */
+			bits &= 0x800fffffffffffffULL;
+		else if (i % 4 == 1)	/* few mantissa bits */
+			bits &= 0xfff0000000000000ULL | (rnd() & 0xff);
+		memcpy(&d, &bits, sizeof(d));
+		if (!isfinite(d))
+			continue;
+		s = dbl(d);
+		e = strtod(s, NULL);
+		if (e != d)
+			ck_abort_msg("%a: \"%s\" reads back as %a", d, s, e);
+		k = sigdigits(s);
+		if (k > 1 && d != 0) {
+			snprintf(shorter, sizeof(shorter), "%.*g", k - 1, d);
+			if (strtod(shorter, NULL) == d)
+				ck_abort_msg("%a: \"%s\" is not the shortest: "
+				    "\"%s\"", d, s, shorter);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_commas)
+{
+	static const struct {
+		uint64_t	 v;
+		const char	*s;
+	} t[] = {
+		{ 0, "0" },
+		{ 7, "7" },
+		{ 999, "999" },
+		{ 1000, "1,000" },
+		{ 9999, "9,999" },
+		{ 10000, "10,000" },
+		{ 100000, "100,000" },
+		{ 999999, "999,999" },
+		{ 1000000, "1,000,000" },
+		{ 1234567, "1,234,567" },
+		{ 1000000000000ULL, "1,000,000,000,000" },
+		{ UINT64_MAX, "18,446,744,073,709,551,615" },
+	};
+	char b[FMTBUF];
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ck_assert_str_eq(fmt_commas(b, sizeof(b), t[i].v), t[i].s);
+}
+END_TEST
+
+/* A buffer just big enough is enough; one byte less gives "". */
+START_TEST(test_commas_tight)
+{
+	static const uint64_t v[] = { 0, 9, 99, 999, 1000, 12345, 123456,
+	    1234567, UINT64_MAX };
+	char want[FMTBUF], b[FMTBUF];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		fmt_commas(want, sizeof(want), v[i]);
+		n = strlen(want) + 1;
+		memset(b, 'X', sizeof(b));
+		ck_assert_str_eq(fmt_commas(b, n, v[i]), want);
+		memset(b, 'X', sizeof(b));
+		ck_assert_str_eq(fmt_commas(b, n - 1, v[i]), "");
+		ck_assert_int_eq(b[n - 1], 'X');
+	}
+}
+END_TEST
+
+START_TEST(test_pysum)
+{
+	static const double w[] = { 0.1, 0.01, 0.7, 1.1, 0.3, 1e-3,
+	    0.037, 1, 0 };
+	double acc, want;
+	uint64_t n, k;
+	size_t i;
+
+	/* Equal to a manual left-to-right loop. */
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		for (n = 0; n < 200; n++) {
+			want = 0.5;
+			for (k = 0; k < n; k++)
+				want += w[i];
+			ck_assert(fmt_pysum(0.5, w[i], n) == want);
+		}
+	/* And not the same as w * n. */
+	ck_assert(fmt_pysum(0, 0.1, 10) == 0.9999999999999999);
+	ck_assert(0.1 * 10 == 1.0);
+	ck_assert_str_eq(dbl(fmt_pysum(0, 0.1, 10)), "0.9999999999999999");
+	ck_assert_str_eq(dbl(fmt_pysum(0, 0.01, 6)), "0.060000000000000005");
+	ck_assert_str_eq(dbl(0.01 * 6), "0.06");
+	ck_assert_str_eq(dbl(fmt_pysum(0, 0.7, 10)), "7.000000000000001");
+	ck_assert_str_eq(dbl(fmt_pysum(0, 0.1, 3)), "0.30000000000000004");
+	/* Continuing from a running total. */
+	acc = fmt_pysum(0, 0.1, 3);
+	acc = fmt_pysum(acc, 0.2, 2);
+	ck_assert(acc == 0.1 + 0.1 + 0.1 + 0.2 + 0.2);
+	ck_assert(fmt_pysum(1.25, 0.1, 0) == 1.25);
+}
+END_TEST
+
+START_TEST(test_strtod)
+{
+	static const struct {
+		const char	*s;
+		double		 d;
+	} ok[] = {
+		{ "1e-5", 1e-5 },
+		{ "-0.5", -0.5 },
+		{ "0", 0 },
+		{ "37", 37 },
+		{ "0.037", 0.037 },
+		{ "0.30000000000000004", 0.1 + 0.2 },
+		{ "1E3", 1000 },
+		{ ".5", 0.5 },
+		{ "5.", 5 },
+		{ "1e+300", 1e300 },
+		{ "1.7976931348623157e+308", DBL_MAX },
+		/* What fmt_double writes for subnormals reads back. */
+		{ "5e-324", 5e-324 },
+		{ "1e-310", 1e-310 },
+	};
+	static const char *bad[] = {
+		"", " 1", "\t1", "\n1", "\r1", "\v1", "\f1", "1 ", "1x", "x1",
+		"inf", "-inf", "+inf", "infinity", "nan", "-nan", "NaN",
+		"1e999", "-1e999", "0x10", "0x1p3", "1e", "-", ".", "1,5",
+		"1..2", "--1",
+	};
+	double d;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		d = -12345;
+		ck_assert_msg(sd(ok[i].s, &d) == 0, "rejected \"%s\"",
+		    ok[i].s);
+		ck_assert_msg(d == ok[i].d, "\"%s\" read as %.17g", ok[i].s,
+		    d);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(sd(bad[i], &d) == -1, "accepted case %zu \"%s\"",
+		    i, bad[i]);
+	/* Only the given length counts; the rest may be anything. */
+	ck_assert_int_eq(fmt_strtod("12.5\tseconds", 4, &d), 0);
+	ck_assert(d == 12.5);
+	ck_assert_int_eq(fmt_strtod("12.5x", 4, &d), 0);
+	ck_assert(d == 12.5);
+	ck_assert_int_eq(fmt_strtod("12.5x", 0, &d), -1);
+}
+END_TEST
+
+/* fmt_double text always reads back through fmt_strtod. */
+START_TEST(test_strtod_roundtrip)
+{
+	uint64_t bits;
+	double d, e;
+	const char *s;
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		bits = rnd();
+		if (i % 3 == 0)
+			bits &= 0x800fffffffffffffULL;
+		memcpy(&d, &bits, sizeof(d));
+		if (!isfinite(d))
+			continue;
+		s = dbl(d);
+		if (fmt_strtod(s, strlen(s), &e) != 0)
+			ck_abort_msg("rejected \"%s\"", s);
+		if (e != d)
+			ck_abort_msg("\"%s\" read as %a, want %a", s, e, d);
+	}
+}
+END_TEST
+
+START_TEST(test_strtou64)
+{
+	static const struct {
+		const char	*s;
+		uint64_t	 v;
+	} ok[] = {
+		{ "0", 0 },
+		{ "1", 1 },
+		{ "007", 7 },
+		{ "37", 37 },
+		{ "4294967296", 4294967296ULL },
+		{ "1844674407370955161", 1844674407370955161ULL },
+		{ "18446744073709551614", UINT64_MAX - 1 },
+		{ "18446744073709551615", UINT64_MAX },
+	};
+	static const char *bad[] = {
+		"", "-1", "+1", " 1", "1 ", "1.0", "1e3", "0x1", "abc",
+		"18446744073709551616", "18446744073709551620",
+		"18446744073709551700", "19000000000000000000",
+		"99999999999999999999", "184467440737095516150",
+		"100000000000000000000",
+	};
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		v = 12345;
+		ck_assert_msg(su(ok[i].s, &v) == 0, "rejected \"%s\"",
+		    ok[i].s);
+		ck_assert_msg(v == ok[i].v, "\"%s\" read as %llu", ok[i].s,
+		    (unsigned long long)v);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 12345;
+		ck_assert_msg(su(bad[i], &v) == -1, "accepted \"%s\"",
+		    bad[i]);
+		ck_assert_uint_eq(v, 12345);
+	}
+	ck_assert_int_eq(fmt_strtou64("123\t", 3, &v), 0);
+	ck_assert_uint_eq(v, 123);
+	ck_assert_int_eq(fmt_strtou64("123", 2, &v), 0);
+	ck_assert_uint_eq(v, 12);
+}
+END_TEST
+
+static Suite *
+fmt_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("fmt");
+	tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_double_values);
+	tcase_add_test(tc, test_double_random);
+	tcase_add_test(tc, test_commas);
+	tcase_add_test(tc, test_commas_tight);
+	tcase_add_test(tc, test_pysum);
+	tcase_add_test(tc, test_strtod);
+	tcase_add_test(tc, test_strtod_roundtrip);
+	tcase_add_test(tc, test_strtou64);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int nfail;
+
+	sr = srunner_create(fmt_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail == 0 ? 0 : 1;
+}

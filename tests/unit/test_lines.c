@@ -1,0 +1,395 @@
+/*
+ * test_lines.c: Check suite for the line reader (common/lines.c).  Input
+ * comes from unlinked temporary files and from pipes fed in small pieces
+ * by a child, with lines around and beyond the 1 MiB buffer.
+ */
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+#define MIB	(1 << 20)
+
+struct got {
+	char	**line;
+	size_t	 *len;
+	size_t	  n;
+};
+
+static int	 tmpfd(const char *, size_t);
+static int	 pipefd(const char *, size_t, pid_t *);
+static void	 collect(int, struct got *);
+static void	 freegot(struct got *);
+static void	 expect(const char *, size_t, const char **, const size_t *,
+		    size_t);
+static void	 expects(const char *, const char **, size_t);
+static char	*bigdoc(size_t *, const size_t *, size_t, int);
+static void	 checkbig(const size_t *, size_t, int);
+static Suite	*lines_suite(void);
+
+/* An unlinked temporary file holding p[0..n), at offset 0. */
+static int
+tmpfd(const char *p, size_t n)
+{
+	char path[] = "/tmp/test_lines.XXXXXX";
+	int fd;
+
+	ck_assert_int_ne(fd = mkstemp(path), -1);
+	unlink(path);
+	ck_assert_int_eq(write(fd, p, n), (ssize_t)n);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* The read end of a pipe a child writes p[0..n) to in odd pieces. */
+static int
+pipefd(const char *p, size_t n, pid_t *pid)
+{
+	size_t off, k, i = 0;
+	ssize_t w;
+	int fd[2];
+
+	ck_assert_int_eq(pipe(fd), 0);
+	ck_assert_int_ne(*pid = fork(), -1);
+	if (*pid == 0) {
+		close(fd[0]);
+		for (off = 0; off < n; off += (size_t)w) {
+			k = 1 + (i++ * 7919) % 70000;
+			if (k > n - off)
+				k = n - off;
+			if ((w = write(fd[1], p + off, k)) <= 0)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	return fd[0];
+}
+
+/* Read every line of fd, keeping copies, and check the line numbers. */
+static void
+collect(int fd, struct got *g)
+{
+	struct lines *l;
+	size_t len, cap = 0;
+	char *s;
+
+	memset(g, 0, sizeof(*g));
+	l = lines_open(fd, "input");
+	ck_assert_uint_eq(lines_lineno(l), 0);
+	while ((s = lines_next(l, &len)) != NULL) {
+		if (s[len] != '\0')
+			ck_abort_msg("line %zu: not terminated", g->n + 1);
+		if (g->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			g->line = xreallocarray(g->line, cap, sizeof(char *));
+			g->len = xreallocarray(g->len, cap, sizeof(size_t));
+		}
+		g->line[g->n] = xmemdup(s, len);
+		g->len[g->n] = len;
+		g->n++;
+		if (lines_lineno(l) != g->n)
+			ck_abort_msg("line %zu: lines_lineno says %llu", g->n,
+			    lines_lineno(l));
+	}
+	/* EOF stays EOF. */
+	ck_assert_ptr_null(lines_next(l, &len));
+	ck_assert_uint_eq(lines_lineno(l), g->n);
+	lines_close(l);
+	close(fd);
+}
+
+static void
+freegot(struct got *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->line[i]);
+	free(g->line);
+	free(g->len);
+}
+
+/* doc[0..n) reads as the lines want, from a file and from a pipe. */
+static void
+expect(const char *doc, size_t n, const char **want, const size_t *wlen,
+    size_t nwant)
+{
+	struct got g;
+	size_t i;
+	pid_t pid;
+	int st, k;
+
+	for (k = 0; k < 2; k++) {
+		if (k == 0)
+			collect(tmpfd(doc, n), &g);
+		else {
+			collect(pipefd(doc, n, &pid), &g);
+			ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+			ck_assert_int_eq(st, 0);
+		}
+		ck_assert_uint_eq(g.n, nwant);
+		for (i = 0; i < nwant; i++) {
+			ck_assert_uint_eq(g.len[i], wlen[i]);
+			ck_assert_mem_eq(g.line[i], want[i], wlen[i]);
+		}
+		freegot(&g);
+	}
+}
+
+/* expect() for a NUL-terminated document and lines. */
+static void
+expects(const char *doc, const char **want, size_t nwant)
+{
+	size_t wlen[16] = { 0 }, i;
+
+	ck_assert_uint_le(nwant, 16);
+	for (i = 0; i < nwant; i++)
+		wlen[i] = strlen(want[i]);
+	expect(doc, strlen(doc), want, wlen, nwant);
+}
+
+START_TEST(test_final_newline)
+{
+	const char *want[] = { "a", "bb", "ccc" };
+
+	expects("a\nbb\nccc\n", want, 3);
+}
+END_TEST
+
+START_TEST(test_no_final_newline)
+{
+	const char *want[] = { "a", "bb", "ccc" };
+
+	expects("a\nbb\nccc", want, 3);
+}
+END_TEST
+
+START_TEST(test_empty_input)
+{
+	expects("", NULL, 0);
+}
+END_TEST
+
+START_TEST(test_empty_lines)
+{
+	const char *want1[] = { "" };
+	const char *want2[] = { "", "", "" };
+	const char *want3[] = { "", "", "", "a", "", "b" };
+	const char *want4[] = { "x", "" };
+
+	expects("\n", want1, 1);
+	expects("\n\n\n", want2, 3);
+	expects("\n\n\na\n\nb", want3, 6);
+	expects("x\n\n", want4, 2);
+}
+END_TEST
+
+START_TEST(test_cr_kept)
+{
+	const char *want[] = { "a\r", "b\rc", "\r", "d\r" };
+
+	expects("a\r\nb\rc\n\r\nd\r", want, 4);
+}
+END_TEST
+
+START_TEST(test_nul_bytes)
+{
+	const char *want[] = { "a\0b", "\0", "c" };
+	const size_t wlen[] = { 3, 1, 1 };
+
+	expect("a\0b\n\0\nc", 7, want, wlen, 3);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	struct lines *l;
+
+	l = lines_open(0, NULL);
+	ck_assert_str_eq(lines_name(l), "<stdin>");
+	lines_close(l);
+	l = lines_open(0, "-");
+	ck_assert_str_eq(lines_name(l), "<stdin>");
+	lines_close(l);
+	l = lines_open(0, "dir/file.sst");
+	ck_assert_str_eq(lines_name(l), "dir/file.sst");
+	lines_close(l);
+	lines_close(NULL);
+}
+END_TEST
+
+/*
+ * A document of lines with the given lengths (byte i of line k is a
+ * function of both), with or without the final newline.
+ */
+static char *
+bigdoc(size_t *n, const size_t *len, size_t nl, int final)
+{
+	size_t i, j, off = 0, total = 0;
+	char *d;
+
+	for (i = 0; i < nl; i++)
+		total += len[i] + 1;
+	d = xmalloc(total + 1);
+	for (i = 0; i < nl; i++) {
+		for (j = 0; j < len[i]; j++)
+			d[off++] = (char)('!' + (j * 31 + i) % 90);
+		d[off++] = '\n';
+	}
+	*n = final ? off : off - 1;
+	return d;
+}
+
+static void
+checkbig(const size_t *len, size_t nl, int final)
+{
+	const char **want;
+	size_t n, i, off;
+	char *d;
+
+	d = bigdoc(&n, len, nl, final);
+	want = xreallocarray(NULL, nl, sizeof(*want));
+	for (i = 0, off = 0; i < nl; i++) {
+		want[i] = d + off;
+		off += len[i] + 1;
+	}
+	expect(d, n, want, len, nl);
+	free(want);
+	free(d);
+}
+
+/* Lines as long as the buffer, longer, and across its end. */
+START_TEST(test_long_lines)
+{
+	const size_t a[] = { MIB - 1, 5 };
+	const size_t b[] = { MIB, 5 };
+	const size_t c[] = { MIB + 1, 0, 5 };
+	const size_t d[] = { 3 * MIB + 17, 10, 2 * MIB + 3 };
+	const size_t e[] = { MIB - 3, 10, MIB - 20, 100, 0, 7 * MIB };
+	const size_t f[] = { 5, 4 * MIB };
+
+	checkbig(a, 2, 1);
+	checkbig(a, 2, 0);
+	checkbig(b, 2, 1);
+	checkbig(b, 2, 0);
+	checkbig(c, 3, 1);
+	checkbig(d, 3, 1);
+	checkbig(d, 3, 0);
+	checkbig(e, 6, 1);
+	checkbig(e, 6, 0);
+	checkbig(f, 1, 0);
+	checkbig(f, 2, 0);
+}
+END_TEST
+
+/* Exactly one buffer of data, with and without a newline at its end. */
+START_TEST(test_buffer_sized)
+{
+	const size_t a[] = { MIB - 1 };
+	const size_t b[] = { MIB };
+	const size_t c[] = { 1000, MIB - 1002 };
+
+	checkbig(a, 1, 1);
+	checkbig(b, 1, 0);
+	checkbig(c, 2, 1);
+	checkbig(c, 2, 0);
+}
+END_TEST
+
+START_TEST(test_many_lines)
+{
+	struct buf doc;
+	struct got g;
+	char want[32];
+	size_t i, n = 500000;
+	pid_t pid;
+	int st, k;
+
+	buf_init(&doc);
+	for (i = 0; i < n; i++)
+		buf_printf(&doc, "line %zu%s\n", i, i % 3 ? "" : " x");
+	for (k = 0; k < 2; k++) {
+		if (k == 0)
+			collect(tmpfd(doc.data, doc.len), &g);
+		else {
+			collect(pipefd(doc.data, doc.len, &pid), &g);
+			ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+			ck_assert_int_eq(st, 0);
+		}
+		ck_assert_uint_eq(g.n, n);
+		for (i = 0; i < n; i++) {
+			snprintf(want, sizeof(want), "line %zu%s", i,
+			    i % 3 ? "" : " x");
+			if (g.len[i] != strlen(want) ||
+			    strcmp(g.line[i], want) != 0)
+				ck_abort_msg("line %zu: \"%s\"", i + 1,
+				    g.line[i]);
+		}
+		freegot(&g);
+	}
+	buf_free(&doc);
+}
+END_TEST
+
+/* A read error (here: a directory) ends the program with status 1. */
+START_TEST(test_read_error)
+{
+	struct lines *l;
+	size_t len;
+	int fd;
+
+	fd = open("/", O_RDONLY);
+	ck_assert_int_ne(fd, -1);
+	freopen("/dev/null", "w", stderr);
+	l = lines_open(fd, "/");
+	lines_next(l, &len);
+}
+END_TEST
+
+static Suite *
+lines_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("lines");
+	tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_final_newline);
+	tcase_add_test(tc, test_no_final_newline);
+	tcase_add_test(tc, test_empty_input);
+	tcase_add_test(tc, test_empty_lines);
+	tcase_add_test(tc, test_cr_kept);
+	tcase_add_test(tc, test_nul_bytes);
+	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_long_lines);
+	tcase_add_test(tc, test_buffer_sized);
+	tcase_add_test(tc, test_many_lines);
+	tcase_add_exit_test(tc, test_read_error, 1);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int nfail;
+
+	signal(SIGPIPE, SIG_IGN);
+	sr = srunner_create(lines_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail == 0 ? 0 : 1;
+}

@@ -1,0 +1,553 @@
+/*
+ * test_spd.c: Check suite for the speedscope reader (common/spd.c).
+ * Each test runs spd_flatten() over a document in memory, writes the
+ * records it hands out with rec_write() and compares the text.
+ */
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+/* Three frames: main (a.py:1), f (a.py:5:2), g (no location). */
+#define FRAMES	"\"shared\":{\"frames\":[" \
+	"{\"name\":\"main\",\"file\":\"a.py\",\"line\":1}," \
+	"{\"name\":\"f\",\"file\":\"a.py\",\"line\":5,\"col\":2}," \
+	"{\"name\":\"g\"}]}"
+#define LMAIN	"a.py:1::0"
+#define LF	"a.py:5:2:1"
+#define LG	":::2"
+
+static void	 emit(const struct sst_rec *, void *);
+static char	*flatten(const char *, int);
+static void	 same(const char *, int, const char *);
+static void	 flatten_quiet(const char *, int);
+static char	*flatten_err(const char *, int *);
+static Suite	*spd_suite(void);
+
+/* The callback: append the record as a stream line. */
+static void
+emit(const struct sst_rec *r, void *arg)
+{
+	rec_write(arg, r);
+}
+
+/* All records of doc, as stream text. */
+static char *
+flatten(const char *doc, int persample)
+{
+	struct json *j;
+	char *out = NULL;
+	size_t n = 0;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
+	j = json_open_mem(doc, strlen(doc), "doc.json");
+	spd_flatten(j, persample, emit, fp);
+	json_close(j);
+	fclose(fp);
+	return out;
+}
+
+/* doc flattens to want. */
+static void
+same(const char *doc, int persample, const char *want)
+{
+	char *out;
+
+	out = flatten(doc, persample);
+	ck_assert_str_eq(out, want);
+	free(out);
+}
+
+/* For the exit tests: flatten with standard error silenced. */
+static void
+flatten_quiet(const char *doc, int persample)
+{
+	freopen("/dev/null", "w", stderr);
+	free(flatten(doc, persample));
+}
+
+/* Flatten doc in a child; its exit status in *st, its stderr returned. */
+static char *
+flatten_err(const char *doc, int *st)
+{
+	struct buf b;
+	char tmp[512];
+	ssize_t n;
+	pid_t pid;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_ne(pid = fork(), -1);
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		free(flatten(doc, 0));
+		_exit(0);
+	}
+	close(p[1]);
+	buf_init(&b);
+	while ((n = read(p[0], tmp, sizeof(tmp))) > 0)
+		buf_add(&b, tmp, (size_t)n);
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, st, 0), pid);
+	return b.data;
+}
+
+static const char sampled_want[] =
+	"T1\t2\t0.2\tseconds\t0.1\tmain;f\t" LMAIN ";" LF "\n"
+	"T1\t1\t0.2\tseconds\t0.2\tmain;f;g\t" LMAIN ";" LF ";" LG "\n"
+	"T1\t1\t0.3\tseconds\t0.3\tmain\t" LMAIN "\n";
+
+START_TEST(test_shared_first)
+{
+	same("{\"$schema\":\"https://www.speedscope.app/file-format-schema"
+	    ".json\"," FRAMES ",\"profiles\":[{\"type\":\"sampled\","
+	    "\"name\":\"T1\",\"unit\":\"seconds\",\"startValue\":0,"
+	    "\"endValue\":0.7,\"samples\":[[0,1],[0,1,2],[0,1],[0]],"
+	    "\"weights\":[0.1,0.2,0.1,0.3]}],\"name\":\"x\","
+	    "\"activeProfileIndex\":0,\"exporter\":\"py-spy@0.3.14\"}", 0,
+	    sampled_want);
+}
+END_TEST
+
+START_TEST(test_profiles_first)
+{
+	same("{\"profiles\":[{\"type\":\"sampled\",\"name\":\"T1\","
+	    "\"unit\":\"seconds\",\"startValue\":0,\"endValue\":0.7,"
+	    "\"samples\":[[0,1],[0,1,2],[0,1],[0]],"
+	    "\"weights\":[0.1,0.2,0.1,0.3]}]," FRAMES "}", 0, sampled_want);
+}
+END_TEST
+
+START_TEST(test_weights_first)
+{
+	same("{" FRAMES ",\"profiles\":[{\"weights\":[0.1,0.2,0.1,0.3],"
+	    "\"type\":\"sampled\",\"name\":\"T1\",\"unit\":\"seconds\","
+	    "\"samples\":[[0,1],[0,1,2],[0,1],[0]]}]}", 0, sampled_want);
+	same("{\"profiles\":[{\"weights\":[0.1,0.2,0.1,0.3],"
+	    "\"samples\":[[0,1],[0,1,2],[0,1],[0]],\"name\":\"T1\"}],"
+	    FRAMES "}", 0, sampled_want);
+}
+END_TEST
+
+/* Several profiles keep their order, whether frames come before or after. */
+START_TEST(test_profile_order)
+{
+	static const char want[] =
+	    "A\t1\t1\tnone\t1\tmain\t" LMAIN "\n"
+	    "B\t0\t0\tseconds\t-\t\t\n"
+	    "C\t1\t2\tnone\t2\tf\t" LF "\n";
+	static const char profs[] = "\"profiles\":["
+	    "{\"name\":\"A\",\"unit\":\"none\",\"samples\":[[0]],"
+	    "\"weights\":[1]},"
+	    "{\"name\":\"B\",\"unit\":\"seconds\",\"samples\":[],"
+	    "\"weights\":[]},"
+	    "{\"name\":\"C\",\"unit\":\"none\",\"samples\":[[1]],"
+	    "\"weights\":[2]}]";
+	char doc[2048];
+
+	snprintf(doc, sizeof(doc), "{%s,%s}", FRAMES, profs);
+	same(doc, 0, want);
+	snprintf(doc, sizeof(doc), "{%s,%s}", profs, FRAMES);
+	same(doc, 0, want);
+	same("{" FRAMES "}", 0, "");
+	same("{\"profiles\":[]}", 0, "");
+	same("{}", 0, "");
+}
+END_TEST
+
+/* Samples of one stack with different weights: no period. */
+START_TEST(test_mixed_period)
+{
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[0],"
+	    "[0]],\"weights\":[0.1,0.2,0.1]}]}", 0,
+	    "T\t3\t0.4\tseconds\t-\tmain\t" LMAIN "\n");
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[0],"
+	    "[0]],\"weights\":[0.1,0.1,0.1]}]}", 0,
+	    "T\t3\t0.30000000000000004\tseconds\t0.1\tmain\t" LMAIN "\n");
+	/* Summed in sample order, as Python does. */
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[0],"
+	    "[0],[0],[0],[0],[0],[0],[0],[0]],\"weights\":[0.1,0.1,0.1,0.1,"
+	    "0.1,0.1,0.1,0.1,0.1,0.1]}]}", 0,
+	    "T\t10\t0.9999999999999999\tseconds\t0.1\tmain\t" LMAIN "\n");
+}
+END_TEST
+
+START_TEST(test_evented)
+{
+	static const char doc[] = "{" FRAMES ",\"profiles\":[{\"type\":"
+	    "\"evented\",\"name\":\"E\",\"unit\":\"milliseconds\","
+	    "\"startValue\":0,\"endValue\":10,\"events\":["
+	    "{\"type\":\"O\",\"frame\":0,\"at\":0},"
+	    "{\"type\":\"O\",\"frame\":1,\"at\":2},"
+	    "{\"type\":\"O\",\"frame\":2,\"at\":2},"
+	    "{\"type\":\"C\",\"frame\":2,\"at\":5},"
+	    "{\"type\":\"C\",\"frame\":1,\"at\":5},"
+	    "{\"type\":\"C\",\"frame\":0,\"at\":10},"
+	    "{\"type\":\"O\",\"frame\":1,\"at\":12},"
+	    "{\"type\":\"C\",\"frame\":1,\"at\":13}]}]}";
+
+	/* main 0-2 and 5-10, main;f;g 2-5, f 12-13; nothing for 10-12. */
+	same(doc, 0,
+	    "E\t2\t0.007\tseconds\t-\tmain\t" LMAIN "\n"
+	    "E\t1\t0.003\tseconds\t0.003\tmain;f;g\t" LMAIN ";" LF ";" LG "\n"
+	    "E\t1\t0.001\tseconds\t0.001\tf\t" LF "\n");
+	same(doc, 1,
+	    "E\t1\t0.002\tseconds\t0.002\tmain\t" LMAIN "\n"
+	    "E\t1\t0.003\tseconds\t0.003\tmain;f;g\t" LMAIN ";" LF ";" LG "\n"
+	    "E\t1\t0.005\tseconds\t0.005\tmain\t" LMAIN "\n"
+	    "E\t1\t0.001\tseconds\t0.001\tf\t" LF "\n");
+	/* No events, or only zero-length ones: an empty thread. */
+	same("{" FRAMES ",\"profiles\":[{\"type\":\"evented\",\"name\":\"E\","
+	    "\"unit\":\"none\",\"events\":[]}]}", 0,
+	    "E\t0\t0\tnone\t-\t\t\n");
+	same("{" FRAMES ",\"profiles\":[{\"type\":\"evented\",\"name\":\"E\","
+	    "\"unit\":\"none\",\"events\":[{\"type\":\"O\",\"frame\":0,"
+	    "\"at\":3},{\"type\":\"C\",\"frame\":0,\"at\":3}]}]}", 0,
+	    "E\t0\t0\tnone\t-\t\t\n");
+}
+END_TEST
+
+START_TEST(test_units)
+{
+	static const struct {
+		const char	*unit;
+		const char	*want;
+	} t[] = {
+		{ "seconds", "T\t2\t2\tseconds\t1\tmain\t" LMAIN "\n" },
+		{ "milliseconds",
+		    "T\t2\t0.002\tseconds\t0.001\tmain\t" LMAIN "\n" },
+		{ "microseconds",
+		    "T\t2\t2e-06\tseconds\t1e-06\tmain\t" LMAIN "\n" },
+		{ "nanoseconds",
+		    "T\t2\t2e-09\tseconds\t1e-09\tmain\t" LMAIN "\n" },
+		{ "none", "T\t2\t2\tnone\t1\tmain\t" LMAIN "\n" },
+		{ "bytes", "T\t2\t2\tbytes\t1\tmain\t" LMAIN "\n" },
+	};
+	char doc[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(doc, sizeof(doc), "{" FRAMES ",\"profiles\":[{"
+		    "\"name\":\"T\",\"unit\":\"%s\",\"samples\":[[0],[0]],"
+		    "\"weights\":[1,1]}]}", t[i].unit);
+		same(doc, 0, t[i].want);
+	}
+	/* No unit: seconds. */
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
+	    "\"weights\":[0.5]}]}", 0,
+	    "T\t1\t0.5\tseconds\t0.5\tmain\t" LMAIN "\n");
+}
+END_TEST
+
+START_TEST(test_empty_profile)
+{
+	same("{" FRAMES ",\"profiles\":[{\"type\":\"sampled\",\"name\":"
+	    "\"Idle\",\"unit\":\"seconds\",\"startValue\":0,\"endValue\":0,"
+	    "\"samples\":[],\"weights\":[]}]}", 0,
+	    "Idle\t0\t0\tseconds\t-\t\t\n");
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"Idle\",\"unit\":\"none\""
+	    "}]}", 0, "Idle\t0\t0\tnone\t-\t\t\n");
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"Idle\",\"samples\":[],"
+	    "\"weights\":[]}]}", 1, "Idle\t0\t0\tseconds\t-\t\t\n");
+	/* A sample with no frames is not an empty profile. */
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+	    "\"samples\":[[]],\"weights\":[4]}]}", 0,
+	    "T\t1\t4\tnone\t4\t\t\n");
+}
+END_TEST
+
+/* Two frames that look the same stay two frames. */
+START_TEST(test_duplicate_frames)
+{
+	same("{\"shared\":{\"frames\":["
+	    "{\"name\":\"f\",\"file\":\"a.py\",\"line\":1},"
+	    "{\"name\":\"f\",\"file\":\"a.py\",\"line\":1}]},"
+	    "\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+	    "\"samples\":[[0],[1],[0],[0,1]],\"weights\":[1,1,1,1]}]}", 0,
+	    "T\t2\t2\tnone\t1\tf\ta.py:1::0\n"
+	    "T\t1\t1\tnone\t1\tf\ta.py:1::1\n"
+	    "T\t1\t1\tnone\t1\tf;f\ta.py:1::0;a.py:1::1\n");
+}
+END_TEST
+
+START_TEST(test_locations)
+{
+	same("{\"shared\":{\"frames\":["
+	    "{\"name\":\"a\",\"file\":\"a.py\",\"line\":null},"
+	    "{\"name\":\"b\",\"file\":\"b.py\"},"
+	    "{\"name\":\"c\",\"file\":\"c.py\",\"line\":3,\"col\":null},"
+	    "{\"name\":\"d\",\"line\":7,\"col\":9},"
+	    "{\"name\":\"e\",\"file\":null,\"line\":null,\"col\":null},"
+	    "{\"col\":4,\"name\":\"f\",\"line\":12,\"file\":\"C:\\\\x;y:z\","
+	    "\"key\":[1,{\"a\":2}]},"
+	    "{\"name\":\"g\",\"file\":\"g.py\",\"line\":1.0e1}]},"
+	    "\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+	    "\"samples\":[[0,1,2,3,4,5,6]],\"weights\":[1]}]}", 0,
+	    "T\t1\t1\tnone\t1\ta;b;c;d;e;f;g\t"
+	    "a.py:null::0;b.py:::1;c.py:3:null:2;:7:9:3;:null:null:4;"
+	    "C:\\\\x\\x3by:z:12:4:5;g.py:1.0e1::6\n");
+}
+END_TEST
+
+/* Names hold any byte; the stream escapes them. */
+START_TEST(test_names)
+{
+	same("{\"shared\":{\"frames\":["
+	    "{\"name\":\"a;b\\tc\\\\d\\n\\u0001\\u00e9\"},"
+	    "{\"name\":\"\"}]},"
+	    "\"profiles\":[{\"name\":\"Thread \\\"x\\\";\\t1\","
+	    "\"unit\":\"none\",\"samples\":[[0,1]],\"weights\":[1]},"
+	    "{\"unit\":\"none\",\"samples\":[[1]],\"weights\":[1]},"
+	    "{\"name\":null,\"unit\":\"none\",\"samples\":[[1]],"
+	    "\"weights\":[2]}]}", 0,
+	    "Thread \"x\"\\x3b\\t1\t1\t1\tnone\t1\t"
+	    "a\\x3bb\\tc\\\\d\\n\\x01\xc3\xa9;\\e\t:::0;:::1\n"
+	    "\t1\t1\tnone\t1\t\\e\t:::1\n"
+	    "\t1\t2\tnone\t2\t\\e\t:::1\n");
+}
+END_TEST
+
+START_TEST(test_persample)
+{
+	static const char doc[] = "{" FRAMES ",\"profiles\":[{\"name\":\"T\","
+	    "\"unit\":\"milliseconds\",\"samples\":[[0,1],[0],[0,1],[2]],"
+	    "\"weights\":[1,2,3,1]},{\"name\":\"U\",\"unit\":\"none\","
+	    "\"samples\":[[1]],\"weights\":[7]}]}";
+
+	same(doc, 1,
+	    "T\t1\t0.001\tseconds\t0.001\tmain;f\t" LMAIN ";" LF "\n"
+	    "T\t1\t0.002\tseconds\t0.002\tmain\t" LMAIN "\n"
+	    "T\t1\t0.003\tseconds\t0.003\tmain;f\t" LMAIN ";" LF "\n"
+	    "T\t1\t0.001\tseconds\t0.001\tg\t" LG "\n"
+	    "U\t1\t7\tnone\t7\tf\t" LF "\n");
+	same(doc, 0,
+	    "T\t2\t0.004\tseconds\t-\tmain;f\t" LMAIN ";" LF "\n"
+	    "T\t1\t0.002\tseconds\t0.002\tmain\t" LMAIN "\n"
+	    "T\t1\t0.001\tseconds\t0.001\tg\t" LG "\n"
+	    "U\t1\t7\tnone\t7\tf\t" LF "\n");
+	/* Weights first, frames last. */
+	same("{\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+	    "\"weights\":[5,6],\"samples\":[[2],[1]]}]," FRAMES "}", 1,
+	    "T\t1\t5\tnone\t5\tg\t" LG "\n"
+	    "T\t1\t6\tnone\t6\tf\t" LF "\n");
+}
+END_TEST
+
+/*
+ * More samples than the 1 MiB spill buffer holds in memory, weights
+ * first and samples first: sums are exact left-to-right sums.
+ */
+START_TEST(test_big)
+{
+	struct buf doc, want;
+	char *out;
+	size_t i, n = 399999, lines;
+	double wa, wb;
+	int k, part;
+
+	for (k = 0; k < 2; k++) {
+		buf_init(&doc);
+		buf_adds(&doc, "{" FRAMES ",\"profiles\":[{\"name\":\"T\",");
+		for (part = 0; part < 2; part++) {
+			if ((part == 0) == (k == 0)) {
+				buf_adds(&doc, "\"weights\":[");
+				for (i = 0; i < n; i++)
+					buf_adds(&doc, i % 3 == 2 ?
+					    "0.002," : "0.001,");
+			} else {
+				buf_adds(&doc, "\"samples\":[");
+				for (i = 0; i < n; i++)
+					buf_adds(&doc, i % 3 == 2 ?
+					    "[0,1,2]," : "[0,1],");
+			}
+			doc.data[--doc.len] = '\0';
+			buf_adds(&doc, part == 0 ? "]," : "]");
+		}
+		buf_adds(&doc, "}]}");
+		wa = wb = 0;
+		for (i = 0; i < n; i++) {
+			if (i % 3 == 2)
+				wb += 0.002;
+			else
+				wa += 0.001;
+		}
+		buf_init(&want);
+		buf_printf(&want, "T\t%zu\t", n - n / 3);
+		out = xmalloc(FMTBUF);
+		buf_adds(&want, fmt_double(out, FMTBUF, wa));
+		buf_printf(&want, "\tseconds\t0.001\tmain;f\t" LMAIN ";" LF
+		    "\nT\t%zu\t", n / 3);
+		buf_adds(&want, fmt_double(out, FMTBUF, wb));
+		buf_adds(&want, "\tseconds\t0.002\tmain;f;g\t" LMAIN ";" LF
+		    ";" LG "\n");
+		free(out);
+		ck_assert(wa == fmt_pysum(0, 0.001, n - n / 3));
+		same(doc.data, 0, want.data);
+		/* One line per sample with -s. */
+		out = flatten(doc.data, 1);
+		for (i = 0, lines = 0; out[i] != '\0'; i++)
+			lines += out[i] == '\n';
+		ck_assert_uint_eq(lines, n);
+		ck_assert_str_eq(out + strlen(out) - strlen("T\t1\t0.002\t"
+		    "seconds\t0.002\tmain;f;g\t" LMAIN ";" LF ";" LG "\n"),
+		    "T\t1\t0.002\tseconds\t0.002\tmain;f;g\t" LMAIN ";" LF
+		    ";" LG "\n");
+		free(out);
+		buf_free(&want);
+		buf_free(&doc);
+	}
+}
+END_TEST
+
+/* More frames than the first frame table allocation holds. */
+START_TEST(test_many_frames)
+{
+	struct buf doc;
+	size_t i, n = 3000;
+
+	buf_init(&doc);
+	buf_adds(&doc, "{\"shared\":{\"frames\":[");
+	for (i = 0; i < n; i++)
+		buf_printf(&doc, "%s{\"name\":\"f%zu\",\"file\":\"m.py\","
+		    "\"line\":%zu}", i ? "," : "", i, i + 1);
+	buf_adds(&doc, "]},\"profiles\":[{\"name\":\"T\",\"unit\":"
+	    "\"none\",\"samples\":[[0,2999],[1023],[1024],[2999,0]],"
+	    "\"weights\":[1,2,3,4]}]}");
+	same(doc.data, 0,
+	    "T\t1\t1\tnone\t1\tf0;f2999\tm.py:1::0;m.py:3000::2999\n"
+	    "T\t1\t2\tnone\t2\tf1023\tm.py:1024::1023\n"
+	    "T\t1\t3\tnone\t3\tf1024\tm.py:1025::1024\n"
+	    "T\t1\t4\tnone\t4\tf2999;f0\tm.py:3000::2999;m.py:1::0\n");
+	buf_free(&doc);
+}
+END_TEST
+
+/* The exit tests: each document makes spd_flatten exit 1. */
+static const char *bad_docs[] = {
+	/* Frame index out of range, frames first and last. */
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0,3]],"
+	    "\"weights\":[1]}]}",
+	"{\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[5,1]],"
+	    "\"weights\":[1,1]}]," FRAMES "}",
+	"{" FRAMES ",\"profiles\":[{\"type\":\"evented\",\"name\":\"E\","
+	    "\"events\":[{\"type\":\"O\",\"frame\":3,\"at\":0},"
+	    "{\"type\":\"C\",\"frame\":3,\"at\":1}]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[-1]],"
+	    "\"weights\":[1]}]}",
+	/* Samples and weights that differ in length, either first. */
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[0]],"
+	    "\"weights\":[1]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
+	    "\"weights\":[1,2]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"weights\":[1],"
+	    "\"samples\":[[0],[0]]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"weights\":[1,2],"
+	    "\"samples\":[[0]]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0]]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"weights\":[1]}]}",
+	/* Events out of order or unbalanced. */
+	"{" FRAMES ",\"profiles\":[{\"type\":\"evented\",\"events\":["
+	    "{\"type\":\"O\",\"frame\":0,\"at\":5},"
+	    "{\"type\":\"C\",\"frame\":0,\"at\":4}]}]}",
+	"{" FRAMES ",\"profiles\":[{\"type\":\"evented\",\"events\":["
+	    "{\"type\":\"O\",\"frame\":0,\"at\":0},"
+	    "{\"type\":\"O\",\"frame\":1,\"at\":1},"
+	    "{\"type\":\"C\",\"frame\":0,\"at\":2}]}]}",
+	"{" FRAMES ",\"profiles\":[{\"type\":\"evented\",\"events\":["
+	    "{\"type\":\"O\",\"frame\":0,\"at\":0}]}]}",
+	/* Bad values. */
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"furlongs\","
+	    "\"samples\":[],\"weights\":[]}]}",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
+	    "\"weights\":[\"1\"]}]}",
+	"{\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
+	    "\"weights\":[1]}]}",
+	"{\"shared\":{\"frames\":[{\"file\":\"a.py\"}]}}",
+	"[]",
+	"{" FRAMES "} x",
+	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
+	    "\"weights\":[1]}]",
+};
+
+START_TEST(test_bad)
+{
+	flatten_quiet(bad_docs[_i], 0);
+}
+END_TEST
+
+/* The messages say where. */
+START_TEST(test_messages)
+{
+	static const char doc1[] = "{" FRAMES ",\"profiles\":[{\"name\":"
+	    "\"T\",\"samples\":[[0,1],\n  [2, 0, 7]],\"weights\":[1,1]}]}";
+	static const char doc2[] = "{" FRAMES ",\"profiles\":[{\"name\":"
+	    "\"T\",\"samples\":[[0],[0]],\n\"weights\":[1]}]}";
+	char want[256], *err;
+	int st;
+
+	err = flatten_err(doc1, &st);
+	snprintf(want, sizeof(want), "%s: doc.json:2:10: frame index 7 out "
+	    "of range (3 frames)\n", getprogname());
+	ck_assert_str_eq(err, want);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(err);
+	err = flatten_err(doc2, &st);
+	snprintf(want, sizeof(want), "%s: doc.json:2:13: 2 samples but 1 "
+	    "weights\n", getprogname());
+	ck_assert_str_eq(err, want);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(err);
+}
+END_TEST
+
+static Suite *
+spd_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("spd");
+	tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_shared_first);
+	tcase_add_test(tc, test_profiles_first);
+	tcase_add_test(tc, test_weights_first);
+	tcase_add_test(tc, test_profile_order);
+	tcase_add_test(tc, test_mixed_period);
+	tcase_add_test(tc, test_evented);
+	tcase_add_test(tc, test_units);
+	tcase_add_test(tc, test_empty_profile);
+	tcase_add_test(tc, test_duplicate_frames);
+	tcase_add_test(tc, test_locations);
+	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_persample);
+	tcase_add_test(tc, test_big);
+	tcase_add_test(tc, test_many_frames);
+	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
+	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
+	tcase_add_test(tc, test_messages);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int nfail;
+
+	sr = srunner_create(spd_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail == 0 ? 0 : 1;
+}
