@@ -17,7 +17,7 @@
 #include "sst.h"
 
 struct chains {
-	struct htab	*keys;		/* escaped "thread TAB chain" */
+	struct htab	*keys;		/* "thread TAB chain", escaped */
 	uint64_t	*samples;	/* by key id */
 	double		*weight;
 	size_t		 cap;

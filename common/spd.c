@@ -18,11 +18,10 @@
 #define SPILLMEM	(1 << 20)
 #define KEYMAX		32
 
+/* A stack's samples in the current batch. */
 struct agg {
 	uint64_t	 n;
-	double		 w;	/* raw weights summed in sample order */
-	double		 period;
-	int		 mixed;
+	uint64_t	 batch;
 };
 
 struct prof {
@@ -31,10 +30,14 @@ struct prof {
 	enum sst_unit	 unit;
 	double		 factor;
 	struct htab	*stacks;	/* uint32 frame index arrays */
-	struct agg	*agg;
+	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
+	uint32_t	*blist;		/* stack ids of the batch, in order */
+	size_t		 blen, bcap;
+	double		 bw;		/* the weight of every sample in it */
+	uint64_t	 nbatch;
+	struct spill	*recs;		/* closed batches: (id, n, weight) */
 	struct spill	*first;		/* ids or weights, until paired */
-	struct spill	*seq;		/* (id, weight) pairs with -s */
 	int		 firstkind;	/* 0 none, 'S' samples, 'W' weights */
 	uint64_t	 nfirst;
 	uint32_t	 maxidx;
@@ -285,6 +288,7 @@ readprofile(struct spd *s, size_t i)
 	buf_init(&p->name);
 	p->stacks = ht_new();
 	p->factor = 1;
+	p->nbatch = 1;
 	while ((t = member(s, k)) != JT_OBJ_END) {
 		v = json_text(s->j, &vlen);
 		if (strcmp(k, "name") == 0 && t == JT_STR) {
@@ -370,15 +374,45 @@ readstack(struct spd *s, struct prof *p)
 	return ht_intern(p->stacks, s->stk, n * sizeof(*s->stk), NULL);
 }
 
-/* Account one sample of stack id with raw weight w. */
+/*
+ * Write out the current batch: one (stack id, samples, weight) per
+ * distinct stack of the batch, in first-seen order.
+ */
+static void
+closebatch(struct prof *p)
+{
+	size_t i;
+
+	if (p->blen == 0)
+		return;
+	if (p->recs == NULL)
+		p->recs = spill_new(SPILLMEM);
+	for (i = 0; i < p->blen; i++) {
+		spill_write(p->recs, &p->blist[i], sizeof(p->blist[i]));
+		spill_write(p->recs, &p->agg[p->blist[i]].n, sizeof(uint64_t));
+		spill_write(p->recs, &p->bw, sizeof(p->bw));
+	}
+	p->blen = 0;
+	p->nbatch++;
+}
+
+/*
+ * Account one sample of stack id with raw weight w.  Samples are summed
+ * per stack within a batch of consecutive samples of equal weight, and a
+ * new batch starts when the weight changes: adding each record's period
+ * samples times, record after record, then gives exactly the sums that
+ * adding every sample's weight in file order gives.
+ */
 static void
 addsample(struct spd *s, struct prof *p, size_t id, double w)
 {
 	struct agg *a;
-	uint32_t id32 = (uint32_t)id;
-
 	size_t cap;
 
+	if (p->blen > 0 && w != p->bw)
+		closebatch(p);
+	if (p->blen == 0)
+		p->bw = w;
 	if (id >= p->aggcap) {
 		cap = p->aggcap ? p->aggcap : 256;
 		while (id >= cap)
@@ -389,18 +423,19 @@ addsample(struct spd *s, struct prof *p, size_t id, double w)
 		p->aggcap = cap;
 	}
 	a = &p->agg[id];
-	if (a->n == 0)
-		a->period = w;
-	else if (a->period != w)
-		a->mixed = 1;
-	a->n++;
-	a->w += w;
-	if (s->persample) {
-		if (p->seq == NULL)
-			p->seq = spill_new(SPILLMEM);
-		spill_write(p->seq, &id32, sizeof(id32));
-		spill_write(p->seq, &w, sizeof(w));
+	if (a->batch != p->nbatch) {
+		a->batch = p->nbatch;
+		a->n = 0;
+		if (p->blen == p->bcap) {
+			p->bcap = p->bcap ? p->bcap * 2 : 256;
+			p->blist = xreallocarray(p->blist, p->bcap,
+			    sizeof(*p->blist));
+		}
+		p->blist[p->blen++] = (uint32_t)id;
 	}
+	a->n++;
+	if (s->persample)
+		closebatch(p);
 }
 
 /* Read the samples array, pairing with weights read before, if any. */
@@ -579,13 +614,14 @@ fields(struct spd *s, const char *key, size_t len)
 	}
 }
 
-/* Write a profile's records: per distinct stack, or per sample. */
+/* Write a profile's records, batch after batch. */
 static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
 	const char *k;
-	size_t i, n, len;
+	size_t len;
+	uint64_t n;
 	uint32_t id;
 	double w;
 
@@ -597,37 +633,22 @@ emitprof(struct spd *s, struct prof *p)
 	r.thread = p->name.data;
 	r.threadlen = p->name.len;
 	r.unit = p->unit;
-	n = ht_count(p->stacks);
-	if (n == 0) {
+	closebatch(p);
+	if (p->recs == NULL) {
 		r.stack = r.locs = "";
 		s->emit(&r, s->arg);
 		return;
 	}
-	if (s->persample) {
-		spill_rewind(p->seq);
-		while (spill_read(p->seq, &id, sizeof(id)) == 0) {
-			if (spill_read(p->seq, &w, sizeof(w)) == -1)
-				break;
-			k = ht_key(p->stacks, id, &len);
-			fields(s, k, len);
-			r.samples = 1;
-			r.weight = r.period = w * p->factor;
-			r.hasperiod = 1;
-			r.stack = s->sbuf.data;
-			r.stacklen = s->sbuf.len;
-			r.locs = s->lbuf.data;
-			r.locslen = s->lbuf.len;
-			s->emit(&r, s->arg);
-		}
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		k = ht_key(p->stacks, i, &len);
+	spill_rewind(p->recs);
+	while (spill_read(p->recs, &id, sizeof(id)) == 0 &&
+	    spill_read(p->recs, &n, sizeof(n)) == 0 &&
+	    spill_read(p->recs, &w, sizeof(w)) == 0) {
+		k = ht_key(p->stacks, id, &len);
 		fields(s, k, len);
-		r.samples = p->agg[i].n;
-		r.weight = p->agg[i].w * p->factor;
-		r.hasperiod = !p->agg[i].mixed;
-		r.period = p->agg[i].period * p->factor;
+		r.samples = n;
+		r.period = w * p->factor;
+		r.hasperiod = 1;
+		r.weight = fmt_pysum(0, r.period, n);
 		r.stack = s->sbuf.data;
 		r.stacklen = s->sbuf.len;
 		r.locs = s->lbuf.data;
@@ -642,7 +663,8 @@ freeprof(struct prof *p)
 	buf_free(&p->name);
 	ht_free(p->stacks);
 	free(p->agg);
+	free(p->blist);
 	spill_free(p->first);
-	spill_free(p->seq);
+	spill_free(p->recs);
 	free(p);
 }

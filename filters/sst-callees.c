@@ -16,8 +16,8 @@
 
 #include "sst.h"
 
-static void	readfile(struct chains *, struct frames *, const struct buf *,
-		    long long, const char *);
+static void	readfile(struct chains *, struct frames *,
+		    const struct buf *, long long, const char *);
 static __dead void usage(void);
 
 /* Add the callee chains of the records of one input. */

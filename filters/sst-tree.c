@@ -13,24 +13,15 @@
 
 #include "sst.h"
 
-enum view { V_CALLERS, V_FULL, V_GCALLERS, V_GCALLEES };
+enum view { V_CALLERS, V_FULL, V_GCALLERS, V_GCALLEES, NVIEWS };
 enum mark { M_LAST, M_NAME, M_CALLEE };
 
-struct row {
-	uint64_t	 samples;
-	double		 weight;
-	size_t		 thread;	/* offsets into the text */
-	size_t		 tlen;
-	size_t		 chain;
-	size_t		 clen;
-};
-
 struct tree {
-	struct buf	 text;		/* the escaped thread and chain fields */
-	struct buf	 scratch;	/* a decoded name */
-	struct row	*rows;
+	struct chainrow	*rows;		/* pointing into lines */
+	char		**lines;
 	size_t		 n;
 	size_t		 cap;
+	struct buf	 scratch;	/* a decoded name */
 	const char	*name;		/* -m */
 	double		 total;		/* -T */
 	long long	 num;		/* -n */
@@ -38,13 +29,14 @@ struct tree {
 };
 
 static void	readfile(struct tree *, const char *);
-static const char *decode(struct tree *, size_t, size_t, size_t *);
+static const char *decode(struct tree *, const char *, size_t, size_t *);
 static double	pct(double, double);
 static size_t	shown(const struct tree *, size_t);
-static void	putchain(struct tree *, const struct row *, int, enum mark);
-static void	putcallers(struct tree *, double);
-static void	putfull(struct tree *);
-static int	isdeep(const struct tree *, const struct row *);
+static int	isdeep(const struct chainrow *);
+static void	putthread(struct tree *, const struct chainrow *);
+static void	putchain(struct tree *, const struct chainrow *, int,
+		    enum mark);
+static void	putstacks(struct tree *, double, int);
 static void	putgraph(struct tree *, int);
 static __dead void usage(void);
 
@@ -53,8 +45,6 @@ static void
 readfile(struct tree *t, const char *path)
 {
 	struct lines *l;
-	struct chainrow cr;
-	struct row *r;
 	const char *why;
 	char *line;
 	size_t len;
@@ -63,37 +53,32 @@ readfile(struct tree *t, const char *path)
 	fd = xopen(path);
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
-		if (chainrow_parse(line, len, &cr, &why) == -1)
-			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
-			    why);
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 64;
 			t->rows = xreallocarray(t->rows, t->cap,
 			    sizeof(*t->rows));
+			t->lines = xreallocarray(t->lines, t->cap,
+			    sizeof(*t->lines));
 		}
-		r = &t->rows[t->n++];
-		r->samples = cr.samples;
-		r->weight = cr.weight;
-		r->thread = t->text.len;
-		r->tlen = cr.threadlen;
-		buf_add(&t->text, cr.thread, cr.threadlen);
-		r->chain = t->text.len;
-		r->clen = cr.chainlen;
-		buf_add(&t->text, cr.chain, cr.chainlen);
+		t->lines[t->n] = xmemdup(line, len);
+		if (chainrow_parse(t->lines[t->n], len, &t->rows[t->n],
+		    &why) == -1)
+			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
+			    why);
+		t->n++;
 	}
 	lines_close(l);
 	if (fd != STDIN_FILENO)
 		close(fd);
 }
 
-/* The text[off, off + n) decoded from its escapes, in the scratch. */
+/* s[0, n) decoded from its escapes, in the scratch buffer. */
 static const char *
-decode(struct tree *t, size_t off, size_t n, size_t *len)
+decode(struct tree *t, const char *s, size_t n, size_t *len)
 {
 	buf_reset(&t->scratch);
 	buf_grow(&t->scratch, n + 1);
-	*len = esc_decode(t->scratch.data, t->text.data + off, n);
-	t->scratch.data[*len] = '\0';
+	*len = esc_decode(t->scratch.data, s, n);
 	return t->scratch.data;
 }
 
@@ -115,21 +100,46 @@ shown(const struct tree *t, size_t k)
 	return (unsigned long long)-t->num < k ? k - (size_t)-t->num : 0;
 }
 
+/* Does r hold more than one frame?  (Its chain has a ';'.) */
+static int
+isdeep(const struct chainrow *r)
+{
+	return memchr(r->chain, ';', r->chainlen) != NULL;
+}
+
+/* Print the short thread name: Python's tname.rsplit('"', 2)[-2]. */
+static void
+putthread(struct tree *t, const struct chainrow *r)
+{
+	const char *s, *q1, *q2;
+	size_t len;
+
+	s = decode(t, r->thread, r->threadlen, &len);
+	for (q1 = s + len; q1 > s && q1[-1] != '"'; q1--)
+		;
+	if (q1-- > s) {
+		for (q2 = q1; q2 > s && q2[-1] != '"'; q2--)
+			;
+		len = (size_t)(q1 - q2);
+		s = q2;
+	}
+	fwrite(s, 1, len, stdout);
+}
+
 /* Print the frames of r, one a line, indented and marked as m says. */
 static void
-putchain(struct tree *t, const struct row *r, int indent, enum mark m)
+putchain(struct tree *t, const struct chainrow *r, int indent, enum mark m)
 {
 	const char *p, *e, *q, *s;
 	size_t d, len;
 	int hit;
 
-	p = t->text.data + r->chain;
-	e = p + r->clen;
-	for (d = 0; r->clen > 0; d++, p = q + 1) {
+	p = r->chain;
+	e = p + r->chainlen;
+	for (d = 0; r->chainlen > 0; d++, p = q + 1) {
 		if ((q = memchr(p, ';', (size_t)(e - p))) == NULL)
 			q = e;
-		s = decode(t, (size_t)(p - t->text.data), (size_t)(q - p),
-		    &len);
+		s = decode(t, p, (size_t)(q - p), &len);
 		printf("%*s", indent + 2 * (int)d, "");
 		if (m == M_LAST)
 			hit = q == e;
@@ -149,69 +159,41 @@ putchain(struct tree *t, const struct row *r, int indent, enum mark m)
 	}
 }
 
-/* The reference's --callers: a summary over all rows, then the rows. */
+/*
+ * The reference's --callers (callers set: a summary over all the rows
+ * first, shares of the total and of sum) or --full (shares of the
+ * total only).
+ */
 static void
-putcallers(struct tree *t, double sum)
+putstacks(struct tree *t, double sum, int callers)
 {
 	char sb[FMTBUF];
-	const struct row *r;
-	const char *s, *q1, *q2;
+	const struct chainrow *r;
 	uint64_t samples = 0;
-	size_t i, n, len;
-
-	if (t->n == 0)
-		return;
-	for (i = 0; i < t->n; i++)
-		samples += t->rows[i].samples;
-	printf("\n%s samples (%.2fs) contain '%s' (%.1f%% of thread CPU)\n\n",
-	    fmt_commas(sb, sizeof(sb), samples), sum, t->name,
-	    100 * sum / t->total);
-	for (i = 0, n = shown(t, t->n); i < n; i++) {
-		r = &t->rows[i];
-		printf("--- Stack #%zu: %s samples, %.2fs (%.1f%% of thread, "
-		    "%.1f%% of '%s') [", i + 1,
-		    fmt_commas(sb, sizeof(sb), r->samples), r->weight,
-		    pct(r->weight, t->total), pct(r->weight, sum), t->name);
-		/* Python: tname.rsplit('"', 2)[-2] if '"' in tname */
-		s = decode(t, r->thread, r->tlen, &len);
-		for (q1 = s + len; q1 > s && q1[-1] != '"'; q1--)
-			;
-		if (q1-- > s) {
-			for (q2 = q1; q2 > s && q2[-1] != '"'; q2--)
-				;
-			len = (size_t)(q1 - q2);
-			s = q2;
-		}
-		fwrite(s, 1, len, stdout);
-		puts("] ---");
-		putchain(t, r, 4, M_LAST);
-		putchar('\n');
-	}
-}
-
-/* The reference's --full: every row with its share of the total. */
-static void
-putfull(struct tree *t)
-{
-	char sb[FMTBUF];
-	const struct row *r;
 	size_t i, n;
 
+	if (callers && t->n > 0) {
+		for (i = 0; i < t->n; i++)
+			samples += t->rows[i].samples;
+		printf("\n%s samples (%.2fs) contain '%s' (%.1f%% of thread "
+		    "CPU)\n\n", fmt_commas(sb, sizeof(sb), samples), sum,
+		    t->name, 100 * sum / t->total);
+	}
 	for (i = 0, n = shown(t, t->n); i < n; i++) {
 		r = &t->rows[i];
-		printf("--- Stack #%zu: %s samples, %.2fs (%.1f%%) ---\n", i + 1,
+		printf("--- Stack #%zu: %s samples, %.2fs (%.1f%%", i + 1,
 		    fmt_commas(sb, sizeof(sb), r->samples), r->weight,
 		    pct(r->weight, t->total));
+		if (callers) {
+			printf(" of thread, %.1f%% of '%s') [",
+			    pct(r->weight, sum), t->name);
+			putthread(t, r);
+			puts("] ---");
+		} else
+			puts(") ---");
 		putchain(t, r, 4, M_LAST);
 		putchar('\n');
 	}
-}
-
-/* Does r hold more than one frame?  (Its chain has a ';'.) */
-static int
-isdeep(const struct tree *t, const struct row *r)
-{
-	return memchr(t->text.data + r->chain, ';', r->clen) != NULL;
 }
 
 /*
@@ -223,16 +205,16 @@ static void
 putgraph(struct tree *t, int callers)
 {
 	char sb[FMTBUF];
-	const struct row *r;
+	const struct chainrow *r;
 	uint64_t selfn = 0;
 	double selfw = 0;
 	size_t i, j, k = 0, n, nself = 0;
 
 	for (i = 0; i < t->n; i++) {
 		r = &t->rows[i];
-		if (callers || isdeep(t, r))
+		if (callers || isdeep(r))
 			k++;
-		else if (r->clen > 0) {
+		else if (r->chainlen > 0) {
 			nself++;
 			selfn += r->samples;
 			selfw += r->weight;
@@ -248,7 +230,7 @@ putgraph(struct tree *t, int callers)
 	n = shown(t, k);
 	for (i = 0, j = 0; j < n; i++) {
 		r = &t->rows[i];
-		if (!callers && !isdeep(t, r))
+		if (!callers && !isdeep(r))
 			continue;
 		printf("  #%zu: %s samples, %.2fs (%.1f%%)\n", ++j,
 		    fmt_commas(sb, sizeof(sb), r->samples), r->weight,
@@ -269,11 +251,11 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	static const char *views[] = { "callers", "full", "graph-callers",
-	    "graph-callees" };
+	static const char *views[NVIEWS] = { "callers", "full",
+	    "graph-callers", "graph-callees" };
 	struct tree t;
 	const char *errstr;
-	double sum;
+	double sum = 0;
 	size_t i;
 	int ch, hastotal = 0, view = V_CALLERS;
 
@@ -298,10 +280,10 @@ main(int argc, char *argv[])
 			t.hasnum = 1;
 			break;
 		case 'v':
-			for (view = 0; view < 4; view++)
+			for (view = 0; view < NVIEWS; view++)
 				if (strcmp(optarg, views[view]) == 0)
 					break;
-			if (view == 4)
+			if (view == NVIEWS)
 				errx(2, "-v: invalid: %s", optarg);
 			break;
 		default:
@@ -311,25 +293,24 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	buf_init(&t.text);
 	buf_init(&t.scratch);
 	if (argc == 0)
 		readfile(&t, NULL);
 	for (ch = 0; ch < argc; ch++)
 		readfile(&t, argv[ch]);
-	for (sum = 0, i = 0; i < t.n; i++)
+	for (i = 0; i < t.n; i++)
 		sum += t.rows[i].weight;
 	if (!hastotal)
 		t.total = sum;
-	if (view == V_CALLERS)
-		putcallers(&t, sum);
-	else if (view == V_FULL)
-		putfull(&t);
+	if (view == V_CALLERS || view == V_FULL)
+		putstacks(&t, sum, view == V_CALLERS);
 	else
 		putgraph(&t, view == V_GCALLERS);
-	buf_free(&t.text);
-	buf_free(&t.scratch);
+	for (i = 0; i < t.n; i++)
+		free(t.lines[i]);
+	free(t.lines);
 	free(t.rows);
+	buf_free(&t.scratch);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -101,9 +101,11 @@ flatten_err(const char *doc, int *st)
 	return b.data;
 }
 
+/* Every weight differs from the one before: a record per sample. */
 static const char sampled_want[] =
-	"T1\t2\t0.2\tseconds\t0.1\tmain;f\t" LMAIN ";" LF "\n"
+	"T1\t1\t0.1\tseconds\t0.1\tmain;f\t" LMAIN ";" LF "\n"
 	"T1\t1\t0.2\tseconds\t0.2\tmain;f;g\t" LMAIN ";" LF ";" LG "\n"
+	"T1\t1\t0.1\tseconds\t0.1\tmain;f\t" LMAIN ";" LF "\n"
 	"T1\t1\t0.3\tseconds\t0.3\tmain\t" LMAIN "\n";
 
 START_TEST(test_shared_first)
@@ -164,12 +166,15 @@ START_TEST(test_profile_order)
 }
 END_TEST
 
-/* Samples of one stack with different weights: no period. */
+/* A new record starts wherever the weight changes. */
 START_TEST(test_mixed_period)
 {
 	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[0],"
-	    "[0]],\"weights\":[0.1,0.2,0.1]}]}", 0,
-	    "T\t3\t0.4\tseconds\t-\tmain\t" LMAIN "\n");
+	    "[0],[1],[0]],\"weights\":[0.1,0.2,0.2,0.2,0.1]}]}", 0,
+	    "T\t1\t0.1\tseconds\t0.1\tmain\t" LMAIN "\n"
+	    "T\t2\t0.4\tseconds\t0.2\tmain\t" LMAIN "\n"
+	    "T\t1\t0.2\tseconds\t0.2\tf\t" LF "\n"
+	    "T\t1\t0.1\tseconds\t0.1\tmain\t" LMAIN "\n");
 	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],[0],"
 	    "[0]],\"weights\":[0.1,0.1,0.1]}]}", 0,
 	    "T\t3\t0.30000000000000004\tseconds\t0.1\tmain\t" LMAIN "\n");
@@ -197,8 +202,9 @@ START_TEST(test_evented)
 
 	/* main 0-2 and 5-10, main;f;g 2-5, f 12-13; nothing for 10-12. */
 	same(doc, 0,
-	    "E\t2\t0.007\tseconds\t-\tmain\t" LMAIN "\n"
+	    "E\t1\t0.002\tseconds\t0.002\tmain\t" LMAIN "\n"
 	    "E\t1\t0.003\tseconds\t0.003\tmain;f;g\t" LMAIN ";" LF ";" LG "\n"
+	    "E\t1\t0.005\tseconds\t0.005\tmain\t" LMAIN "\n"
 	    "E\t1\t0.001\tseconds\t0.001\tf\t" LF "\n");
 	same(doc, 1,
 	    "E\t1\t0.002\tseconds\t0.002\tmain\t" LMAIN "\n"
@@ -330,8 +336,9 @@ START_TEST(test_persample)
 	    "T\t1\t0.001\tseconds\t0.001\tg\t" LG "\n"
 	    "U\t1\t7\tnone\t7\tf\t" LF "\n");
 	same(doc, 0,
-	    "T\t2\t0.004\tseconds\t-\tmain;f\t" LMAIN ";" LF "\n"
+	    "T\t1\t0.001\tseconds\t0.001\tmain;f\t" LMAIN ";" LF "\n"
 	    "T\t1\t0.002\tseconds\t0.002\tmain\t" LMAIN "\n"
+	    "T\t1\t0.003\tseconds\t0.003\tmain;f\t" LMAIN ";" LF "\n"
 	    "T\t1\t0.001\tseconds\t0.001\tg\t" LG "\n"
 	    "U\t1\t7\tnone\t7\tf\t" LF "\n");
 	/* Weights first, frames last. */
@@ -350,9 +357,9 @@ START_TEST(test_big)
 {
 	struct buf doc, want;
 	char *out;
-	size_t i, n = 399999, lines;
-	double wa, wb;
-	int k, part;
+	size_t i, n = 399999, h = 199999, lines, cnt;
+	double wa;
+	int k, k2, part;
 
 	for (k = 0; k < 2; k++) {
 		buf_init(&doc);
@@ -361,8 +368,8 @@ START_TEST(test_big)
 			if ((part == 0) == (k == 0)) {
 				buf_adds(&doc, "\"weights\":[");
 				for (i = 0; i < n; i++)
-					buf_adds(&doc, i % 3 == 2 ?
-					    "0.002," : "0.001,");
+					buf_adds(&doc, i < h ?
+					    "0.001," : "0.002,");
 			} else {
 				buf_adds(&doc, "\"samples\":[");
 				for (i = 0; i < n; i++)
@@ -373,24 +380,27 @@ START_TEST(test_big)
 			buf_adds(&doc, part == 0 ? "]," : "]");
 		}
 		buf_adds(&doc, "}]}");
-		wa = wb = 0;
-		for (i = 0; i < n; i++) {
-			if (i % 3 == 2)
-				wb += 0.002;
-			else
-				wa += 0.001;
-		}
+		/* Two batches: 0.001 up to h, 0.002 after; per stack in each. */
 		buf_init(&want);
-		buf_printf(&want, "T\t%zu\t", n - n / 3);
 		out = xmalloc(FMTBUF);
-		buf_adds(&want, fmt_double(out, FMTBUF, wa));
-		buf_printf(&want, "\tseconds\t0.001\tmain;f\t" LMAIN ";" LF
-		    "\nT\t%zu\t", n / 3);
-		buf_adds(&want, fmt_double(out, FMTBUF, wb));
-		buf_adds(&want, "\tseconds\t0.002\tmain;f;g\t" LMAIN ";" LF
-		    ";" LG "\n");
+		for (part = 0; part < 2; part++) {
+			for (k2 = 0; k2 < 2; k2++) {
+				cnt = 0;
+				wa = 0;
+				for (i = part ? h : 0; i < (part ? n : h); i++)
+					if ((i % 3 == 2) == k2) {
+						cnt++;
+						wa += part ? 0.002 : 0.001;
+					}
+				buf_printf(&want, "T\t%zu\t", cnt);
+				buf_adds(&want, fmt_double(out, FMTBUF, wa));
+				buf_printf(&want, "\tseconds\t%s\t%s\n",
+				    part ? "0.002" : "0.001", k2 ?
+				    "main;f;g\t" LMAIN ";" LF ";" LG :
+				    "main;f\t" LMAIN ";" LF);
+			}
+		}
 		free(out);
-		ck_assert(wa == fmt_pysum(0, 0.001, n - n / 3));
 		same(doc.data, 0, want.data);
 		/* One line per sample with -s. */
 		out = flatten(doc.data, 1);
