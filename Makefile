@@ -9,9 +9,26 @@ OPT	= -O2
 PKGS	= libbsd-overlay
 DEBPKGS	= build-essential pkg-config libbsd-dev libjsmn-dev check mandoc
 
-SAN_1	= -fsanitize=address,undefined -fno-omit-frame-pointer \
-	  -fno-sanitize-recover=all
+# make SANITIZE=1 (with any target): AddressSanitizer and UBSan, built
+# into build/san/ so that plain and sanitized objects never mix.
+# make check VALGRIND=1: the golden suite with every filter under
+# valgrind.  make fuzz: the libFuzzer harnesses of tests/fuzz.
+SAN_1	= -fsanitize=address,undefined,float-cast-overflow \
+	  -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANFLAGS = $(SAN_$(SANITIZE))
+ifeq ($(SANITIZE),1)
+B	= build/san
+BIN	= build/san/bin
+else
+B	= build
+BIN	= bin
+endif
+ifeq ($(VALGRIND),1)
+DEBPKGS	+= valgrind
+endif
+ifeq ($(SANITIZE)$(VALGRIND),11)
+$(error SANITIZE=1 and VALGRIND=1 do not mix)
+endif
 
 CFLAGS	= -std=c11 -Wall -Wextra -pedantic $(OPT) -g -ffp-contract=off \
 	  -D_DEFAULT_SOURCE -DJSMN_STRICT -DJSMN_PARENT_LINKS \
@@ -20,29 +37,29 @@ LDLIBS	= `pkg-config --libs $(PKGS)` -lm
 CHECKLIBS = `pkg-config --libs check`
 
 COMMON_SRC = $(wildcard common/*.c)
-COMMON_OBJ = $(COMMON_SRC:common/%.c=build/common/%.o)
-FILTERS	= $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
+COMMON_OBJ = $(COMMON_SRC:common/%.c=$(B)/common/%.o)
+FILTERS	= $(patsubst filters/%.c,$(BIN)/%,$(wildcard filters/*.c))
 PIPELINES = $(wildcard pipelines/*)
-UNITS	= $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test_*.c))
+UNITS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 MANS	= $(wildcard man/*.[157])
 
 all: $(FILTERS)
 
-build/common/%.o: common/%.c common/sst.h
-	@mkdir -p build/common
+$(B)/common/%.o: common/%.c common/sst.h
+	@mkdir -p $(B)/common
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-build/libsst.a: $(COMMON_OBJ)
+$(B)/libsst.a: $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $(COMMON_OBJ)
 
-bin/%: filters/%.c build/libsst.a common/sst.h
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $< build/libsst.a $(LDLIBS)
+$(BIN)/%: filters/%.c $(B)/libsst.a common/sst.h
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libsst.a $(LDLIBS)
 
-build/tests/%: tests/unit/%.c build/libsst.a common/sst.h
-	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -o $@ $< build/libsst.a $(CHECKLIBS) $(LDLIBS)
+$(B)/tests/%: tests/unit/%.c $(B)/libsst.a common/sst.h
+	@mkdir -p $(B)/tests
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
 
 # Install the Debian packages the build and tests need, if any is missing.
 deps:
@@ -50,7 +67,7 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all units
-	@sh tests/run.sh
+	@SANITIZE=$(SANITIZE) VALGRIND=$(VALGRIND) sh tests/run.sh
 
 units: $(UNITS)
 

@@ -3,7 +3,10 @@
  * 0, 1, 2, ... in first-seen order, so callers keep their per-key data
  * in plain arrays indexed by id and iterate in first-seen order.  Keys
  * are copied into one growing arena; the table is open addressing with
- * linear probing over (hash, id) slots.
+ * linear probing over (hash, entry) slots.  An entry in the arena is the
+ * id and the length of the key, then the key and a NUL, so that a
+ * lookup goes from the slot straight to the bytes to compare (it is
+ * bound by cache misses: two rather than three).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +15,21 @@
 
 struct slot {
 	uint64_t	hash;
-	size_t		id;	/* id + 1; 0 marks an empty slot */
+	size_t		ent;	/* entry offset + 1; 0 marks an empty slot */
 };
+
+/* An entry's head: id and key length; the key follows. */
+struct head {
+	size_t		id;
+	size_t		len;
+};
+
+#define ALIGN(n)	(((n) + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1))
 
 struct htab {
 	struct slot	*slots;
 	size_t		 nslots;	/* a power of two */
-	size_t		*off;		/* key offsets into arena, by id */
+	size_t		*off;		/* entry offsets into arena, by id */
 	size_t		 n;
 	size_t		 cap;
 	char		*arena;
@@ -27,6 +38,8 @@ struct htab {
 };
 
 static void	grow(struct htab *);
+static size_t	lookup(const struct htab *, const void *, size_t, uint64_t,
+		    size_t *);
 
 struct htab *
 ht_new(void)
@@ -37,8 +50,7 @@ ht_new(void)
 	h->nslots = 64;
 	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
 	h->cap = 16;
-	h->off = xreallocarray(NULL, h->cap + 1, sizeof(*h->off));
-	h->off[0] = 0;
+	h->off = xreallocarray(NULL, h->cap, sizeof(*h->off));
 	h->acap = 1024;
 	h->arena = xmalloc(h->acap);
 	return h;
@@ -55,27 +67,39 @@ ht_free(struct htab *h)
 	free(h);
 }
 
-/* A fast 64-bit hash of a byte string, eight bytes at a time. */
+/*
+ * A fast 64-bit hash of a byte string, sixteen bytes at a time in two
+ * independent lanes, so that their multiplications overlap.
+ */
 uint64_t
 ht_hash(const void *key, size_t len)
 {
 	const unsigned char *p = key;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, v;
+	uint64_t a = 0x9e3779b97f4a7c15ULL ^ len, b = 0x6a09e667f3bcc909ULL;
+	uint64_t v, w;
 
-	while (len >= 8) {
+	for (; len >= 16; p += 16, len -= 16) {
 		memcpy(&v, p, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
+		memcpy(&w, p + 8, 8);
+		a = (a ^ v) * 0xff51afd7ed558ccdULL;
+		b = (b ^ w) * 0xc4ceb9fe1a85ec53ULL;
+		a ^= a >> 32;
+		b ^= b >> 32;
+	}
+	if (len >= 8) {
+		memcpy(&v, p, 8);
+		a = (a ^ v) * 0xff51afd7ed558ccdULL;
+		a ^= a >> 32;
 		p += 8;
 		len -= 8;
 	}
 	v = 0;
 	memcpy(&v, p, len);
-	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
-	h *= 0x9e3779b97f4a7c15ULL;
-	h ^= h >> 32;
-	return h;
+	a = (a ^ v ^ (b << 29 | b >> 35)) * 0xc4ceb9fe1a85ec53ULL;
+	a ^= a >> 29;
+	a *= 0x9e3779b97f4a7c15ULL;
+	a ^= a >> 32;
+	return a;
 }
 
 /* Double the slot array and re-insert every id. */
@@ -88,66 +112,111 @@ grow(struct htab *h)
 	h->nslots *= 2;
 	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
 	for (i = 0; i < n; i++) {
-		if (old[i].id == 0)
+		if (old[i].ent == 0)
 			continue;
 		j = old[i].hash & (h->nslots - 1);
-		while (h->slots[j].id != 0)
+		while (h->slots[j].ent != 0)
 			j = (j + 1) & (h->nslots - 1);
 		h->slots[j] = old[i];
 	}
 	free(old);
 }
 
+/*
+ * The id of key, whose hash is hv, or (size_t)-1 with *slot set to the
+ * empty slot where it would go.
+ */
+static size_t
+lookup(const struct htab *h, const void *key, size_t len, uint64_t hv,
+    size_t *slot)
+{
+	struct head hd;
+	size_t i = hv & (h->nslots - 1), e;
+
+	for (; (e = h->slots[i].ent) != 0; i = (i + 1) & (h->nslots - 1)) {
+		if (h->slots[i].hash != hv)
+			continue;
+		memcpy(&hd, h->arena + e - 1, sizeof(hd));
+		if (hd.len == len && memcmp(h->arena + e - 1 + sizeof(hd), key,
+		    len) == 0)
+			return hd.id;
+	}
+	*slot = i;
+	return (size_t)-1;
+}
+
 size_t
 ht_find(const struct htab *h, const void *key, size_t len)
 {
-	uint64_t hv = ht_hash(key, len);
-	size_t i = hv & (h->nslots - 1), id;
+	size_t slot;
 
-	for (; h->slots[i].id != 0; i = (i + 1) & (h->nslots - 1)) {
+	return lookup(h, key, len, ht_hash(key, len), &slot);
+}
+
+size_t
+ht_findh(const struct htab *h, const void *key, size_t len, uint64_t hv)
+{
+	size_t slot;
+
+	return lookup(h, key, len, hv, &slot);
+}
+
+/*
+ * With keys, the first 256 bytes of the entry of the first slot of that
+ * hash (its length is not known before it is loaded).
+ */
+void
+ht_prefetch(const struct htab *h, uint64_t hv, int keys)
+{
+	size_t i = hv & (h->nslots - 1), e;
+
+	if (!keys) {
+		__builtin_prefetch(&h->slots[i]);
+		return;
+	}
+	for (; (e = h->slots[i].ent) != 0; i = (i + 1) & (h->nslots - 1)) {
 		if (h->slots[i].hash != hv)
 			continue;
-		id = h->slots[i].id - 1;
-		if (h->off[id + 1] - h->off[id] - 1 == len &&
-		    memcmp(h->arena + h->off[id], key, len) == 0)
-			return id;
+		__builtin_prefetch(h->arena + e - 1);
+		__builtin_prefetch(h->arena + e - 1 + 64);
+		__builtin_prefetch(h->arena + e - 1 + 128);
+		__builtin_prefetch(h->arena + e - 1 + 192);
+		return;
 	}
-	return (size_t)-1;
 }
 
 size_t
 ht_intern(struct htab *h, const void *key, size_t len, int *isnew)
 {
+	struct head hd;
 	uint64_t hv = ht_hash(key, len);
-	size_t i = hv & (h->nslots - 1), id;
+	size_t i, id, need;
 
-	for (; h->slots[i].id != 0; i = (i + 1) & (h->nslots - 1)) {
-		if (h->slots[i].hash != hv)
-			continue;
-		id = h->slots[i].id - 1;
-		if (h->off[id + 1] - h->off[id] - 1 == len &&
-		    memcmp(h->arena + h->off[id], key, len) == 0) {
-			if (isnew != NULL)
-				*isnew = 0;
-			return id;
-		}
+	if ((id = lookup(h, key, len, hv, &i)) != (size_t)-1) {
+		if (isnew != NULL)
+			*isnew = 0;
+		return id;
 	}
 	id = h->n++;
-	h->slots[i].hash = hv;
-	h->slots[i].id = id + 1;
-	if (h->n >= h->cap) {
+	if (h->n > h->cap) {
 		h->cap *= 2;
-		h->off = xreallocarray(h->off, h->cap + 1, sizeof(*h->off));
+		h->off = xreallocarray(h->off, h->cap, sizeof(*h->off));
 	}
-	if (h->alen + len + 1 > h->acap) {
-		while (h->alen + len + 1 > h->acap)
+	need = ALIGN(sizeof(hd) + len + 1);
+	if (h->alen + need > h->acap) {
+		while (h->alen + need > h->acap)
 			h->acap *= 2;
 		h->arena = xreallocarray(h->arena, h->acap, 1);
 	}
-	memcpy(h->arena + h->alen, key, len);
-	h->arena[h->alen + len] = '\0';
-	h->alen += len + 1;
-	h->off[id + 1] = h->alen;
+	hd.id = id;
+	hd.len = len;
+	memcpy(h->arena + h->alen, &hd, sizeof(hd));
+	memcpy(h->arena + h->alen + sizeof(hd), key, len);
+	h->arena[h->alen + sizeof(hd) + len] = '\0';
+	h->off[id] = h->alen;
+	h->slots[i].hash = hv;
+	h->slots[i].ent = h->alen + 1;
+	h->alen += need;
 	if (h->n * 2 > h->nslots)
 		grow(h);
 	if (isnew != NULL)
@@ -158,9 +227,12 @@ ht_intern(struct htab *h, const void *key, size_t len, int *isnew)
 const char *
 ht_key(const struct htab *h, size_t id, size_t *len)
 {
+	struct head hd;
+
+	memcpy(&hd, h->arena + h->off[id], sizeof(hd));
 	if (len != NULL)
-		*len = h->off[id + 1] - h->off[id] - 1;
-	return h->arena + h->off[id];
+		*len = hd.len;
+	return h->arena + h->off[id] + sizeof(hd);
 }
 
 size_t

@@ -29,6 +29,12 @@
  * next_token().  The text of the last token is valid until the next call
  * and always NUL-terminated.
  *
+ * Faster still, json_rawarray() hands out the raw text of a flat array
+ * of numbers (a speedscope sample) without tokenizing it, and
+ * json_rawskip() moves past it in one step; a caller that has seen the
+ * same bytes read token by token before knows their values and that
+ * they are valid, and so need not read them again.
+ *
  * Decisions:
  *  - A UTF-8 byte order mark (EF BB BF) at the very start of the input
  *    is skipped; columns on line 1 are counted after it.
@@ -69,16 +75,18 @@
 #define C_NUM	0x02	/* may continue a number */
 #define C_STR	0x04	/* ends a run of plain string bytes */
 #define C_NUL	0x08	/* NUL, possibly the sentinel */
+#define C_FLAT	0x10	/* may be in a flat array of numbers: C_NUM,
+			   ',' and whitespace but newline */
 
 /* Bytes from 0x80 up are all class 0. */
 static const unsigned char cls[256] = {
-	12, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 4, 4, 5, 4, 4,
+	12, 4, 4, 4, 4, 4, 4, 4, 4, 21, 5, 4, 4, 21, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	17, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 18, 16, 18, 18, 0,
+	18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
-	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
@@ -130,6 +138,8 @@ struct json {
 	unsigned long long kline;	/* line of the last key */
 	unsigned long long klineoff;
 	unsigned long long erroff;	/* offset of the error */
+	unsigned long long peek;	/* offsets of the text and the ']' */
+	unsigned long long peekend;	/* last found by json_rawnext() */
 	int		 fd;		/* -1 for memory input */
 	const unsigned char *src;	/* memory input not yet buffered */
 	size_t		 srclen;
@@ -150,6 +160,7 @@ static int	 hexval(const unsigned char *, unsigned long *);
 static uint64_t	 load64(const unsigned char *);
 static uint64_t	 nondigits(uint64_t);
 static size_t	 ndigits(const unsigned char *);
+static unsigned char *flatend(unsigned char *);
 static void	 put_utf8(struct buf *, unsigned long);
 static int	 scan_number(struct json *, unsigned char *, unsigned char **);
 static int	 scan_string(struct json *, unsigned char *, unsigned char **);
@@ -407,6 +418,36 @@ ndigits(const unsigned char *q)
 	for (n = 0;; n += 8)
 		if ((m = nondigits(load64(q + n))) != 0)
 			return n + (__builtin_ctzll(m) >> 3);
+}
+
+/*
+ * The first byte from q on that is not of class C_FLAT, 8 bytes at a time
+ * while they are all digits, ',', '-' or '.': a byte is flagged when it
+ * is outside ',' to '9' (as in nondigits()) or is a '/'.  Only the
+ * lowest flag is reliable, and only it is used.  The NUL sentinel stops
+ * the loop.
+ */
+static inline unsigned char *
+flatend(unsigned char *q)
+{
+	uint64_t w, m, x;
+
+	for (;;) {
+		w = load64(q);
+		x = w ^ 0x2f2f2f2f2f2f2f2fULL;
+		m = ((w + 0x4646464646464646ULL) |
+		    (w - 0x2c2c2c2c2c2c2c2cULL) |
+		    ~(((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) |
+		    x)) & 0x8080808080808080ULL;
+		if (m == 0) {
+			q += 8;
+			continue;
+		}
+		q += __builtin_ctzll(m) >> 3;
+		if (!(cls[*q] & C_FLAT))
+			return q;
+		q++;
+	}
 }
 
 /*
@@ -865,11 +906,12 @@ key:
 }
 
 /*
- * The fast path: a number after a ',' in an array, with no sign, up to 7
- * integer digits, maybe a fraction of up to 7 digits and no exponent,
- * wholly inside the buffer (the bulk of a speedscope file: frame indexes
- * and weights).  It must agree exactly with the general path in
- * next_token().  In state S_ELEM no saved byte is pending.
+ * The fast path: a '[' or a number after a ',' in an array, the number
+ * with no sign, up to 7 integer digits, maybe a fraction of up to 7
+ * digits and no exponent, wholly inside the buffer (the bulk of a
+ * speedscope file: samples, frame indexes and weights).  It must agree
+ * exactly with the general path in next_token().  In state S_ELEM no
+ * saved byte is pending.
  */
 enum json_tok
 json_next(struct json *j)
@@ -880,7 +922,17 @@ json_next(struct json *j)
 	int isint;
 
 	p = j->p;
-	if (j->state != S_ELEM || !ISDIGIT(*p))
+	if (j->state != S_ELEM)
+		return next_token(j);
+	if (*p == '[' && j->depth < JSON_MAXDEPTH) {
+		j->stack[++j->depth] = T_ARR;
+		j->state = S_FIRSTELEM;
+		j->tokoff = OFF(j, p);
+		j->p = p + 1;
+		j->last = JT_ARR;
+		return JT_ARR;
+	}
+	if (!ISDIGIT(*p))
 		return next_token(j);
 	w = load64(p);
 	if ((m = nondigits(w)) == 0)
@@ -916,6 +968,93 @@ json_next(struct json *j)
 	}
 	*q = '\0';
 	return JT_NUM;
+}
+
+/*
+ * The raw text of a flat array just opened: only bytes of class C_FLAT
+ * up to the ']'.  The array must be wholly in the buffer, which is
+ * refilled while the data ends inside the array; an array longer than
+ * half the buffer is left to json_next().  The tokenizer does not move.
+ */
+int
+json_rawarray(struct json *j, const char **sp, size_t *lenp)
+{
+	unsigned char *q;
+
+	if (j->state != S_FIRSTELEM || j->last != JT_ARR)
+		return -1;
+	if (j->peek != 0 && OFF(j, j->p) == j->peek &&
+	    j->peekend < OFF(j, j->end) &&
+	    j->buf[j->peekend - j->boff] == ']') {
+		*sp = (const char *)j->p;
+		*lenp = j->peekend - j->peek;
+		return 0;
+	}
+	for (;;) {
+		q = flatend(j->p);
+		if (*q == ']')
+			break;
+		if (q != j->end || j->eof ||
+		    (size_t)(q - j->p) >= j->cap / 2 || refill(j) == -1)
+			return -1;
+	}
+	*sp = (const char *)j->p;
+	*lenp = q - j->p;
+	return 0;
+}
+
+/*
+ * A look further: the raw text of the flat array right after the one of
+ * len bytes at sp (given by json_rawarray() or by this function), if
+ * only ",[" lies between them and it is in the buffer.  Nothing moves
+ * and nothing is read; json_rawarray() remembers where it ends.
+ */
+int
+json_rawnext(struct json *j, const char *sp, size_t len, const char **np,
+    size_t *nlenp)
+{
+	unsigned char *p = (unsigned char *)sp, *q;
+
+	if (p < j->buf || p > j->end || (size_t)(j->end - p) < len + 3 ||
+	    p[len] != ']' || p[len + 1] != ',' || p[len + 2] != '[')
+		return -1;
+	p += len + 3;
+	if (*(q = flatend(p)) != ']')
+		return -1;
+	j->peek = OFF(j, p);
+	j->peekend = OFF(j, q);
+	*np = (const char *)p;
+	*nlenp = q - p;
+	return 0;
+}
+
+/*
+ * Move past the ']' that ends the raw text of len bytes given by
+ * json_rawarray(), as the tokens up to that JT_ARR_END would have, and
+ * past a ',' right after it, as after a number.  No newline is skipped,
+ * so the line count stays right.
+ */
+int
+json_rawskip(struct json *j, size_t len)
+{
+	unsigned char *q;
+	int t;
+
+	if (j->state != S_FIRSTELEM || j->last != JT_ARR ||
+	    (size_t)(j->end - j->p) <= len || j->p[len] != ']')
+		return -1;
+	q = j->p + len;
+	t = j->stack[--j->depth];
+	j->tokoff = OFF(j, q);
+	j->last = JT_ARR_END;
+	if (q[1] == ',' && t != T_TOP) {
+		j->state = t == T_ARR ? S_ELEM : S_KEY;
+		j->p = q + 2;
+	} else {
+		j->state = S_AFTER;
+		j->p = q + 1;
+	}
+	return 0;
 }
 
 const char *

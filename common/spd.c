@@ -8,6 +8,15 @@
  * records wait only for shared.frames when the profiles come first, as
  * py-spy writes them.  Sampled and evented profiles are read; time units
  * become seconds.
+ *
+ * Speed: a stack is keyed by its frame indices written as compact JSON
+ * writes them, "3,2,1", so that a sample so written (as py-spy and
+ * speedscope write them) is looked up by its raw text, which
+ * json_rawarray() hands out without tokenizing.  A key enters the table
+ * only after its sample was read token by token and checked, so a raw
+ * text found there is valid, and the sample is skipped whole.  Other
+ * spellings (blanks, -0) are read token by token every time.  Runs of
+ * equal weights, as py-spy writes them, are converted once.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -58,6 +67,12 @@ struct spd {
 	struct prof	*pending, **tail;
 	uint32_t	*stk;
 	size_t		 stkcap;
+	struct buf	 key;		/* a stack's key, "3,2,1" */
+	struct buf	 lastkey;	/* the last sample's key */
+	size_t		 last;		/* and its stack id + 1, or 0 */
+	unsigned long long noff;	/* the next sample's raw text: */
+	size_t		 nlen;		/* offset, length and hash */
+	uint64_t	 nhash;
 	struct buf	 sbuf, lbuf;
 };
 
@@ -69,6 +84,7 @@ static void	 readsamples(struct spd *, struct prof *);
 static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static size_t	 readstack(struct spd *, struct prof *);
+static void	 stackkey(struct spd *, size_t);
 static void	 addsample(struct spd *, struct prof *, size_t, double);
 static void	 emitprof(struct spd *, struct prof *);
 static void	 freeprof(struct prof *);
@@ -146,6 +162,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.stkcap = 256;
 	s.stk = xreallocarray(NULL, s.stkcap, sizeof(*s.stk));
 	buf_init(&s.arena);
+	buf_init(&s.key);
+	buf_init(&s.lastkey);
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
 	expect(&s, next(&s), JT_OBJ, "expected a speedscope JSON object");
@@ -179,6 +197,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 		freeprof(p);
 	}
 	buf_free(&s.arena);
+	buf_free(&s.key);
+	buf_free(&s.lastkey);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
 	free(s.noff);
@@ -346,14 +366,56 @@ readprofile(struct spd *s, size_t i)
 	s->tail = &p->next;
 }
 
-/* Read one sample's frame index array and intern it; returns its id. */
+/*
+ * Read one sample's frame index array and intern it; returns its id.
+ * The raw text is tried first: against the last sample's key, then in
+ * the table.  The table lookup waits on cache misses (the table is too
+ * big for the caches), so they are started early: the table slot of the
+ * next sample is loaded while this one is looked up, and this one's key
+ * while the next one is peeked at and hashed.  The next sample's text
+ * and hash are kept as a hint: a wrong one only finds nothing.
+ */
 static size_t
 readstack(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
+	const char *raw, *nraw;
+	unsigned long long off;
 	long long v;
-	size_t n = 0;
+	size_t n = 0, len, id, nlen;
+	uint64_t h = 0;
+	int same;
 
+	if (json_rawarray(s->j, &raw, &len) == 0) {
+		off = json_consumed(s->j);
+		same = s->last != 0 && len == s->lastkey.len &&
+		    memcmp(raw, s->lastkey.data, len) == 0;
+		if (!same) {
+			if (off == s->noff && len == s->nlen)
+				h = s->nhash;
+			else
+				h = ht_hash(raw, len);
+			ht_prefetch(p->stacks, h, 1);
+		}
+		if (json_rawnext(s->j, raw, len, &nraw, &nlen) == 0) {
+			s->noff = off + (nraw - raw);
+			s->nlen = nlen;
+			s->nhash = ht_hash(nraw, nlen);
+			ht_prefetch(p->stacks, s->nhash, 0);
+		}
+		if (same)
+			id = s->last - 1;
+		else if ((id = ht_findh(p->stacks, raw, len, h)) !=
+		    (size_t)-1) {
+			buf_reset(&s->lastkey);
+			buf_add(&s->lastkey, raw, len);
+			s->last = id + 1;
+		}
+		if (id != (size_t)-1) {
+			json_rawskip(s->j, len);
+			return id;
+		}
+	}
 	while ((t = next(s)) != JT_ARR_END) {
 		if (t != JT_NUM || json_int(s->j, &v) == -1 || v < 0 ||
 		    v > UINT32_MAX - 1)
@@ -371,7 +433,38 @@ readstack(struct spd *s, struct prof *p)
 			p->idxcol = json_col(s->j);
 		}
 	}
-	return ht_intern(p->stacks, s->stk, n * sizeof(*s->stk), NULL);
+	stackkey(s, n);
+	id = ht_intern(p->stacks, s->key.data, s->key.len, NULL);
+	buf_reset(&s->lastkey);
+	buf_add(&s->lastkey, s->key.data, s->key.len);
+	s->last = id + 1;
+	return id;
+}
+
+/* Write the key of the stack s->stk[0 .. n - 1] into s->key. */
+static void
+stackkey(struct spd *s, size_t n)
+{
+	char d[16], *e, *q;
+	uint32_t v;
+	size_t i;
+
+	buf_reset(&s->key);
+	buf_grow(&s->key, n * 11);
+	q = s->key.data;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			*q++ = ',';
+		e = d + sizeof(d);
+		v = s->stk[i];
+		do
+			*--e = '0' + v % 10;
+		while ((v /= 10) != 0);
+		memcpy(q, e, d + sizeof(d) - e);
+		q += d + sizeof(d) - e;
+	}
+	*q = '\0';
+	s->key.len = q - s->key.data;
 }
 
 /*
@@ -449,6 +542,7 @@ readsamples(struct spd *s, struct prof *p)
 
 	if (p->firstkind == 'S')
 		json_fail(s->j, "samples given twice");
+	s->last = 0;
 	if (p->firstkind == 'W')
 		spill_rewind(p->first);
 	else
@@ -487,6 +581,9 @@ readweights(struct spd *s, struct prof *p)
 	uint64_t n = 0;
 	uint32_t id;
 	double w;
+	const char *v;
+	char last[32];
+	size_t len, lastlen = 0;
 
 	if (p->firstkind == 'W' || p->firstkind == 'P')
 		json_fail(s->j, "weights given twice");
@@ -495,8 +592,16 @@ readweights(struct spd *s, struct prof *p)
 	else
 		p->first = spill_new(SPILLMEM);
 	while ((t = next(s)) != JT_ARR_END) {
-		if (t != JT_NUM || json_double(s->j, &w) == -1)
+		if (t != JT_NUM)
 			json_fail(s->j, "weight: expected a finite number");
+		v = json_text(s->j, &len);
+		if (len != lastlen || memcmp(v, last, len) != 0) {
+			if (json_double(s->j, &w) == -1)
+				json_fail(s->j, "weight: expected a finite "
+				    "number");
+			lastlen = len < sizeof(last) ? len : 0;
+			memcpy(last, v, lastlen);
+		}
 		n++;
 		if (p->firstkind == 'S') {
 			if (spill_read(p->first, &id, sizeof(id)) == -1)
@@ -558,8 +663,9 @@ readevents(struct spd *s, struct prof *p)
 		if (started && at < last)
 			json_fail(s->j, "event: time goes backwards");
 		if (depth > 0 && at > last) {
-			id = ht_intern(p->stacks, s->stk,
-			    depth * sizeof(*s->stk), NULL);
+			stackkey(s, depth);
+			id = ht_intern(p->stacks, s->key.data, s->key.len,
+			    NULL);
 			addsample(s, p, id, at - last);
 		}
 		started = 1;
@@ -590,28 +696,53 @@ readevents(struct spd *s, struct prof *p)
 }
 
 /*
- * Build one record's stack and locations fields from an interned stack:
- * len bytes of frame indices, not aligned in the table's arena.
+ * Build one record's stack and locations fields from an interned stack's
+ * key of len bytes.
  */
 static void
 fields(struct spd *s, const char *key, size_t len)
 {
-	const char *a = s->arena.data;
+	const char *a = s->arena.data, *e = key + len;
+	size_t n, i, sn = 0, ln = 0, k;
 	uint32_t fr;
-	size_t i;
+	char *sq, *lq;
 
+	/* The frame indices, and the room for their names and places. */
+	for (n = 0; key < e; n++) {
+		for (fr = 0; key < e && *key != ','; key++)
+			fr = fr * 10 + (*key - '0');
+		key += key < e;
+		if (n == s->stkcap) {
+			s->stkcap *= 2;
+			s->stk = xreallocarray(s->stk, s->stkcap,
+			    sizeof(*s->stk));
+		}
+		s->stk[n] = fr;
+		sn += s->loff[fr] - s->noff[fr] + 1;
+		ln += s->noff[fr + 1] - s->loff[fr] + 1;
+	}
 	buf_reset(&s->sbuf);
 	buf_reset(&s->lbuf);
-	for (i = 0; i < len / sizeof(fr); i++) {
-		memcpy(&fr, key + i * sizeof(fr), sizeof(fr));
+	buf_grow(&s->sbuf, sn);
+	buf_grow(&s->lbuf, ln);
+	sq = s->sbuf.data;
+	lq = s->lbuf.data;
+	for (i = 0; i < n; i++) {
+		fr = s->stk[i];
 		if (i > 0) {
-			buf_addc(&s->sbuf, ';');
-			buf_addc(&s->lbuf, ';');
+			*sq++ = ';';
+			*lq++ = ';';
 		}
-		buf_add(&s->sbuf, a + s->noff[fr], s->loff[fr] - s->noff[fr]);
-		buf_add(&s->lbuf, a + s->loff[fr],
-		    s->noff[fr + 1] - s->loff[fr]);
+		k = s->loff[fr] - s->noff[fr];
+		memcpy(sq, a + s->noff[fr], k);
+		sq += k;
+		k = s->noff[fr + 1] - s->loff[fr];
+		memcpy(lq, a + s->loff[fr], k);
+		lq += k;
 	}
+	*sq = *lq = '\0';
+	s->sbuf.len = sq - s->sbuf.data;
+	s->lbuf.len = lq - s->lbuf.data;
 }
 
 /* Write a profile's records, batch after batch. */

@@ -100,6 +100,20 @@ __dead void json_fail(const struct json *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 /* Total bytes consumed so far (for progress). */
 unsigned long long json_consumed(const struct json *);
+/*
+ * Right after a JT_ARR: if the array up to its ']' is in the buffer and
+ * holds only number characters, ',' and whitespace but newline, point
+ * at the text between the brackets and return 0, else -1.  The text is
+ * not checked and stays valid until the next call; the tokenizer does
+ * not move: go on with json_next() or, if the text is known to be valid,
+ * move past the ']' with json_rawskip(text length), as if every token up
+ * to the JT_ARR_END had been read.  -1 if the position is wrong.
+ */
+int	 json_rawarray(struct json *, const char **, size_t *);
+int	 json_rawskip(struct json *, size_t);
+/* Peek at the raw text of the flat array right after the given one. */
+int	 json_rawnext(struct json *, const char *, size_t, const char **,
+	    size_t *);
 
 /* esc.c: the stream's escaping (see sst(5)) */
 void	 esc_add(struct buf *, const char *, size_t);
@@ -148,6 +162,13 @@ void	 ht_free(struct htab *);
 size_t	 ht_intern(struct htab *, const void *, size_t, int *);
 /* Returns the id of key, or (size_t)-1 if absent. */
 size_t	 ht_find(const struct htab *, const void *, size_t);
+/* The same, given the key's ht_hash() (a wrong one finds nothing). */
+size_t	 ht_findh(const struct htab *, const void *, size_t, uint64_t);
+/*
+ * Start loading what finding a key of that hash reads: its slots (0), or
+ * the keys of its slots, which should be loaded by then (1).
+ */
+void	 ht_prefetch(const struct htab *, uint64_t, int);
 const char *ht_key(const struct htab *, size_t, size_t *);
 size_t	 ht_count(const struct htab *);
 uint64_t ht_hash(const void *, size_t);

@@ -6,6 +6,8 @@
  * exceeds 100000 they are nanoseconds, else sample counts at -f Hz.
  * That is known only at the end, so records are kept per distinct
  * stack (and, with -s, each line's stack id and weight) until then.
+ * With -v it reports the line count, the median weight (as Python
+ * prints the int or float it reads) and the unit on standard error.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -25,6 +27,13 @@ struct acc {
 	int		 same[NSMAX];	/* all scaled weights equal per */
 };
 
+/* A line's weight, for the median. */
+struct med {
+	double		 w;
+	size_t		 i;		/* line number, to break ties */
+	int		 isint;		/* an int literal, not a float */
+};
+
 struct conv {
 	struct htab	*stacks;	/* offset-stripped raw stacks */
 	struct acc	*acc;		/* by stack id */
@@ -36,6 +45,9 @@ struct conv {
 	double		 sc[NSMAX];
 	int		 nsc;		/* 1 when -u fixes the scale */
 	int		 sflag;
+	int		 isint;		/* the last weight read was an int */
+	struct med	*med;		/* with -v: every line's weight */
+	size_t		 nmed, medcap;
 	enum sst_unit	 unit;
 	const char	*tname;		/* -t */
 	struct buf	 key, thread, stack, num;
@@ -50,6 +62,9 @@ static void	addline(struct conv *, const char *, unsigned long long,
 static void	readfile(struct conv *, const char *);
 static void	emit(struct conv *, const char *, size_t, uint64_t, double,
 		    int, double);
+static int	bymed(const void *, const void *);
+static char	*pyfloat(char *, size_t, double);
+static void	report(struct conv *, const char *);
 static __dead void usage(void);
 
 /* Python's white space among the ASCII bytes. */
@@ -92,6 +107,7 @@ parseweight(struct conv *c, const char *s, size_t n, double *w)
 		i++;
 	nd = digitpart(s, n, &i, &under);
 	plain = i == n && !under && nd <= 19;
+	c->isint = i == n || (s[i] != '.' && s[i] != 'e' && s[i] != 'E');
 	if (i < n && s[i] == '.') {
 		i++;
 		nd += digitpart(s, n, &i, &under);
@@ -176,6 +192,15 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 		return;
 	}
 	k = strip(&c->key, s, (size_t)(sp - s), &kn);
+	if (c->medcap > 0) {
+		if (c->nmed == c->medcap - 1) {
+			c->medcap *= 2;
+			c->med = xreallocarray(c->med, c->medcap,
+			    sizeof(*c->med));
+		}
+		c->med[c->nmed] = (struct med){ w, c->nmed, c->isint };
+		c->nmed++;
+	}
 	c->nsmall += w <= 100000;
 	if (c->sflag && c->nsc == 1) {
 		x = w * c->sc[0];
@@ -271,10 +296,75 @@ emit(struct conv *c, const char *k, size_t n, uint64_t samples, double w,
 	    .stack = c->stack.data, .stacklen = c->stack.len, .locs = "" });
 }
 
+/* Weights in Python's sort order: by value, then by line. */
+static int
+bymed(const void *a, const void *b)
+{
+	const struct med *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* A finite double as Python's repr() writes it. */
+static char *
+pyfloat(char *buf, size_t sz, double d)
+{
+	char t[FMTBUF], dig[20];
+	int p, nd, ex, i;
+
+	for (p = 1; p < 17; p++) {
+		snprintf(t, sizeof(t), "%.*e", p - 1, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	snprintf(t, sizeof(t), "%.*e", p - 1, d);
+	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
+		if (t[i] != '.')
+			dig[nd++] = t[i];
+	ex = d == 0 ? 0 : atoi(t + i + 1);
+	if (ex < -4 || ex >= 16)
+		snprintf(buf, sz, "%s%c%s%.*se%c%02d", t[0] == '-' ? "-" : "",
+		    dig[0], nd > 1 ? "." : "", nd - 1, dig + 1,
+		    ex < 0 ? '-' : '+', abs(ex));
+	else if (ex < 0)
+		snprintf(buf, sz, "%s0.%.*s%.*s", t[0] == '-' ? "-" : "",
+		    -ex - 1, "0000", nd, dig);
+	else if (nd <= ex + 1)
+		snprintf(buf, sz, "%s%.*s%.*s.0", t[0] == '-' ? "-" : "", nd,
+		    dig, ex + 1 - nd, "000000000000000");
+	else
+		snprintf(buf, sz, "%s%.*s.%.*s", t[0] == '-' ? "-" : "",
+		    ex + 1, dig, nd - ex - 1, dig + ex + 1);
+	return buf;
+}
+
+/* Report the lines read, their median weight and the unit taken. */
+static void
+report(struct conv *c, const char *unit)
+{
+	struct med *m;
+	char n[FMTBUF], w[FMTBUF];
+
+	fmt_commas(n, sizeof(n), c->nmed);
+	if (c->nmed == 0) {
+		warnx("%s lines", n);
+		return;
+	}
+	qsort(c->med, c->nmed, sizeof(*c->med), bymed);
+	m = &c->med[c->nmed / 2];
+	if (m->isint)
+		snprintf(w, sizeof(w), "%.0f", m->w + 0.0);
+	else
+		pyfloat(w, sizeof(w), m->w);
+	warnx("%s lines, median weight %s, unit %s", n, w, unit);
+}
+
 static __dead void
 usage(void)
 {
-	fprintf(stderr, "usage: collapsed2sst [-s] [-f freq] [-t thread] "
+	fprintf(stderr, "usage: collapsed2sst [-sv] [-f freq] [-t thread] "
 	    "[-u unit] [file ...]\n");
 	exit(2);
 }
@@ -293,7 +383,7 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
-	while ((ch = getopt(argc, argv, "f:st:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "f:st:u:v")) != -1) {
 		switch (ch) {
 		case 'f':
 			freq = strtonum(optarg, 1, 1000000, &errstr);
@@ -308,6 +398,11 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			uarg = optarg;
+			break;
+		case 'v':
+			if (c.medcap == 0)
+				c.med = xreallocarray(NULL, c.medcap = 1024,
+				    sizeof(*c.med));
 			break;
 		default:
 			usage();
@@ -357,6 +452,16 @@ main(int argc, char *argv[])
 			    a->per[sel]);
 		}
 	}
+	ht_free(c.stacks);
+	free(c.acc);
+	free(c.w);
+	free(c.id);
+	buf_free(&c.key);
+	buf_free(&c.thread);
+	buf_free(&c.stack);
+	buf_free(&c.num);
 	fshut(stdout, "stdout");
+	if (c.medcap > 0)
+		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
 	return 0;
 }

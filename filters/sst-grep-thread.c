@@ -122,6 +122,7 @@ main(int argc, char *argv[])
 		grepfile(&g, NULL);
 	for (i = 1; i < argc; i++)
 		grepfile(&g, argv[i]);
+	buf_free(&g.name);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -1,25 +1,117 @@
 #!/bin/sh
 # Run every test: the Check suites in build/tests, then every golden case
-# under tests/golden and tests/pipelines.  A golden case is a directory
-# holding "cmd" (one sh command line, run inside the case directory),
-# "out" (the exact expected stdout), and optionally "err" (the exact
-# expected stderr) and "status" (the expected exit status, default 0).
+# under tests/golden and tests/pipelines, then every row of
+# tests/malformed/cases.tsv.  A golden case is a directory holding "cmd"
+# (one sh command line, run inside the case directory), "out" (the exact
+# expected stdout), and optionally "err" (the exact expected stderr) and
+# "status" (the expected exit status, default 0).
 # The last line printed is "N passed, N failed, N skipped".
+#
+# SANITIZE=1: run the ASan/UBSan builds of build/san (make SANITIZE=1
+# all units); any sanitizer report, leaks included, fails the test.
+# VALGRIND=1: run every filter of bin/ under valgrind (and the Check
+# suites too); any error or definite leak fails the test.  In both
+# modes the programs are reached through tests/out/path/, which holds a
+# link (or valgrind wrapper) per filter and a link per pipeline, so
+# the pipelines, which take the filters beside them, use them too.
 top=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$top/bin:$top/pipelines:$PATH"
 FIX="$top/tests/fixtures"
 CORPUS="$top/../shared/corpus"
 LC_ALL=C
-export PATH FIX CORPUS LC_ALL
 pass=0 fail=0 skip=0
-out="$top/tests/out"
+out=${TESTOUT:-$top/tests/out}
 rm -rf "$out"
 mkdir -p "$out"
+bindir=$top/bin
+unitdir=$top/build/tests
+report=
+if [ "${SANITIZE:-}" = 1 ] && [ "${VALGRIND:-}" = 1 ]; then
+	echo "run.sh: SANITIZE=1 and VALGRIND=1 do not mix" >&2
+	exit 2
+fi
+if [ "${SANITIZE:-}" = 1 ]; then
+	bindir=$top/build/san/bin
+	unitdir=$top/build/san/tests
+	report=$out/sanitizer
+	mkdir -p "$report"
+	# Reports go to files (so that golden stderr stays comparable) and
+	# the first one ends the program with status 86.
+	ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:exitcode=86"
+	ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$report/asan"
+	ASAN_OPTIONS="$ASAN_OPTIONS:strict_string_checks=1"
+	ASAN_OPTIONS="$ASAN_OPTIONS:detect_stack_use_after_return=1"
+	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=86"
+	UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$report/ubsan"
+	export ASAN_OPTIONS UBSAN_OPTIONS
+fi
+if [ "${SANITIZE:-}" = 1 ] || [ "${VALGRIND:-}" = 1 ]; then
+	if [ ! -x "$bindir/sst-flatten" ]; then
+		echo "run.sh: no $bindir/sst-flatten: build first" >&2
+		exit 2
+	fi
+	mkdir -p "$out/path"
+	for p in "$top"/pipelines/*; do
+		ln -s "$p" "$out/path/"
+	done
+fi
+if [ "${VALGRIND:-}" = 1 ]; then
+	report=$out/valgrind
+	mkdir -p "$report"
+	# Errors and definite leaks: exit status 99 and a non-empty log.
+	VG="valgrind -q --error-exitcode=99 --leak-check=full"
+	VG="$VG --errors-for-leak-kinds=definite --log-file=$report/%p"
+	for p in "$bindir"/*; do
+		printf '#!/bin/sh\nexec %s %s "$@"\n' "$VG" "$p" \
+		    >"$out/path/${p##*/}"
+		chmod +x "$out/path/${p##*/}"
+	done
+	PATH="$out/path:$PATH"
+elif [ "${SANITIZE:-}" = 1 ]; then
+	for p in "$bindir"/*; do
+		ln -s "$p" "$out/path/"
+	done
+	PATH="$out/path:$PATH"
+else
+	PATH="$top/bin:$top/pipelines:$PATH"
+fi
+export PATH FIX CORPUS LC_ALL
 
-for t in "$top"/build/tests/test_*; do
+# Move the sanitizer or valgrind reports of the last test ($1) to
+# $out/reports; false if there was one, its name then in $rep.
+reports() {
+	rep=
+	[ -n "$report" ] || return 0
+	for f in "$report"/*; do
+		[ -s "$f" ] || { rm -f "$f"; continue; }
+		mkdir -p "$out/reports"
+		rep="$rep $out/reports/$1.${f##*/}"
+		mv "$f" "$out/reports/$1.${f##*/}"
+	done
+	[ -z "$rep" ]
+}
+
+# Print the reports named in $rep.
+showreports() {
+	for f in $rep; do
+		echo "    $f:"
+		grep -v '^ *$' "$f" | head -n 30 | sed 's/^/    /'
+	done
+}
+
+for t in "$unitdir"/test_*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
-	if CK_FORK=yes "$t" >"$out/$n.log" 2>&1; then :; fi
+	if [ "${VALGRIND:-}" = 1 ]; then
+		CK_FORK=no $VG "$t" >"$out/$n.log" 2>&1
+	else
+		CK_FORK=yes "$t" >"$out/$n.log" 2>&1
+	fi
+	if ! reports "unit_$n"; then
+		echo "FAIL unit $n: sanitizer or valgrind report"
+		showreports
+		fail=$((fail + 1))
+		continue
+	fi
 	line=$(grep 'Checks: ' "$out/$n.log" | tail -n 1)
 	c=$(printf '%s\n' "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
 	f=$(printf '%s\n' "$line" | sed -n 's/.*Failures: \([0-9]*\).*/\1/p')
@@ -65,6 +157,11 @@ for d in "$top"/tests/golden/*/*/ "$top"/tests/pipelines/*/*/; do
 	if [ -f "$d/err" ] && ! cmp -s "$o.err" "$d/err"; then
 		echo "FAIL $name: stderr differs"
 		diff "$d/err" "$o.err" | head -n 20 | sed 's/^/    /'
+		ok=0
+	fi
+	if ! reports "$(printf '%s' "$name" | tr / _)"; then
+		echo "FAIL $name: sanitizer or valgrind report"
+		showreports
 		ok=0
 	fi
 	if [ "$ok" -eq 1 ]; then

@@ -359,6 +359,7 @@ START_TEST(test_tmpdir_missing)
 	dir = freshdir();
 	rmdir(dir);
 	setenv("TMPDIR", dir, 1);
+	free(dir);
 	s = spill_new(4);
 	spill_write(s, "abcd", 4);
 	freopen("/dev/null", "w", stderr);

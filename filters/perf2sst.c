@@ -1,0 +1,630 @@
+/*
+ * perf2sst: convert the text that perf script prints to an sst(5)
+ * stream.  By default samples are collapsed by the rules of Ray's
+ * perf.py; -F picks the rules and views of stackcollapse-perf.pl.  A
+ * sample weighs 1 (unit none) or, with -F period, its header's period.
+ * Records are kept per distinct (thread, stack) and written at the end;
+ * with -s each sample is written as soon as it ends.
+ */
+#define _GNU_SOURCE
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+#define MAXWARN	10
+#define PLWS(c)	((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
+#define PYWS(c)	(PLWS(c) || ((c) >= 0x1c && (c) <= 0x1f))
+#define DIGIT(c) ((c) >= '0' && (c) <= '9')
+
+enum { ID_COMM, ID_PID, ID_TID };
+
+struct acc {
+	uint64_t	 n;
+	double		 sum, per;
+	int		 same;
+};
+
+struct conv {
+	int		 fg, id, kernel, jit, addrs, period, sflag;
+	struct htab	*ht;		/* thread TAB stack TAB unit */
+	struct acc	*acc;		/* by record id */
+	size_t		 accap;
+	const char	*name;		/* the input being read */
+	unsigned long long lineno;
+	unsigned	 nwarn;
+	int		 hdr;		/* 0 none, 1 sample header, 2 skipped */
+	struct buf	 thread;	/* escaped */
+	struct buf	 fr;		/* escaped frames, leaf first */
+	size_t		*foff, nf, fcap;
+	double		 w;
+	enum sst_unit	 unit;
+	struct buf	 filter;	/* -F: the one event kept */
+	int		 ray, hasfilter, filtwarn;
+	struct buf	 key, tmp;
+};
+
+static void	warnline(struct conv *, const char *);
+static const char *lastpair(const char *, const char *, char, char);
+static const char *stripoff(const char *, const char *);
+static int	event(const char *, size_t, const char **, size_t *,
+		    double *);
+static void	setweight(struct conv *, const char *, size_t, double);
+static void	addframe(struct conv *, const char *, size_t);
+static void	endsample(struct conv *);
+static void	rayline(struct conv *, const char *, size_t);
+static int	fghead(struct conv *, const char *, size_t);
+static int	fgframe(const char *, size_t, const char **, const char **,
+		    const char **, const char **);
+static void	fgpiece(struct conv *, const char *, const char *, int,
+		    const char *, const char *, const char *, const char *);
+static void	fgline(struct conv *, const char *, size_t);
+static void	readfile(struct conv *, const char *);
+static void	view(struct conv *, char *);
+static __dead void usage(void);
+
+/* Warn about the current line; only the first MAXWARN of an input. */
+static void
+warnline(struct conv *c, const char *msg)
+{
+	if (c->nwarn++ < MAXWARN)
+		warnx("%s:%llu: %s", c->name, c->lineno, msg);
+}
+
+/* The last "ab" in [s, e), or NULL. */
+static const char *
+lastpair(const char *s, const char *e, char a, char b)
+{
+	const char *p;
+
+	while (e - s >= 2 && (p = memrchr(s + 1, b, (size_t)(e - s - 1)))) {
+		if (p[-1] == a)
+			return p - 1;
+		e = p;
+	}
+	return NULL;
+}
+
+/* The end of [s, e) without a trailing "+0x" and lower-case hex digits. */
+static const char *
+stripoff(const char *s, const char *e)
+{
+	const char *q = e;
+
+	while (q > s && (DIGIT(q[-1]) || (q[-1] >= 'a' && q[-1] <= 'f')))
+		q--;
+	if (q < e && q - s >= 3 && memcmp(q - 3, "+0x", 3) == 0)
+		return q - 3;
+	return e;
+}
+
+/* The event and period that end a header ("...: [period] event:"). */
+static int
+event(const char *s, size_t n, const char **ev, size_t *evn, double *per)
+{
+	const char *e = s + n, *t, *w, *d;
+
+	while (e > s && PLWS(e[-1]))
+		e--;
+	for (t = e; t > s && !PLWS(t[-1]); t--)
+		;
+	if (e - t < 2 || e[-1] != ':' || t == s)
+		return 0;
+	for (w = t; w > s && PLWS(w[-1]); w--)
+		;
+	for (d = w; d > s && DIGIT(d[-1]); d--)
+		;
+	*ev = t;
+	*evn = (size_t)(e - 1 - t);
+	*per = 0;
+	if (d == w)
+		return w > s && w[-1] == ':';
+	for (t = d; t > s && PLWS(t[-1]); t--)
+		;
+	if (t == s || t[-1] != ':')
+		return 0;
+	for (; d < w; d++)
+		*per = *per * 10 + (*d - '0');
+	return 1;
+}
+
+/* Weigh the next samples by the period per of event ev (-F period). */
+static void
+setweight(struct conv *c, const char *ev, size_t evn, double per)
+{
+	const char *p;
+
+	c->w = 1;
+	c->unit = U_NONE;
+	if (!c->period || per == 0)
+		return;
+	c->w = per;
+	if ((p = memchr(ev, ':', evn)) != NULL)
+		evn = (size_t)(p - ev);
+	if ((evn == 9 && memcmp(ev, "cpu-clock", 9) == 0) ||
+	    (evn == 10 && memcmp(ev, "task-clock", 10) == 0)) {
+		c->w = per * 1e-9;
+		c->unit = U_SECONDS;
+	}
+}
+
+/* Add a frame (leaf to root order), each ';' made ':', escaped. */
+static void
+addframe(struct conv *c, const char *s, size_t n)
+{
+	const char *p, *e = s + n;
+
+	if (c->nf == c->fcap) {
+		c->fcap = c->fcap ? c->fcap * 2 : 256;
+		c->foff = xreallocarray(c->foff, c->fcap, sizeof(*c->foff));
+	}
+	c->foff[c->nf++] = c->fr.len;
+	if (n == 0)
+		buf_add(&c->fr, "\\e", 2);
+	while ((p = memchr(s, ';', (size_t)(e - s))) != NULL) {
+		esc_add(&c->fr, s, (size_t)(p - s));
+		buf_addc(&c->fr, ':');
+		s = p + 1;
+	}
+	esc_add(&c->fr, s, (size_t)(e - s));
+}
+
+/* A sample ends: write it (-s) or add it to its record. */
+static void
+endsample(struct conv *c)
+{
+	struct acc *a;
+	size_t i, e, id, ks;
+	int isnew;
+
+	buf_reset(&c->key);
+	buf_add(&c->key, c->thread.data, c->thread.len);
+	buf_addc(&c->key, '\t');
+	ks = c->key.len;
+	for (i = c->nf; i-- > 0;) {
+		e = i + 1 < c->nf ? c->foff[i + 1] : c->fr.len;
+		buf_add(&c->key, c->fr.data + c->foff[i], e - c->foff[i]);
+		if (i > 0)
+			buf_addc(&c->key, ';');
+	}
+	c->nf = 0;
+	buf_reset(&c->fr);
+	if (c->sflag) {
+		rec_write(stdout, &(struct sst_rec){ .thread = c->key.data,
+		    .threadlen = ks - 1, .samples = 1, .weight = c->w,
+		    .unit = c->unit, .hasperiod = 1, .period = c->w,
+		    .stack = c->key.data + ks, .stacklen = c->key.len - ks,
+		    .locs = "" });
+		return;
+	}
+	buf_addc(&c->key, '\t');
+	buf_addc(&c->key, '0' + (int)c->unit);
+	id = ht_intern(c->ht, c->key.data, c->key.len, &isnew);
+	if (isnew && id == c->accap) {
+		c->accap = c->accap ? c->accap * 2 : 1024;
+		c->acc = xreallocarray(c->acc, c->accap, sizeof(*c->acc));
+	}
+	a = &c->acc[id];
+	if (isnew)
+		*a = (struct acc){ .per = c->w, .same = 1 };
+	else if (a->per != c->w)
+		a->same = 0;
+	a->n++;
+	a->sum += c->w;
+}
+
+/* One line by perf.py's rules (its lines lose trailing white space). */
+static void
+rayline(struct conv *c, const char *s, size_t n)
+{
+	const char *e, *t, *sp, *r, *re, *d = NULL, *de = NULL, *b, *ev;
+	size_t i, j, k, evn;
+	double per = 0;
+
+	while (n > 0 && PYWS((unsigned char)s[n - 1]))
+		n--;
+	if (n == 0) {
+		if (c->nf > 0) {
+			endsample(c);
+			buf_reset(&c->thread);
+		}
+		c->hdr = 0;
+		return;
+	}
+	e = s + n;
+	if (s[0] != ' ' && s[0] != '\t') {
+		for (i = 0; PYWS((unsigned char)s[i]); i++)
+			;
+		for (j = i; j < n && !PYWS((unsigned char)s[j]); j++)
+			;
+		for (k = j; k < n && PYWS((unsigned char)s[k]); k++)
+			;
+		if (k > j && k < n && DIGIT(s[k])) {
+			buf_reset(&c->thread);
+			esc_add(&c->thread, s + i, j - i);
+			c->hdr = 1;
+		} else if (s[0] != '#') {
+			warnline(c, "unrecognized sample header");
+			c->hdr = 1;
+		}
+		if (s[0] != '#') {
+			event(s, n, &ev, &evn, &per);
+			setweight(c, ev, evn, per);
+		}
+		return;
+	}
+	if (!c->hdr) {
+		warnline(c, "frame line without a sample header");
+		c->hdr = 1;
+	}
+	for (t = s; PYWS((unsigned char)*t); t++)
+		;
+	if ((sp = memchr(t, ' ', (size_t)(e - t))) == NULL) {
+		warnline(c, "frame line without a symbol");
+		return;
+	}
+	r = sp + 1;
+	re = e;
+	if (re[-1] == ')' && (d = lastpair(r, re, ' ', '(')) != NULL) {
+		re = d;
+		for (d += 2, de = e - 1; d < de && PYWS((unsigned char)*d); d++)
+			;
+		while (de > d && PYWS((unsigned char)de[-1]))
+			de--;
+	}
+	re = stripoff(r, re);
+	if (re - r != 9 || memcmp(r, "[unknown]", 9) != 0) {
+		addframe(c, r, (size_t)(re - r));
+		return;
+	}
+	buf_reset(&c->tmp);
+	if (de != NULL && d < de && !(de - d == 7 && memcmp(d, "unknown", 7) == 0) &&
+	    !(de - d == 9 && memcmp(d, "[unknown]", 9) == 0)) {
+		b = memrchr(d, '/', (size_t)(de - d));
+		b = b != NULL ? b + 1 : d;
+		buf_adds(&c->tmp, "unk_");
+		buf_add(&c->tmp, b, (size_t)(de - b));
+		buf_adds(&c->tmp, "@0x");
+	} else
+		buf_adds(&c->tmp, "unk_0x");
+	buf_add(&c->tmp, t, (size_t)(sp - t));
+	addframe(c, c->tmp.data, c->tmp.len);
+}
+
+/* A sample header "comm pid[/tid] ..." by -F rules; 0 if not one. */
+static int
+fghead(struct conv *c, const char *s, size_t n)
+{
+	const char *ev = NULL, *d1 = NULL, *d2 = NULL, *pid, *tid;
+	size_t e, j = 0, k = 0, evn = 0, pidn, tidn;
+	double per = 0;
+
+	for (e = 2; e < n; e++) {
+		if (!PLWS(s[e]))
+			continue;
+		for (j = e; j < n && PLWS(s[j]); j++)
+			;
+		for (d1 = s + j; j < n && DIGIT(s[j]); j++)
+			;
+		if (s + j == d1)
+			continue;
+		for (k = j; k < n && s[k] == '/'; k++)
+			;
+		for (d2 = s + k; k < n && DIGIT(s[k]); k++)
+			;
+		if (k < n && PLWS(s[k]))
+			break;
+	}
+	if (e >= n)
+		return 0;
+	if (event(s, n, &ev, &evn, &per)) {
+		if (!c->hasfilter) {
+			buf_add(&c->filter, ev, evn);
+			c->hasfilter = 1;
+		} else if (c->filter.len != evn ||
+		    memcmp(c->filter.data, ev, evn) != 0) {
+			if (!c->filtwarn++)
+				warnx("%s:%llu: skipping the samples of events "
+				    "other than %s", c->name, c->lineno,
+				    c->filter.data);
+			if (c->hdr == 0)
+				c->hdr = 2;
+			return 1;
+		}
+	}
+	setweight(c, ev, evn, per);
+	pid = d1;
+	pidn = (size_t)(s + j - d1);
+	tid = d2;
+	tidn = (size_t)(s + k - d2);
+	if (tidn == 0 || (tidn == 1 && *tid == '0')) {
+		tid = pid;
+		tidn = pidn;
+		pid = "?";
+		pidn = 1;
+	}
+	buf_reset(&c->tmp);
+	buf_add(&c->tmp, s, e);
+	if (c->id != ID_COMM) {
+		buf_addc(&c->tmp, '-');
+		buf_add(&c->tmp, pid, pidn);
+	}
+	if (c->id == ID_TID) {
+		buf_addc(&c->tmp, '/');
+		buf_add(&c->tmp, tid, tidn);
+	}
+	for (j = 0; j < c->tmp.len; j++)
+		if (c->tmp.data[j] == ' ')
+			c->tmp.data[j] = '_';
+	buf_reset(&c->thread);
+	esc_add(&c->thread, c->tmp.data, c->tmp.len);
+	c->hdr = 1;
+	return 1;
+}
+
+/*
+ * A frame line "pc func (mod)" as stackcollapse-perf.pl's regular
+ * expression matches it, backtracking included; 0 if it does not.
+ */
+static int
+fgframe(const char *s, size_t n, const char **pc, const char **f,
+    const char **fe, const char **mod)
+{
+	const char *e = s + n, *a, *b, *w, *k, *r;
+
+	for (a = s; a < e && PLWS(*a); a++)
+		;
+	for (b = a; b < e && (DIGIT(*b) || *b == '_' ||
+	    ((*b | 0x20) >= 'a' && (*b | 0x20) <= 'z')); b++)
+		;
+	for (w = b; w < e && PLWS(*w); w++)
+		;
+	if (b == a || (r = memrchr(s, ')', n)) == NULL ||
+	    (k = lastpair(s, r, ' ', '(')) == NULL)
+		return 0;
+	*f = w;
+	if (k <= w)
+		*f = k - 1;
+	if (k == b)
+		b--;
+	if (k < b || b == a)
+		return 0;
+	pc[0] = a;
+	pc[1] = b;
+	*fe = k;
+	mod[0] = k + 2;
+	mod[1] = r;
+	return 1;
+}
+
+/* One piece of a frame split at "->": tidied, annotated and added. */
+static void
+fgpiece(struct conv *c, const char *p, const char *e, int first,
+    const char *pc, const char *pce, const char *mod, const char *me)
+{
+	struct buf *t = &c->tmp;
+	const char *b, *q, *x;
+	size_t i, j, mn = (size_t)(me - mod);
+
+	buf_reset(t);
+	if (e - p == 9 && memcmp(p, "[unknown]", 9) == 0) {
+		buf_addc(t, '[');
+		if (mn == 9 && memcmp(mod, "[unknown]", 9) == 0)
+			buf_adds(t, "unknown");
+		else {
+			b = memrchr(mod, '/', mn);
+			b = b != NULL ? b + 1 : mod;
+			buf_add(t, b, (size_t)(me - b));
+		}
+		if (c->addrs) {
+			buf_adds(t, " <");
+			buf_add(t, pc, (size_t)(pce - pc));
+			buf_addc(t, '>');
+		}
+		buf_addc(t, ']');
+	} else
+		buf_add(t, p, (size_t)(e - p));
+	/* Go's "pkg.(*T).M" keeps its parentheses, others lose them. */
+	q = memmem(t->data, t->len, ".(", 2);
+	x = lastpair(t->data, t->data + t->len, ')', '.');
+	for (i = 0; (q == NULL || x == NULL || x < q + 2) && i < t->len; i++)
+		if (t->data[i] == '(' && strncmp(t->data + i + 1,
+		    "anonymous namespace)", 20) != 0)
+			t->len = i;
+	for (i = j = 0; i < t->len; i++)
+		if (t->data[i] != '"' && t->data[i] != '\'')
+			t->data[j++] = t->data[i];
+	t->len = j;
+	t->data[j] = '\0';
+	if (strncmp(c->thread.data, "java", 4) == 0 && t->len > 0 &&
+	    t->data[0] == 'L' && memchr(t->data, '/', t->len) != NULL)
+		memmove(t->data, t->data + 1, t->len--);
+	if (!first) {
+		if (strstr(t->data, "_[i]") == NULL)
+			buf_adds(t, "_[i]");
+	} else if (c->kernel && mn > 0 && (*mod == '[' || (mn >= 7 &&
+	    memcmp(me - 7, "vmlinux", 7) == 0)) &&
+	    memmem(mod, mn, "unknown", 7) == NULL)
+		buf_adds(t, "_[k]");
+	else if (c->jit && strstr(t->data, "_[j]") == NULL)
+		for (q = mod; (q = memmem(q, (size_t)(me - q), "/tmp/perf-",
+		    10)) != NULL; q++) {
+			for (x = q += 10; x < me && DIGIT(*x); x++)
+				;
+			if (x > q && me - x >= 4 && memcmp(x, ".map", 4) == 0) {
+				buf_adds(t, "_[j]");
+				break;
+			}
+		}
+	addframe(c, t->data, t->len);
+}
+
+/* One line by stackcollapse-perf.pl's rules. */
+static void
+fgline(struct conv *c, const char *s, size_t n)
+{
+	const char *pc[2], *f, *fe, *mod[2], *p;
+
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (n > 0 && s[0] == '#')
+		return;
+	if (n == 0) {
+		if (c->hdr == 1)
+			endsample(c);
+		c->hdr = 0;
+		return;
+	}
+	if (!PLWS(s[0]) && fghead(c, s, n))
+		return;
+	if (!fgframe(s, n, pc, &f, &fe, mod)) {
+		warnline(c, "unrecognized line");
+		return;
+	}
+	if (c->hdr != 1) {
+		if (c->hdr == 0)
+			warnline(c, "frame line without a sample header");
+		c->hdr = 2;
+		return;
+	}
+	fe = stripoff(f, fe);
+	if (fe > f && *f == '(')
+		return;
+	while (fe - f >= 2 && fe[-2] == '-' && fe[-1] == '>')
+		fe -= 2;
+	if (fe == f)
+		return;
+	for (;; fe = p) {
+		p = lastpair(f, fe, '-', '>');
+		fgpiece(c, p ? p + 2 : f, fe, p == NULL, pc[0], pc[1], mod[0],
+		    mod[1]);
+		if (p == NULL)
+			break;
+	}
+}
+
+/* Convert one input; a sample cut off by its end counts by perf.py. */
+static void
+readfile(struct conv *c, const char *path)
+{
+	struct lines *l;
+	char *s;
+	size_t n;
+	int fd;
+
+	fd = xopen(path);
+	l = lines_open(fd, path);
+	c->name = lines_name(l);
+	c->lineno = 0;
+	c->nwarn = 0;
+	c->hdr = 0;
+	c->nf = 0;
+	buf_reset(&c->fr);
+	buf_reset(&c->thread);
+	setweight(c, NULL, 0, 0);
+	while ((s = lines_next(l, &n)) != NULL) {
+		c->lineno++;
+		if (memchr(s, '\0', n) != NULL)
+			errx(1, "%s:%llu: binary data, not perf script "
+			    "output%s", c->name, c->lineno, strncmp(s,
+			    "PERFILE", 7) == 0 ? " (run perf script on it)" :
+			    "");
+		if (c->fg)
+			fgline(c, s, n);
+		else
+			rayline(c, s, n);
+	}
+	if (!c->fg && c->nf > 0)
+		endsample(c);
+	if (c->nwarn > MAXWARN)
+		warnx("%s: %u more warnings", c->name, c->nwarn - MAXWARN);
+	lines_close(l);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* Apply a comma-separated list of -F keywords. */
+static void
+view(struct conv *c, char *arg)
+{
+	static const char *kw[] = { "addrs", "all", "comm", "jit", "kernel",
+	    "period", "pid", "ray", "tid" };
+	char *k;
+	size_t i;
+
+	while ((k = strsep(&arg, ",")) != NULL) {
+		for (i = 0; i < 9 && strcmp(k, kw[i]) != 0; i++)
+			;
+		if (i == 9)
+			errx(2, "-F: unknown view: %s", k);
+		c->addrs |= i == 0;
+		c->kernel |= i == 1 || i == 4;
+		c->jit |= i == 1 || i == 3;
+		c->period |= i == 5;
+		c->ray |= i == 7;
+		c->fg |= i != 5 && i != 7;
+		if (i == 8 || (i == 6 && c->id == ID_COMM))
+			c->id = i == 8 ? ID_TID : ID_PID;
+	}
+}
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: perf2sst [-s] [-F view] [file ...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct conv c;
+	const char *k, *t;
+	struct acc *a;
+	size_t i, n;
+	int ch;
+
+	sst_init();
+	memset(&c, 0, sizeof(c));
+	while ((ch = getopt(argc, argv, "F:s")) != -1) {
+		switch (ch) {
+		case 'F':
+			view(&c, optarg);
+			break;
+		case 's':
+			c.sflag = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (c.ray && c.fg)
+		errx(2, "-F: ray goes with no view but period");
+
+	c.ht = ht_new();
+	buf_init(&c.thread);
+	buf_init(&c.fr);
+	buf_init(&c.key);
+	buf_init(&c.tmp);
+	buf_init(&c.filter);
+	if (argc == 0)
+		readfile(&c, NULL);
+	for (i = 0; i < (size_t)argc; i++)
+		readfile(&c, argv[i]);
+	for (i = 0; i < ht_count(c.ht); i++) {
+		k = ht_key(c.ht, i, &n);
+		t = memchr(k, '\t', n);
+		a = &c.acc[i];
+		rec_write(stdout, &(struct sst_rec){ .thread = k,
+		    .threadlen = (size_t)(t - k), .samples = a->n,
+		    .weight = a->sum, .unit = (enum sst_unit)(k[n - 1] - '0'),
+		    .hasperiod = a->same, .period = a->per, .stack = t + 1,
+		    .stacklen = (size_t)(k + n - t - 3), .locs = "" });
+	}
+	fshut(stdout, "stdout");
+	return 0;
+}

@@ -1,0 +1,156 @@
+/*
+ * sst2collapsed: write an sst(5) stream as folded stacks, one
+ * "thread;root;...;leaf count" line per distinct line text, in the
+ * order in which each was first seen, as flamegraph.pl and
+ * collapsed2sst(1) read them.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+struct fold {
+	struct htab	*lines;		/* the text of each line, no count */
+	uint64_t	*samples;	/* by line id */
+	double		*weight;
+	size_t		 cap;
+	int		 tflag;
+	struct buf	 key;
+};
+
+static void	addname(struct buf *, const char *, size_t);
+static void	readfile(struct fold *, const char *);
+static void	putweight(double);
+static __dead void usage(void);
+
+/* Add a decoded name, with ';' as ':' and line ends as spaces. */
+static void
+addname(struct buf *b, const char *s, size_t n)
+{
+	size_t i, k;
+
+	buf_grow(b, n);
+	k = esc_decode(b->data + b->len, s, n);
+	for (i = b->len; i < b->len + k; i++) {
+		if (b->data[i] == ';')
+			b->data[i] = ':';
+		else if (b->data[i] == '\n' || b->data[i] == '\r')
+			b->data[i] = ' ';
+	}
+	b->len += k;
+	b->data[b->len] = '\0';
+}
+
+/* Add the records of one input to the lines. */
+static void
+readfile(struct fold *f, const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	const char *p, *q, *e;
+	size_t id;
+	int fd, isnew;
+
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		if (r.samples == 0)
+			continue;
+		buf_reset(&f->key);
+		if (!f->tflag)
+			addname(&f->key, r.thread, r.threadlen);
+		e = r.stack + r.stacklen;
+		for (p = r.stack; p < e; p = q + 1) {
+			if ((q = memchr(p, ';', (size_t)(e - p))) == NULL)
+				q = e;
+			if (p > r.stack || !f->tflag)
+				buf_addc(&f->key, ';');
+			addname(&f->key, p, (size_t)(q - p));
+		}
+		id = ht_intern(f->lines, f->key.data, f->key.len, &isnew);
+		if (id == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 1024;
+			f->samples = xreallocarray(f->samples, f->cap,
+			    sizeof(*f->samples));
+			f->weight = xreallocarray(f->weight, f->cap,
+			    sizeof(*f->weight));
+		}
+		if (isnew) {
+			f->samples[id] = 0;
+			f->weight[id] = 0;
+		}
+		f->samples[id] += r.samples;
+		f->weight[id] = r.hasperiod ? fmt_pysum(f->weight[id],
+		    r.period, r.samples) : f->weight[id] + r.weight;
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* An integral weight as an integer, any other as the shortest text. */
+static void
+putweight(double w)
+{
+	char b[FMTBUF];
+
+	if (w == floor(w) && fabs(w) < 18446744073709551616.0)
+		printf("%.0f", w + 0.0);
+	else
+		fputs(fmt_double(b, sizeof(b), w), stdout);
+}
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: sst2collapsed [-Tw] [file ...]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct fold f;
+	const char *k;
+	size_t i, n;
+	int ch, wflag = 0;
+
+	sst_init();
+	memset(&f, 0, sizeof(f));
+	while ((ch = getopt(argc, argv, "Tw")) != -1) {
+		switch (ch) {
+		case 'T':
+			f.tflag = 1;
+			break;
+		case 'w':
+			wflag = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	f.lines = ht_new();
+	buf_init(&f.key);
+	if (argc == 0)
+		readfile(&f, NULL);
+	for (i = 0; i < (size_t)argc; i++)
+		readfile(&f, argv[i]);
+	for (i = 0; i < ht_count(f.lines); i++) {
+		k = ht_key(f.lines, i, &n);
+		fwrite(k, 1, n, stdout);
+		putchar(' ');
+		if (wflag)
+			putweight(f.weight[i]);
+		else
+			printf("%llu", (unsigned long long)f.samples[i]);
+		putchar('\n');
+	}
+	fshut(stdout, "stdout");
+	return 0;
+}
