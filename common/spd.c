@@ -70,9 +70,9 @@ struct spd {
 	struct buf	 key;		/* a stack's key, "3,2,1" */
 	struct buf	 lastkey;	/* the last sample's key */
 	size_t		 last;		/* and its stack id + 1, or 0 */
-	unsigned long long noff;	/* the next sample's raw text: */
-	size_t		 nlen;		/* offset, length and hash */
-	uint64_t	 nhash;
+	unsigned long long hintoff;	/* the next sample's raw text: */
+	size_t		 hintlen;	/* offset, length and hash */
+	uint64_t	 hinthash;
 	struct buf	 sbuf, lbuf;
 };
 
@@ -391,17 +391,17 @@ readstack(struct spd *s, struct prof *p)
 		same = s->last != 0 && len == s->lastkey.len &&
 		    memcmp(raw, s->lastkey.data, len) == 0;
 		if (!same) {
-			if (off == s->noff && len == s->nlen)
-				h = s->nhash;
+			if (off == s->hintoff && len == s->hintlen)
+				h = s->hinthash;
 			else
 				h = ht_hash(raw, len);
 			ht_prefetch(p->stacks, h, 1);
 		}
 		if (json_rawnext(s->j, raw, len, &nraw, &nlen) == 0) {
-			s->noff = off + (nraw - raw);
-			s->nlen = nlen;
-			s->nhash = ht_hash(nraw, nlen);
-			ht_prefetch(p->stacks, s->nhash, 0);
+			s->hintoff = off + (nraw - raw);
+			s->hintlen = nlen;
+			s->hinthash = ht_hash(nraw, nlen);
+			ht_prefetch(p->stacks, s->hinthash, 0);
 		}
 		if (same)
 			id = s->last - 1;

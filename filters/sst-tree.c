@@ -177,7 +177,7 @@ putstacks(struct tree *t, double sum, int callers)
 			samples += t->rows[i].samples;
 		printf("\n%s samples (%.2fs) contain '%s' (%.1f%% of thread "
 		    "CPU)\n\n", fmt_commas(sb, sizeof(sb), samples), sum,
-		    t->name, 100 * sum / t->total);
+		    t->name, pct(sum, t->total));
 	}
 	for (i = 0, n = shown(t, t->n); i < n; i++) {
 		r = &t->rows[i];
