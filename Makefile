@@ -86,6 +86,64 @@ build/genpyspy: bench/genpyspy.c
 	@mkdir -p build
 	$(CC) $(CFLAGS) -o $@ bench/genpyspy.c $(LDLIBS)
 
+# The libFuzzer harnesses (tests/fuzz/README), built with clang into
+# build/fuzz; make fuzz runs each for FUZZ_SECONDS.
+FUZZCC	= clang
+FUZZ_SECONDS = 60
+FUZZDEBPKGS = clang libclang-rt-14-dev
+FZ	= build/fuzz
+FUZZFLAGS = -std=c11 -Wall -Wextra -g -O1 -ffp-contract=off \
+	  -U_FORTIFY_SOURCE -D_DEFAULT_SOURCE -DJSMN_STRICT \
+	  -DJSMN_PARENT_LINKS `pkg-config --cflags $(PKGS)` -Icommon \
+	  -fsanitize=address,undefined,float-cast-overflow \
+	  -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
+	  -Dwarn=fuzz_warn -Dwarnx=fuzz_warnx -Dmalloc=fuzz_malloc \
+	  -Dcalloc=fuzz_calloc -Drealloc=fuzz_realloc \
+	  -Dreallocarray=fuzz_reallocarray -Dstrdup=fuzz_strdup \
+	  -Dfree=fuzz_free -Dread=fuzz_read
+FUZZ_FILTER_collapsed = collapsed2sst
+FUZZ_FILTER_categories = sst-categories
+FUZZ_FILTER_perf2sst = perf2sst
+# A filter's harness is built only when the filter exists.
+FUZZERS	= json spd rec \
+	  $(foreach h,collapsed categories perf2sst,$(if $(wildcard \
+	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
+
+$(FZ)/common/%.o: common/%.c common/sst.h
+	@mkdir -p $(FZ)/common
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
+	    -c -o $@ $<
+
+$(FZ)/libsst.a: $(COMMON_SRC:common/%.c=$(FZ)/common/%.o)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FZ)/filters/%.o: filters/%.c common/sst.h
+	@mkdir -p $(FZ)/filters
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
+	    -Dmain=filter_main -Dsst_init=fuzz_sst_init -c -o $@ $<
+
+$(FZ)/fuzz.o: tests/fuzz/fuzz.c tests/fuzz/fuzz.h
+	@mkdir -p $(FZ)
+	$(FUZZCC) $(FUZZFLAGS) -c -o $@ tests/fuzz/fuzz.c
+
+.SECONDEXPANSION:
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FZ)/fuzz.o \
+    $(FZ)/libsst.a $$(if $$(FUZZ_FILTER_$$*),$(FZ)/filters/$$(FUZZ_FILTER_$$*).o)
+	$(FUZZCC) $(FUZZFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
+	    $(FZ)/fuzz.o $(filter $(FZ)/filters/%.o,$^) $(FZ)/libsst.a \
+	    $(LDLIBS)
+
+fuzz-deps:
+	@sh tests/deps.sh $(DEBPKGS) $(FUZZDEBPKGS)
+
+fuzz-build: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZERS:%=$(FZ)/fuzz_%)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -97,4 +155,5 @@ install: all
 clean:
 	rm -rf bin build tests/out
 
-.PHONY: all check units lint demo bench install clean deps
+.PHONY: all check units lint demo bench install clean deps fuzz fuzz-build \
+	fuzz-deps

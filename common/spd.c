@@ -10,13 +10,14 @@
  * become seconds.
  *
  * Speed: a stack is keyed by its frame indices written as compact JSON
- * writes them, "3,2,1", so that a sample so written (as py-spy and
- * speedscope write them) is looked up by its raw text, which
- * json_rawarray() hands out without tokenizing.  A key enters the table
- * only after its sample was read token by token and checked, so a raw
- * text found there is valid, and the sample is skipped whole.  Other
- * spellings (blanks, -0) are read token by token every time.  Runs of
- * equal weights, as py-spy writes them, are converted once.
+ * writes them, "3,2,1", packed two characters a byte, so that a sample
+ * so written (as py-spy and speedscope write them) is looked up by its
+ * raw text, which json_rawarray() hands out without tokenizing.  A key
+ * enters the table only after its sample was read token by token and
+ * checked, so a raw text found there is valid, and the sample is skipped
+ * whole.  Other spellings (blanks, -0) are read token by token every
+ * time.  Runs of equal weights, as py-spy writes them, are converted
+ * once.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -26,6 +27,14 @@
 
 #define SPILLMEM	(1 << 20)
 #define KEYMAX		32
+
+/* A sample ahead, peeked at: offset and length of its raw text, key. */
+struct hint {
+	unsigned long long off;		/* 0: none */
+	size_t		 len;
+	struct buf	 key;
+	uint64_t	 hash;
+};
 
 /* A stack's samples in the current batch. */
 struct agg {
@@ -38,7 +47,7 @@ struct prof {
 	int		 hasname;
 	enum sst_unit	 unit;
 	double		 factor;
-	struct htab	*stacks;	/* uint32 frame index arrays */
+	struct htab	*stacks;	/* packed "3,2,1" keys */
 	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
 	uint32_t	*blist;		/* stack ids of the batch, in order */
@@ -67,12 +76,12 @@ struct spd {
 	struct prof	*pending, **tail;
 	uint32_t	*stk;
 	size_t		 stkcap;
-	struct buf	 key;		/* a stack's key, "3,2,1" */
+	struct buf	 text;		/* a stack's key text, "3,2,1" */
+	struct buf	 key;		/* the same packed: this sample's */
 	struct buf	 lastkey;	/* the last sample's key */
 	size_t		 last;		/* and its stack id + 1, or 0 */
-	unsigned long long hintoff;	/* the next sample's raw text: */
-	size_t		 hintlen;	/* offset, length and hash */
-	uint64_t	 hinthash;
+	const char	*raw;		/* this sample's raw text */
+	struct hint	 hint[2];	/* the next two samples */
 	struct buf	 sbuf, lbuf;
 };
 
@@ -85,6 +94,9 @@ static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static size_t	 readstack(struct spd *, struct prof *);
 static void	 stackkey(struct spd *, size_t);
+static void	 pack(struct buf *, const char *, size_t);
+static int	 peek(struct spd *, struct prof *, const char *, size_t,
+		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double);
 static void	 emitprof(struct spd *, struct prof *);
 static void	 freeprof(struct prof *);
@@ -162,8 +174,11 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.stkcap = 256;
 	s.stk = xreallocarray(NULL, s.stkcap, sizeof(*s.stk));
 	buf_init(&s.arena);
+	buf_init(&s.text);
 	buf_init(&s.key);
 	buf_init(&s.lastkey);
+	buf_init(&s.hint[0].key);
+	buf_init(&s.hint[1].key);
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
 	expect(&s, next(&s), JT_OBJ, "expected a speedscope JSON object");
@@ -197,8 +212,11 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 		freeprof(p);
 	}
 	buf_free(&s.arena);
+	buf_free(&s.text);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
+	buf_free(&s.hint[0].key);
+	buf_free(&s.hint[1].key);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
 	free(s.noff);
@@ -367,48 +385,83 @@ readprofile(struct spd *s, size_t i)
 }
 
 /*
+ * Note the key and hash of the sample after the one whose raw text is
+ * the len bytes at raw, and start loading its table slot.  A sample
+ * that is not only digits and ',' has no key.
+ */
+static int
+peek(struct spd *s, struct prof *p, const char *raw, size_t len,
+    struct hint *hp)
+{
+	const char *nraw;
+	size_t nlen;
+
+	hp->off = 0;
+	if (json_rawnext(s->j, raw, len, &nraw, &nlen) != 1)
+		return -1;
+	hp->off = json_consumed(s->j) + (nraw - s->raw);
+	hp->len = nlen;
+	pack(&hp->key, nraw, nlen);
+	hp->hash = ht_hash(hp->key.data, hp->key.len);
+	ht_prefetch(p->stacks, hp->hash, 0);
+	return 0;
+}
+
+/*
  * Read one sample's frame index array and intern it; returns its id.
  * The raw text is tried first: against the last sample's key, then in
- * the table.  The table lookup waits on cache misses (the table is too
- * big for the caches), so they are started early: the table slot of the
- * next sample is loaded while this one is looked up, and this one's key
- * while the next one is peeked at and hashed.  The next sample's text
- * and hash are kept as a hint: a wrong one only finds nothing.
+ * the table.  The table lookups wait on cache misses (the table is too
+ * big for the caches), so they are started two samples ahead: while one
+ * sample is looked up, the key of the next one and the table slot of the
+ * one after it are loaded.  The samples ahead are found, packed and
+ * hashed by peeking at their raw text.
  */
 static size_t
 readstack(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
-	const char *raw, *nraw;
+	struct hint *h0 = &s->hint[0], *h1 = &s->hint[1], ht;
+	struct buf b;
 	unsigned long long off;
 	long long v;
-	size_t n = 0, len, id, nlen;
-	uint64_t h = 0;
-	int same;
+	size_t n = 0, len, id;
+	uint64_t h;
+	int same, hinted;
 
-	if (json_rawarray(s->j, &raw, &len) == 0) {
+	if (json_rawarray(s->j, &s->raw, &len) == 1) {
 		off = json_consumed(s->j);
-		same = s->last != 0 && len == s->lastkey.len &&
-		    memcmp(raw, s->lastkey.data, len) == 0;
-		if (!same) {
-			if (off == s->hintoff && len == s->hintlen)
-				h = s->hinthash;
-			else
-				h = ht_hash(raw, len);
+		if ((hinted = h0->off == off && h0->len == len)) {
+			b = s->key;
+			s->key = h0->key;
+			h0->key = b;
+			h = h0->hash;
+		} else {
+			pack(&s->key, s->raw, len);
+			h = ht_hash(s->key.data, s->key.len);
+		}
+		same = s->last != 0 && s->key.len == s->lastkey.len &&
+		    memcmp(s->key.data, s->lastkey.data, s->key.len) == 0;
+		if (!hinted && !same)
 			ht_prefetch(p->stacks, h, 1);
-		}
-		if (json_rawnext(s->j, raw, len, &nraw, &nlen) == 0) {
-			s->hintoff = off + (nraw - raw);
-			s->hintlen = nlen;
-			s->hinthash = ht_hash(nraw, nlen);
-			ht_prefetch(p->stacks, s->hinthash, 0);
-		}
+		/* The next sample: its slot is loaded; load its key. */
+		if (hinted && h1->off != 0) {
+			ht = *h0;
+			*h0 = *h1;
+			*h1 = ht;
+			ht_prefetch(p->stacks, h0->hash, 1);
+		} else
+			peek(s, p, s->raw, len, h0);
+		/* The one after it: load its slot. */
+		if (h0->off == 0 || peek(s, p, s->raw + (h0->off - off),
+		    h0->len, h1) == -1)
+			h1->off = 0;
 		if (same)
 			id = s->last - 1;
-		else if ((id = ht_findh(p->stacks, raw, len, h)) !=
-		    (size_t)-1) {
-			buf_reset(&s->lastkey);
-			buf_add(&s->lastkey, raw, len);
+		else if ((id = ht_findh(p->stacks, s->key.data, s->key.len,
+		    h)) != (size_t)-1) {
+			b = s->lastkey;
+			s->lastkey = s->key;
+			s->key = b;
 			s->last = id + 1;
 		}
 		if (id != (size_t)-1) {
@@ -435,8 +488,9 @@ readstack(struct spd *s, struct prof *p)
 	}
 	stackkey(s, n);
 	id = ht_intern(p->stacks, s->key.data, s->key.len, NULL);
-	buf_reset(&s->lastkey);
-	buf_add(&s->lastkey, s->key.data, s->key.len);
+	b = s->lastkey;
+	s->lastkey = s->key;
+	s->key = b;
 	s->last = id + 1;
 	return id;
 }
@@ -449,9 +503,9 @@ stackkey(struct spd *s, size_t n)
 	uint32_t v;
 	size_t i;
 
-	buf_reset(&s->key);
-	buf_grow(&s->key, n * 11);
-	q = s->key.data;
+	buf_reset(&s->text);
+	buf_grow(&s->text, n * 11);
+	q = s->text.data;
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			*q++ = ',';
@@ -464,9 +518,49 @@ stackkey(struct spd *s, size_t n)
 		q += d + sizeof(d) - e;
 	}
 	*q = '\0';
-	s->key.len = q - s->key.data;
+	s->text.len = q - s->text.data;
+	pack(&s->key, s->text.data, s->text.len);
 }
 
+/*
+ * Pack the len characters at t, digits and ',' only, two a byte into b:
+ * the low 4 bits of each ('0' to '9' give 0 to 9, ',' 12), the first in
+ * the low half; an odd length ends in 15.  Eight at a time.
+ */
+static void
+pack(struct buf *b, const char *t, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)t;
+	unsigned char *q;
+	uint64_t w;
+	uint32_t w32;
+	size_t i;
+
+	buf_reset(b);
+	buf_grow(b, len / 2 + 1);
+	q = (unsigned char *)b->data;
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, u + i, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+		w &= 0x0f0f0f0f0f0f0f0fULL;
+		w = (w | w >> 4) & 0x00ff00ff00ff00ffULL;
+		w = (w | w >> 8) & 0x0000ffff0000ffffULL;
+		w32 = (uint32_t)(w | w >> 16);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w32 = __builtin_bswap32(w32);
+#endif
+		memcpy(q, &w32, 4);
+		q += 4;
+	}
+	for (; i + 2 <= len; i += 2)
+		*q++ = (u[i] & 15) | (u[i + 1] & 15) << 4;
+	if (i < len)
+		*q++ = (u[i] & 15) | 0xf0;
+	*q = '\0';
+	b->len = q - (unsigned char *)b->data;
+}
 /*
  * Write out the current batch: one (stack id, samples, weight) per
  * distinct stack of the batch, in first-seen order.
@@ -697,29 +791,39 @@ readevents(struct spd *s, struct prof *p)
 
 /*
  * Build one record's stack and locations fields from an interned stack's
- * key of len bytes.
+ * packed key of len bytes.
  */
 static void
 fields(struct spd *s, const char *key, size_t len)
 {
-	const char *a = s->arena.data, *e = key + len;
-	size_t n, i, sn = 0, ln = 0, k;
-	uint32_t fr;
+	const unsigned char *u = (const unsigned char *)key;
+	const char *a = s->arena.data;
+	size_t n = 0, i, sn = 0, ln = 0, k;
+	uint32_t fr = 0;
 	char *sq, *lq;
+	int c;
 
-	/* The frame indices, and the room for their names and places. */
-	for (n = 0; key < e; n++) {
-		for (fr = 0; key < e && *key != ','; key++)
-			fr = fr * 10 + (*key - '0');
-		key += key < e;
+	/*
+	 * The frame indices (an empty key has none; 15 pads or ends the
+	 * last), and the room for their names and places.
+	 */
+	for (i = 0; len > 0; i++) {
+		c = i < 2 * len ? u[i / 2] >> (i % 2 * 4) & 15 : 15;
+		if (c < 10) {
+			fr = fr * 10 + c;
+			continue;
+		}
 		if (n == s->stkcap) {
 			s->stkcap *= 2;
 			s->stk = xreallocarray(s->stk, s->stkcap,
 			    sizeof(*s->stk));
 		}
-		s->stk[n] = fr;
+		s->stk[n++] = fr;
 		sn += s->loff[fr] - s->noff[fr] + 1;
 		ln += s->noff[fr + 1] - s->loff[fr] + 1;
+		fr = 0;
+		if (c == 15)
+			break;
 	}
 	buf_reset(&s->sbuf);
 	buf_reset(&s->lbuf);

@@ -103,11 +103,12 @@ unsigned long long json_consumed(const struct json *);
 /*
  * Right after a JT_ARR: if the array up to its ']' is in the buffer and
  * holds only number characters, ',' and whitespace but newline, point
- * at the text between the brackets and return 0, else -1.  The text is
- * not checked and stays valid until the next call; the tokenizer does
- * not move: go on with json_next() or, if the text is known to be valid,
- * move past the ']' with json_rawskip(text length), as if every token up
- * to the JT_ARR_END had been read.  -1 if the position is wrong.
+ * at the text between the brackets and return 1 if it is only digits
+ * and ',', else 0; -1 if it is no such array.  The text is not checked
+ * and stays valid until the next call; the tokenizer does not move: go
+ * on with json_next() or, if the text is known to be valid, move past
+ * the ']' with json_rawskip(text length), as if every token up to the
+ * JT_ARR_END had been read (-1 if the position is wrong).
  */
 int	 json_rawarray(struct json *, const char **, size_t *);
 int	 json_rawskip(struct json *, size_t);

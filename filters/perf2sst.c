@@ -3,8 +3,8 @@
  * stream.  By default samples are collapsed by the rules of Ray's
  * perf.py; -F picks the rules and views of stackcollapse-perf.pl.  A
  * sample weighs 1 (unit none) or, with -F period, its header's period.
- * Records are kept per distinct (thread, stack) and written at the end;
- * with -s each sample is written as soon as it ends.
+ * Each distinct frame line is parsed once: a cache maps its text to the
+ * id of its escaped frames, and records are keyed by thread and ids.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -15,6 +15,9 @@
 #include "sst.h"
 
 #define MAXWARN	10
+#define LCMAX	(1 << 18)	/* frame lines cached before a reset */
+#define NOFRAME	UINT32_MAX	/* a frame line that adds no frame */
+#define BADLINE	(UINT32_MAX - 1) /* a line that is no frame line */
 #define PLWS(c)	((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
 #define PYWS(c)	(PLWS(c) || ((c) >= 0x1c && (c) <= 0x1f))
 #define DIGIT(c) ((c) >= '0' && (c) <= '9')
@@ -27,23 +30,32 @@ struct acc {
 	int		 same;
 };
 
+struct cache {
+	struct htab	*ht;		/* frame line texts */
+	uint32_t	*id;		/* by line: names id, NOFRAME, BADLINE */
+	size_t		 cap;
+};
+
 struct conv {
-	int		 fg, id, kernel, jit, addrs, period, sflag;
-	struct htab	*ht;		/* thread TAB stack TAB unit */
-	struct acc	*acc;		/* by record id */
+	int		 fg, ray, id, kernel, jit, addrs, period, sflag;
+	struct htab	*names;		/* escaped frames joined by ';' */
+	struct cache	 lc[2];		/* for other threads, for java */
+	struct htab	*recs;		/* thread TAB names ids, unit */
+	struct acc	*acc;
 	size_t		 accap;
-	const char	*name;		/* the input being read */
+	const char	*name;		/* of the input */
 	unsigned long long lineno;
 	unsigned	 nwarn;
 	int		 hdr;		/* 0 none, 1 sample header, 2 skipped */
+	int		 java;		/* the thread's name starts "java" */
 	struct buf	 thread;	/* escaped */
-	struct buf	 fr;		/* escaped frames, leaf first */
-	size_t		*foff, nf, fcap;
+	uint32_t	*ids;		/* the sample's names ids, leaf first */
+	size_t		 nids, idcap;
 	double		 w;
 	enum sst_unit	 unit;
 	struct buf	 filter;	/* -F: the one event kept */
-	int		 ray, hasfilter, filtwarn;
-	struct buf	 key, tmp;
+	int		 hasfilter, filtwarn;
+	struct buf	 chunk, key, tmp;
 };
 
 static void	warnline(struct conv *, const char *);
@@ -52,14 +64,17 @@ static const char *stripoff(const char *, const char *);
 static int	event(const char *, size_t, const char **, size_t *,
 		    double *);
 static void	setweight(struct conv *, const char *, size_t, double);
-static void	addframe(struct conv *, const char *, size_t);
-static void	endsample(struct conv *);
-static void	rayline(struct conv *, const char *, size_t);
-static int	fghead(struct conv *, const char *, size_t);
-static int	fgframe(const char *, size_t, const char **, const char **,
-		    const char **, const char **);
+static void	addname(struct conv *, const char *, size_t);
+static int	rayframe(struct conv *, const char *, const char *);
 static void	fgpiece(struct conv *, const char *, const char *, int,
 		    const char *, const char *, const char *, const char *);
+static int	fgframe(struct conv *, const char *, const char *);
+static uint32_t	frame(struct conv *, const char *, const char *, int);
+static void	stack(struct conv *, const uint32_t *, size_t, struct buf *);
+static void	endsample(struct conv *);
+static void	push(struct conv *, uint32_t);
+static void	rayline(struct conv *, const char *, size_t);
+static int	fghead(struct conv *, const char *, size_t);
 static void	fgline(struct conv *, const char *, size_t);
 static void	readfile(struct conv *, const char *);
 static void	view(struct conv *, char *);
@@ -100,7 +115,7 @@ stripoff(const char *s, const char *e)
 	return e;
 }
 
-/* The event and period that end a header ("...: [period] event:"). */
+/* The event and period that end a header, "...: [period] event:". */
 static int
 event(const char *s, size_t n, const char **ev, size_t *evn, double *per)
 {
@@ -118,7 +133,6 @@ event(const char *s, size_t n, const char **ev, size_t *evn, double *per)
 		;
 	*ev = t;
 	*evn = (size_t)(e - 1 - t);
-	*per = 0;
 	if (d == w)
 		return w > s && w[-1] == ':';
 	for (t = d; t > s && PLWS(t[-1]); t--)
@@ -150,25 +164,207 @@ setweight(struct conv *c, const char *ev, size_t evn, double per)
 	}
 }
 
-/* Add a frame (leaf to root order), each ';' made ':', escaped. */
+/* Add a frame name to the chunk, each ';' made ':', escaped. */
 static void
-addframe(struct conv *c, const char *s, size_t n)
+addname(struct conv *c, const char *s, size_t n)
 {
 	const char *p, *e = s + n;
 
-	if (c->nf == c->fcap) {
-		c->fcap = c->fcap ? c->fcap * 2 : 256;
-		c->foff = xreallocarray(c->foff, c->fcap, sizeof(*c->foff));
-	}
-	c->foff[c->nf++] = c->fr.len;
+	if (c->chunk.len > 0)
+		buf_addc(&c->chunk, ';');
 	if (n == 0)
-		buf_add(&c->fr, "\\e", 2);
+		buf_add(&c->chunk, "\\e", 2);
 	while ((p = memchr(s, ';', (size_t)(e - s))) != NULL) {
-		esc_add(&c->fr, s, (size_t)(p - s));
-		buf_addc(&c->fr, ':');
+		esc_add(&c->chunk, s, (size_t)(p - s));
+		buf_addc(&c->chunk, ':');
 		s = p + 1;
 	}
-	esc_add(&c->fr, s, (size_t)(e - s));
+	esc_add(&c->chunk, s, (size_t)(e - s));
+}
+
+/* The frame of a frame line "addr func (dso)" by perf.py's rules. */
+static int
+rayframe(struct conv *c, const char *t, const char *e)
+{
+	const char *sp, *r, *re, *d = NULL, *de = NULL, *b;
+
+	if ((sp = memchr(t, ' ', (size_t)(e - t))) == NULL)
+		return -1;
+	r = sp + 1;
+	re = e;
+	if (re[-1] == ')' && (d = lastpair(r, re, ' ', '(')) != NULL) {
+		re = d;
+		for (d += 2, de = e - 1; d < de && PYWS((unsigned char)*d); d++)
+			;
+		while (de > d && PYWS((unsigned char)de[-1]))
+			de--;
+	}
+	re = stripoff(r, re);
+	if (re - r != 9 || memcmp(r, "[unknown]", 9) != 0) {
+		addname(c, r, (size_t)(re - r));
+		return 0;
+	}
+	buf_reset(&c->tmp);
+	if (de != NULL && d < de && !(de - d == 7 &&
+	    memcmp(d, "unknown", 7) == 0) && !(de - d == 9 &&
+	    memcmp(d, "[unknown]", 9) == 0)) {
+		b = memrchr(d, '/', (size_t)(de - d));
+		b = b != NULL ? b + 1 : d;
+		buf_adds(&c->tmp, "unk_");
+		buf_add(&c->tmp, b, (size_t)(de - b));
+		buf_adds(&c->tmp, "@0x");
+	} else
+		buf_adds(&c->tmp, "unk_0x");
+	buf_add(&c->tmp, t, (size_t)(sp - t));
+	addname(c, c->tmp.data, c->tmp.len);
+	return 0;
+}
+
+/* One piece of a frame split at "->": tidied, annotated and added. */
+static void
+fgpiece(struct conv *c, const char *p, const char *e, int first,
+    const char *pc, const char *pce, const char *mod, const char *me)
+{
+	struct buf *t = &c->tmp;
+	const char *b, *q, *x;
+	size_t i, j, mn = (size_t)(me - mod);
+
+	buf_reset(t);
+	if (e - p == 9 && memcmp(p, "[unknown]", 9) == 0) {
+		buf_addc(t, '[');
+		if (mn == 9 && memcmp(mod, "[unknown]", 9) == 0)
+			buf_adds(t, "unknown");
+		else {
+			b = memrchr(mod, '/', mn);
+			b = b != NULL ? b + 1 : mod;
+			buf_add(t, b, (size_t)(me - b));
+		}
+		if (c->addrs) {
+			buf_adds(t, " <");
+			buf_add(t, pc, (size_t)(pce - pc));
+			buf_addc(t, '>');
+		}
+		buf_addc(t, ']');
+	} else
+		buf_add(t, p, (size_t)(e - p));
+	/* Go's "pkg.(*T).M" keeps its parentheses, others lose them. */
+	q = memmem(t->data, t->len, ".(", 2);
+	x = lastpair(t->data, t->data + t->len, ')', '.');
+	for (i = 0; (q == NULL || x == NULL || x < q + 2) && i < t->len; i++)
+		if (t->data[i] == '(' && strncmp(t->data + i + 1,
+		    "anonymous namespace)", 20) != 0)
+			t->len = i;
+	for (i = j = 0; i < t->len; i++)
+		if (t->data[i] != '"' && t->data[i] != '\'')
+			t->data[j++] = t->data[i];
+	t->len = j;
+	t->data[j] = '\0';
+	if (c->java && t->len > 0 && t->data[0] == 'L' &&
+	    memchr(t->data, '/', t->len) != NULL)
+		memmove(t->data, t->data + 1, t->len--);
+	if (!first) {
+		if (strstr(t->data, "_[i]") == NULL)
+			buf_adds(t, "_[i]");
+	} else if (c->kernel && mn > 0 && (*mod == '[' || (mn >= 7 &&
+	    memcmp(me - 7, "vmlinux", 7) == 0)) &&
+	    memmem(mod, mn, "unknown", 7) == NULL)
+		buf_adds(t, "_[k]");
+	else if (c->jit && strstr(t->data, "_[j]") == NULL)
+		for (q = mod; (q = memmem(q, (size_t)(me - q), "/tmp/perf-",
+		    10)) != NULL; q++) {
+			for (x = q += 10; x < me && DIGIT(*x); x++)
+				;
+			if (x > q && me - x >= 4 && memcmp(x, ".map", 4) == 0) {
+				buf_adds(t, "_[j]");
+				break;
+			}
+		}
+	addname(c, t->data, t->len);
+}
+
+/*
+ * The frames of a frame line "pc func (mod)" by stackcollapse-perf.pl's
+ * rules, its regular expression's backtracking included; -1 if none.
+ */
+static int
+fgframe(struct conv *c, const char *s, const char *e)
+{
+	const char *a, *b, *w, *k, *r, *f, *fe, *p;
+	int first;
+
+	for (a = s; a < e && PLWS(*a); a++)
+		;
+	for (b = a; b < e && (DIGIT(*b) || *b == '_' ||
+	    ((*b | 0x20) >= 'a' && (*b | 0x20) <= 'z')); b++)
+		;
+	for (w = b; w < e && PLWS(*w); w++)
+		;
+	if (b == a || (r = memrchr(s, ')', (size_t)(e - s))) == NULL ||
+	    (k = lastpair(s, r, ' ', '(')) == NULL)
+		return -1;
+	f = k > w ? w : k - 1;
+	if (k == b)
+		b--;
+	if (k < b || b == a)
+		return -1;
+	fe = stripoff(f, k);
+	if (fe > f && *f == '(')
+		return 0;
+	while (fe - f >= 2 && fe[-2] == '-' && fe[-1] == '>')
+		fe -= 2;
+	for (first = 1; fe > f; first = 0) {
+		p = memmem(f, (size_t)(fe - f), "->", 2);
+		fgpiece(c, f, p ? p : fe, first, a, b, k + 2, r);
+		if (p == NULL)
+			break;
+		f = p + 2;
+	}
+	return 0;
+}
+
+/* The names id of the frame line [t, e), parsed once, then cached. */
+static uint32_t
+frame(struct conv *c, const char *t, const char *e, int java)
+{
+	struct cache *lc = &c->lc[java];
+	size_t id;
+	int isnew;
+
+	if (ht_count(lc->ht) >= LCMAX) {
+		ht_free(lc->ht);
+		lc->ht = ht_new();
+	}
+	id = ht_intern(lc->ht, t, (size_t)(e - t), &isnew);
+	if (!isnew)
+		return lc->id[id];
+	if (id == lc->cap) {
+		lc->cap = lc->cap ? lc->cap * 2 : 1024;
+		lc->id = xreallocarray(lc->id, lc->cap, sizeof(*lc->id));
+	}
+	buf_reset(&c->chunk);
+	if ((c->fg ? fgframe(c, t, e) : rayframe(c, t, e)) == -1)
+		lc->id[id] = BADLINE;
+	else if (c->chunk.len == 0)
+		lc->id[id] = NOFRAME;
+	else
+		lc->id[id] = (uint32_t)ht_intern(c->names, c->chunk.data,
+		    c->chunk.len, NULL);
+	return lc->id[id];
+}
+
+/* Append the stack of names ids (leaf first) to b, root first. */
+static void
+stack(struct conv *c, const uint32_t *ids, size_t n, struct buf *b)
+{
+	const char *k;
+	size_t len;
+
+	while (n-- > 0) {
+		k = ht_key(c->names, ids[n], &len);
+		buf_add(b, k, len);
+		if (n > 0)
+			buf_addc(b, ';');
+	}
 }
 
 /* A sample ends: write it (-s) or add it to its record. */
@@ -176,22 +372,16 @@ static void
 endsample(struct conv *c)
 {
 	struct acc *a;
-	size_t i, e, id, ks;
+	size_t id, ks;
 	int isnew;
 
 	buf_reset(&c->key);
 	buf_add(&c->key, c->thread.data, c->thread.len);
 	buf_addc(&c->key, '\t');
 	ks = c->key.len;
-	for (i = c->nf; i-- > 0;) {
-		e = i + 1 < c->nf ? c->foff[i + 1] : c->fr.len;
-		buf_add(&c->key, c->fr.data + c->foff[i], e - c->foff[i]);
-		if (i > 0)
-			buf_addc(&c->key, ';');
-	}
-	c->nf = 0;
-	buf_reset(&c->fr);
 	if (c->sflag) {
+		stack(c, c->ids, c->nids, &c->key);
+		c->nids = 0;
 		rec_write(stdout, &(struct sst_rec){ .thread = c->key.data,
 		    .threadlen = ks - 1, .samples = 1, .weight = c->w,
 		    .unit = c->unit, .hasperiod = 1, .period = c->w,
@@ -199,9 +389,10 @@ endsample(struct conv *c)
 		    .locs = "" });
 		return;
 	}
-	buf_addc(&c->key, '\t');
+	buf_add(&c->key, c->ids, c->nids * sizeof(*c->ids));
 	buf_addc(&c->key, '0' + (int)c->unit);
-	id = ht_intern(c->ht, c->key.data, c->key.len, &isnew);
+	c->nids = 0;
+	id = ht_intern(c->recs, c->key.data, c->key.len, &isnew);
 	if (isnew && id == c->accap) {
 		c->accap = c->accap ? c->accap * 2 : 1024;
 		c->acc = xreallocarray(c->acc, c->accap, sizeof(*c->acc));
@@ -215,26 +406,46 @@ endsample(struct conv *c)
 	a->sum += c->w;
 }
 
+/* Add a frame line's names to the sample. */
+static void
+push(struct conv *c, uint32_t id)
+{
+	if (c->nids == c->idcap) {
+		c->idcap = c->idcap ? c->idcap * 2 : 256;
+		c->ids = xreallocarray(c->ids, c->idcap, sizeof(*c->ids));
+	}
+	c->ids[c->nids++] = id;
+}
+
 /* One line by perf.py's rules (its lines lose trailing white space). */
 static void
 rayline(struct conv *c, const char *s, size_t n)
 {
-	const char *e, *t, *sp, *r, *re, *d = NULL, *de = NULL, *b, *ev;
-	size_t i, j, k, evn;
+	const char *t, *ev = NULL;
+	size_t i, j, k, evn = 0;
 	double per = 0;
+	uint32_t id;
 
 	while (n > 0 && PYWS((unsigned char)s[n - 1]))
 		n--;
 	if (n == 0) {
-		if (c->nf > 0) {
+		if (c->nids > 0) {
 			endsample(c);
 			buf_reset(&c->thread);
 		}
 		c->hdr = 0;
-		return;
-	}
-	e = s + n;
-	if (s[0] != ' ' && s[0] != '\t') {
+	} else if (s[0] == ' ' || s[0] == '\t') {
+		if (!c->hdr) {
+			warnline(c, "frame line without a sample header");
+			c->hdr = 1;
+		}
+		for (t = s; PYWS((unsigned char)*t); t++)
+			;
+		if ((id = frame(c, t, s + n, 0)) == BADLINE)
+			warnline(c, "frame line without a symbol");
+		else
+			push(c, id);
+	} else {
 		for (i = 0; PYWS((unsigned char)s[i]); i++)
 			;
 		for (j = i; j < n && !PYWS((unsigned char)s[j]); j++)
@@ -253,44 +464,7 @@ rayline(struct conv *c, const char *s, size_t n)
 			event(s, n, &ev, &evn, &per);
 			setweight(c, ev, evn, per);
 		}
-		return;
 	}
-	if (!c->hdr) {
-		warnline(c, "frame line without a sample header");
-		c->hdr = 1;
-	}
-	for (t = s; PYWS((unsigned char)*t); t++)
-		;
-	if ((sp = memchr(t, ' ', (size_t)(e - t))) == NULL) {
-		warnline(c, "frame line without a symbol");
-		return;
-	}
-	r = sp + 1;
-	re = e;
-	if (re[-1] == ')' && (d = lastpair(r, re, ' ', '(')) != NULL) {
-		re = d;
-		for (d += 2, de = e - 1; d < de && PYWS((unsigned char)*d); d++)
-			;
-		while (de > d && PYWS((unsigned char)de[-1]))
-			de--;
-	}
-	re = stripoff(r, re);
-	if (re - r != 9 || memcmp(r, "[unknown]", 9) != 0) {
-		addframe(c, r, (size_t)(re - r));
-		return;
-	}
-	buf_reset(&c->tmp);
-	if (de != NULL && d < de && !(de - d == 7 && memcmp(d, "unknown", 7) == 0) &&
-	    !(de - d == 9 && memcmp(d, "[unknown]", 9) == 0)) {
-		b = memrchr(d, '/', (size_t)(de - d));
-		b = b != NULL ? b + 1 : d;
-		buf_adds(&c->tmp, "unk_");
-		buf_add(&c->tmp, b, (size_t)(de - b));
-		buf_adds(&c->tmp, "@0x");
-	} else
-		buf_adds(&c->tmp, "unk_0x");
-	buf_add(&c->tmp, t, (size_t)(sp - t));
-	addframe(c, c->tmp.data, c->tmp.len);
 }
 
 /* A sample header "comm pid[/tid] ..." by -F rules; 0 if not one. */
@@ -360,112 +534,17 @@ fghead(struct conv *c, const char *s, size_t n)
 			c->tmp.data[j] = '_';
 	buf_reset(&c->thread);
 	esc_add(&c->thread, c->tmp.data, c->tmp.len);
+	c->java = strncmp(c->tmp.data, "java", 4) == 0;
 	c->hdr = 1;
 	return 1;
-}
-
-/*
- * A frame line "pc func (mod)" as stackcollapse-perf.pl's regular
- * expression matches it, backtracking included; 0 if it does not.
- */
-static int
-fgframe(const char *s, size_t n, const char **pc, const char **f,
-    const char **fe, const char **mod)
-{
-	const char *e = s + n, *a, *b, *w, *k, *r;
-
-	for (a = s; a < e && PLWS(*a); a++)
-		;
-	for (b = a; b < e && (DIGIT(*b) || *b == '_' ||
-	    ((*b | 0x20) >= 'a' && (*b | 0x20) <= 'z')); b++)
-		;
-	for (w = b; w < e && PLWS(*w); w++)
-		;
-	if (b == a || (r = memrchr(s, ')', n)) == NULL ||
-	    (k = lastpair(s, r, ' ', '(')) == NULL)
-		return 0;
-	*f = w;
-	if (k <= w)
-		*f = k - 1;
-	if (k == b)
-		b--;
-	if (k < b || b == a)
-		return 0;
-	pc[0] = a;
-	pc[1] = b;
-	*fe = k;
-	mod[0] = k + 2;
-	mod[1] = r;
-	return 1;
-}
-
-/* One piece of a frame split at "->": tidied, annotated and added. */
-static void
-fgpiece(struct conv *c, const char *p, const char *e, int first,
-    const char *pc, const char *pce, const char *mod, const char *me)
-{
-	struct buf *t = &c->tmp;
-	const char *b, *q, *x;
-	size_t i, j, mn = (size_t)(me - mod);
-
-	buf_reset(t);
-	if (e - p == 9 && memcmp(p, "[unknown]", 9) == 0) {
-		buf_addc(t, '[');
-		if (mn == 9 && memcmp(mod, "[unknown]", 9) == 0)
-			buf_adds(t, "unknown");
-		else {
-			b = memrchr(mod, '/', mn);
-			b = b != NULL ? b + 1 : mod;
-			buf_add(t, b, (size_t)(me - b));
-		}
-		if (c->addrs) {
-			buf_adds(t, " <");
-			buf_add(t, pc, (size_t)(pce - pc));
-			buf_addc(t, '>');
-		}
-		buf_addc(t, ']');
-	} else
-		buf_add(t, p, (size_t)(e - p));
-	/* Go's "pkg.(*T).M" keeps its parentheses, others lose them. */
-	q = memmem(t->data, t->len, ".(", 2);
-	x = lastpair(t->data, t->data + t->len, ')', '.');
-	for (i = 0; (q == NULL || x == NULL || x < q + 2) && i < t->len; i++)
-		if (t->data[i] == '(' && strncmp(t->data + i + 1,
-		    "anonymous namespace)", 20) != 0)
-			t->len = i;
-	for (i = j = 0; i < t->len; i++)
-		if (t->data[i] != '"' && t->data[i] != '\'')
-			t->data[j++] = t->data[i];
-	t->len = j;
-	t->data[j] = '\0';
-	if (strncmp(c->thread.data, "java", 4) == 0 && t->len > 0 &&
-	    t->data[0] == 'L' && memchr(t->data, '/', t->len) != NULL)
-		memmove(t->data, t->data + 1, t->len--);
-	if (!first) {
-		if (strstr(t->data, "_[i]") == NULL)
-			buf_adds(t, "_[i]");
-	} else if (c->kernel && mn > 0 && (*mod == '[' || (mn >= 7 &&
-	    memcmp(me - 7, "vmlinux", 7) == 0)) &&
-	    memmem(mod, mn, "unknown", 7) == NULL)
-		buf_adds(t, "_[k]");
-	else if (c->jit && strstr(t->data, "_[j]") == NULL)
-		for (q = mod; (q = memmem(q, (size_t)(me - q), "/tmp/perf-",
-		    10)) != NULL; q++) {
-			for (x = q += 10; x < me && DIGIT(*x); x++)
-				;
-			if (x > q && me - x >= 4 && memcmp(x, ".map", 4) == 0) {
-				buf_adds(t, "_[j]");
-				break;
-			}
-		}
-	addframe(c, t->data, t->len);
 }
 
 /* One line by stackcollapse-perf.pl's rules. */
 static void
 fgline(struct conv *c, const char *s, size_t n)
 {
-	const char *pc[2], *f, *fe, *mod[2], *p;
+	const char *t;
+	uint32_t id;
 
 	if (n > 0 && s[n - 1] == '\r')
 		n--;
@@ -479,30 +558,16 @@ fgline(struct conv *c, const char *s, size_t n)
 	}
 	if (!PLWS(s[0]) && fghead(c, s, n))
 		return;
-	if (!fgframe(s, n, pc, &f, &fe, mod)) {
+	for (t = s; t < s + n && PLWS(*t); t++)
+		;
+	if ((id = frame(c, t, s + n, c->java)) == BADLINE)
 		warnline(c, "unrecognized line");
-		return;
-	}
-	if (c->hdr != 1) {
+	else if (c->hdr != 1) {
 		if (c->hdr == 0)
 			warnline(c, "frame line without a sample header");
 		c->hdr = 2;
-		return;
-	}
-	fe = stripoff(f, fe);
-	if (fe > f && *f == '(')
-		return;
-	while (fe - f >= 2 && fe[-2] == '-' && fe[-1] == '>')
-		fe -= 2;
-	if (fe == f)
-		return;
-	for (;; fe = p) {
-		p = lastpair(f, fe, '-', '>');
-		fgpiece(c, p ? p + 2 : f, fe, p == NULL, pc[0], pc[1], mod[0],
-		    mod[1]);
-		if (p == NULL)
-			break;
-	}
+	} else if (id != NOFRAME)
+		push(c, id);
 }
 
 /* Convert one input; a sample cut off by its end counts by perf.py. */
@@ -520,13 +585,12 @@ readfile(struct conv *c, const char *path)
 	c->lineno = 0;
 	c->nwarn = 0;
 	c->hdr = 0;
-	c->nf = 0;
-	buf_reset(&c->fr);
+	c->nids = 0;
 	buf_reset(&c->thread);
 	setweight(c, NULL, 0, 0);
 	while ((s = lines_next(l, &n)) != NULL) {
 		c->lineno++;
-		if (memchr(s, '\0', n) != NULL)
+		if ((n == 0 || !PLWS(s[0])) && memchr(s, '\0', n) != NULL)
 			errx(1, "%s:%llu: binary data, not perf script "
 			    "output%s", c->name, c->lineno, strncmp(s,
 			    "PERFILE", 7) == 0 ? " (run perf script on it)" :
@@ -536,7 +600,7 @@ readfile(struct conv *c, const char *path)
 		else
 			rayline(c, s, n);
 	}
-	if (!c->fg && c->nf > 0)
+	if (!c->fg && c->nids > 0)
 		endsample(c);
 	if (c->nwarn > MAXWARN)
 		warnx("%s: %u more warnings", c->name, c->nwarn - MAXWARN);
@@ -603,27 +667,38 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (c.ray && c.fg)
-		errx(2, "-F: ray goes with no view but period");
+		errx(2, "-F: ray goes with no other view than period");
 
-	c.ht = ht_new();
+	c.names = ht_new();
+	c.lc[0].ht = ht_new();
+	c.lc[1].ht = ht_new();
+	c.recs = ht_new();
 	buf_init(&c.thread);
-	buf_init(&c.fr);
+	buf_init(&c.filter);
+	buf_init(&c.chunk);
 	buf_init(&c.key);
 	buf_init(&c.tmp);
-	buf_init(&c.filter);
 	if (argc == 0)
 		readfile(&c, NULL);
 	for (i = 0; i < (size_t)argc; i++)
 		readfile(&c, argv[i]);
-	for (i = 0; i < ht_count(c.ht); i++) {
-		k = ht_key(c.ht, i, &n);
+	for (i = 0; i < ht_count(c.recs); i++) {
+		k = ht_key(c.recs, i, &n);
 		t = memchr(k, '\t', n);
+		c.nids = (size_t)(k + n - t - 2) / sizeof(*c.ids);
+		if (c.nids > c.idcap) {
+			c.idcap = c.nids;
+			c.ids = xreallocarray(c.ids, c.idcap, sizeof(*c.ids));
+		}
+		memcpy(c.ids, t + 1, c.nids * sizeof(*c.ids));
+		buf_reset(&c.key);
+		stack(&c, c.ids, c.nids, &c.key);
 		a = &c.acc[i];
 		rec_write(stdout, &(struct sst_rec){ .thread = k,
 		    .threadlen = (size_t)(t - k), .samples = a->n,
 		    .weight = a->sum, .unit = (enum sst_unit)(k[n - 1] - '0'),
-		    .hasperiod = a->same, .period = a->per, .stack = t + 1,
-		    .stacklen = (size_t)(k + n - t - 3), .locs = "" });
+		    .hasperiod = a->same, .period = a->per,
+		    .stack = c.key.data, .stacklen = c.key.len, .locs = "" });
 	}
 	fshut(stdout, "stdout");
 	return 0;

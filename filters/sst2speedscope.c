@@ -1,11 +1,11 @@
 /*
  * sst2speedscope: write an sst(5) stream as a speedscope JSON document,
  * one sampled profile per thread, byte for byte as Python's json.dump()
- * writes it.  The records wait in a temporary spill file; memory grows
- * with distinct frames and threads only.  A pass over the spill orders
- * the frames as the profiles will first use them, and then the records
- * are dealt out to per-thread spills, NPART threads at a time, to write
- * the profiles one after the other.
+ * writes it.  The records wait in a temporary spill file, so memory
+ * grows with distinct frames and threads only.  A pass over the spill
+ * numbers the frames in the order in which the profiles, as written,
+ * first use them; then the records are dealt out to one spill per
+ * thread, NPART threads at a time, to write the profiles in turn.
  */
 #include <err.h>
 #include <math.h>
@@ -30,23 +30,23 @@ struct hdr {
 struct thr {
 	struct buf	 name;		/* decoded */
 	enum sst_unit	 unit;
-	uint64_t	 n;
-	double		 end;		/* the weights summed in order */
+	uint64_t	 n;		/* samples */
+	double		 end;		/* their weights summed in order */
+	size_t		 rank;		/* in the output */
 };
 
-/* A frame's first use in the profiles as written. */
+/* Where a frame is first used: profile, record, place in the stack. */
 struct first {
-	size_t		 rank;		/* of the profile */
-	uint64_t	 seq;		/* of the record */
-	uint32_t	 pos;		/* in the stack */
+	size_t		 rank;
+	uint64_t	 seq;
+	uint32_t	 pos;
 };
 
-static struct htab	*thtab, *frtab;
+static struct htab	*thtab, *frtab;	/* escaped thread; frame key */
 static struct thr	*thr;
-static size_t		 thcap, *rank;
+static size_t		 thcap, idcap, *order, *forder;
 static struct first	*first;
 static uint32_t		*outid, *ids;
-static size_t		 idcap;
 static struct spill	*all;
 static struct buf	 key, tmp;
 
@@ -59,11 +59,13 @@ static int	isnum(const char *, size_t);
 static int	readrec(struct spill *, struct hdr *);
 static int	byname(size_t, size_t, void *);
 static int	byfirst(size_t, size_t, void *);
+static void	number(size_t, size_t, int);
 static void	putstr(const char *, size_t);
+static char	*pyfloat(char *, size_t, double);
 static void	putfloat(double);
 static void	putframe(size_t);
-static void	addnum(struct buf *, uint32_t);
-static void	putthread(size_t, struct spill *);
+static void	putthread(struct thr *, struct spill *);
+static void	putprofiles(size_t);
 static __dead void usage(void);
 
 /* Read the records of one input into the spill. */
@@ -73,46 +75,45 @@ readfile(const char *path)
 	struct sst_reader *rd;
 	struct sst_rec r;
 	struct hdr h;
+	struct thr *t;
 	const char *s, *l, *sn, *ln, *name;
-	unsigned long long lineno = 0;
+	unsigned long long lineno;
 	size_t tid, k;
 	int fd, isnew;
 
 	name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	for (; rec_read(rd, &r); lineno++) {
+	for (lineno = 1; rec_read(rd, &r); lineno++) {
 		tid = ht_intern(thtab, r.thread, r.threadlen, &isnew);
 		if (tid == thcap) {
 			thcap = thcap ? thcap * 2 : 64;
 			thr = xreallocarray(thr, thcap, sizeof(*thr));
 		}
+		t = &thr[tid];
 		if (isnew) {
-			memset(&thr[tid], 0, sizeof(thr[tid]));
-			buf_grow(&thr[tid].name, r.threadlen);
-			thr[tid].name.len = esc_decode(thr[tid].name.data,
-			    r.thread, r.threadlen);
-			thr[tid].unit = r.unit;
-		} else if (r.unit != thr[tid].unit)
+			memset(t, 0, sizeof(*t));
+			buf_grow(&t->name, r.threadlen);
+			t->name.len = esc_decode(t->name.data, r.thread,
+			    r.threadlen);
+			t->unit = r.unit;
+		} else if (r.unit != t->unit)
 			errx(1, "%s:%llu: unit %s, but the thread's is %s",
-			    name, lineno + 1, rec_unitname(r.unit),
-			    rec_unitname(thr[tid].unit));
+			    name, lineno, rec_unitname(r.unit),
+			    rec_unitname(t->unit));
 		if (r.samples == 0)
 			continue;
-		h.tid = (uint32_t)tid;
-		h.nf = (uint32_t)rec_nframes(r.stack, r.stacklen);
-		h.n = r.samples;
-		h.w = r.hasperiod ? r.period : r.weight / (double)r.samples;
-		thr[tid].n += h.n;
-		thr[tid].end = fmt_pysum(thr[tid].end, h.w, h.n);
+		h = (struct hdr){ (uint32_t)tid, (uint32_t)rec_nframes(r.stack,
+		    r.stacklen), r.samples, r.hasperiod ? r.period :
+		    r.weight / (double)r.samples };
+		t->n += h.n;
+		t->end = fmt_pysum(t->end, h.w, h.n);
 		spill_write(all, &h, sizeof(h));
-		s = r.stack;
-		l = r.locs;
-		for (k = 0; k < h.nf; k++) {
+		for (k = 0, s = r.stack, l = r.locs; k < h.nf; k++) {
 			sn = piece(s, r.stack + r.stacklen);
 			ln = r.locslen > 0 ? piece(l, r.locs + r.locslen) : l;
 			addframe(s, (size_t)(sn - s), l, (size_t)(ln - l),
-			    name, lineno + 1);
+			    name, lineno);
 			s = sn + 1;
 			l = r.locslen > 0 ? ln + 1 : l;
 		}
@@ -131,15 +132,20 @@ piece(const char *s, const char *e)
 	return (p = memchr(s, ';', (size_t)(e - s))) != NULL ? p : e;
 }
 
-/* Intern one frame (escaped name and location) and spill its id. */
+/*
+ * Intern a frame by its decoded name and its location entry as it is,
+ * and spill its id.  The key is the name's length, the name, the entry.
+ */
 static void
 addframe(const char *s, size_t n, const char *l, size_t ln,
-    const char *path, unsigned long long lineno)
+    const char *name, unsigned long long lineno)
 {
 	size_t id, nl, off[3];
 	uint32_t v;
 	int isnew;
 
+	if (ln == 3 && memcmp(l, ":::", 3) == 0)
+		ln = 0;		/* no location at all */
 	buf_reset(&key);
 	buf_grow(&key, sizeof(nl) + n);
 	nl = esc_decode(key.data + sizeof(nl), s, n);
@@ -150,7 +156,7 @@ addframe(const char *s, size_t n, const char *l, size_t ln,
 	if (isnew && ln > 0 && (locsplit(l, ln, off) == -1 ||
 	    !isnum(l + off[0] + 1, off[1] - off[0] - 1) ||
 	    !isnum(l + off[1] + 1, off[2] - off[1] - 1)))
-		errx(1, "%s:%llu: bad location %.*s", path, lineno, (int)ln,
+		errx(1, "%s:%llu: bad location: %.*s", name, lineno, (int)ln,
 		    l);
 	v = (uint32_t)id;
 	spill_write(all, &v, sizeof(v));
@@ -168,15 +174,15 @@ locsplit(const char *l, size_t n, size_t *off)
 	return k == 0 ? 0 : -1;
 }
 
-/* Empty, null, or a JSON number. */
+/* Whether a line or col is empty, null or a JSON number. */
 static int
 isnum(const char *s, size_t n)
 {
-	size_t i = 0, d;
+	size_t i, d;
 
 	if (n == 0 || (n == 4 && memcmp(s, "null", 4) == 0))
 		return 1;
-	i += s[i] == '-';
+	i = s[0] == '-';
 	for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
 		;
 	if (i == d || (s[d] == '0' && i > d + 1))
@@ -188,9 +194,8 @@ isnum(const char *s, size_t n)
 			return 0;
 	}
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		i += i < n && (s[i] == '+' || s[i] == '-');
-		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-');
+		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
 			;
 		if (i == d)
 			return 0;
@@ -198,7 +203,7 @@ isnum(const char *s, size_t n)
 	return i == n;
 }
 
-/* Read one record's header and frame ids (into ids); 0 at the end. */
+/* Read one record's header, and its frame ids into ids; 0 at the end. */
 static int
 readrec(struct spill *sp, struct hdr *h)
 {
@@ -213,7 +218,7 @@ readrec(struct spill *sp, struct hdr *h)
 	return 1;
 }
 
-/* Threads by their decoded names, as Python compares str. */
+/* Threads by their decoded names, which is how Python compares str. */
 static int
 byname(size_t a, size_t b, void *arg)
 {
@@ -222,9 +227,9 @@ byname(size_t a, size_t b, void *arg)
 
 	(void)arg;
 	c = memcmp(x->data, y->data, x->len < y->len ? x->len : y->len);
-	if (c != 0)
+	if (c != 0 || x->len == y->len)
 		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
+	return x->len < y->len ? -1 : 1;
 }
 
 /* Frames by their first use. */
@@ -241,14 +246,48 @@ byfirst(size_t a, size_t b, void *arg)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* Order the nth threads (by name with sflag) and the nfr frames. */
+static void
+number(size_t nth, size_t nfr, int sflag)
+{
+	struct hdr h;
+	uint64_t seq;
+	uint32_t k;
+	size_t i, r;
+
+	order = xreallocarray(NULL, nth + 1, sizeof(*order));
+	for (i = 0; i < nth; i++)
+		order[i] = i;
+	if (sflag)
+		sst_sort(order, nth, byname, NULL);
+	for (i = 0; i < nth; i++)
+		thr[order[i]].rank = i;
+	first = xreallocarray(NULL, nfr + 1, sizeof(*first));
+	forder = xreallocarray(NULL, nfr + 1, sizeof(*forder));
+	outid = xreallocarray(NULL, nfr + 1, sizeof(*outid));
+	for (i = 0; i < nfr; i++) {
+		first[i].rank = (size_t)-1;
+		forder[i] = i;
+	}
+	spill_rewind(all);
+	for (seq = 0; readrec(all, &h); seq++)
+		for (k = 0, r = thr[h.tid].rank; k < h.nf; k++)
+			if (r < first[ids[k]].rank)
+				first[ids[k]] = (struct first){ r, seq, k };
+	sst_sort(forder, nfr, byfirst, NULL);
+	for (i = 0; i < nfr; i++)
+		outid[forder[i]] = (uint32_t)i;
+}
+
 /*
- * A JSON string as json.dump() writes it, with ensure_ascii: UTF-8 (and
- * WTF-8 lone surrogates) become \u escapes; a byte that is no part of a
- * valid sequence becomes U+FFFD, as Python's "replace" decoder does.
+ * A JSON string as json.dump() writes it (ensure_ascii): UTF-8 and
+ * WTF-8 lone surrogates (ED A0..BF 80..BF) as \u escapes, and each
+ * invalid sequence as U+FFFD, as Python's "replace" decoder has it.
  */
 static void
 putstr(const char *s, size_t n)
 {
+	static const char ctl[] = "\b\f\n\r\t";
 	const unsigned char *p = (const unsigned char *)s, *e = p + n;
 	unsigned char lo, hi;
 	long cp;
@@ -257,8 +296,7 @@ putstr(const char *s, size_t n)
 	putchar('"');
 	for (; p < e; p += i) {
 		i = 1;
-		cp = *p;
-		if (cp >= 0x80 && (cp < 0xc2 || cp > 0xf4))
+		if ((cp = *p) >= 0x80 && (cp < 0xc2 || cp > 0xf4))
 			cp = 0xfffd;
 		else if (cp >= 0x80) {
 			k = cp < 0xe0 ? 1 : cp < 0xf0 ? 2 : 3;
@@ -266,9 +304,9 @@ putstr(const char *s, size_t n)
 			hi = cp == 0xf4 ? 0x8f : 0xbf;
 			if (cp == 0xed && (e - p < 3 || p[1] < 0xa0 ||
 			    (p[2] & 0xc0) != 0x80))
-				hi = 0x9f;	/* else a WTF-8 surrogate */
-			cp &= 0x3f >> k;
-			for (; i <= k; i++, lo = 0x80, hi = 0xbf) {
+				hi = 0x9f;
+			for (cp &= 0x3f >> k; i <= k; i++, lo = 0x80,
+			    hi = 0xbf) {
 				if (p + i >= e || p[i] < lo || p[i] > hi)
 					break;
 				cp = cp << 6 | (p[i] & 0x3f);
@@ -280,9 +318,8 @@ putstr(const char *s, size_t n)
 			printf("\\%c", (int)cp);
 		else if (cp >= 0x20 && cp < 0x7f)
 			putchar((int)cp);
-		else if (cp > 0 && cp < 0x20 && strchr("\b\f\n\r\t", (int)cp))
-			printf("\\%c", "bfnrt"[strchr("\b\f\n\r\t",
-			    (int)cp) - "\b\f\n\r\t"]);
+		else if (cp > 0 && cp < 0x20 && strchr(ctl, (int)cp) != NULL)
+			printf("\\%c", "bfnrt"[strchr(ctl, (int)cp) - ctl]);
 		else if (cp < 0x10000)
 			printf("\\u%04lx", cp);
 		else
@@ -292,24 +329,14 @@ putstr(const char *s, size_t n)
 	putchar('"');
 }
 
-/* A float as Python's repr() writes it (json.dump() uses it). */
-static void
-putfloat(double d)
+/* A finite double as Python's repr() writes it. */
+static char *
+pyfloat(char *buf, size_t sz, double d)
 {
-	static double last = 1;
-	static char out[FMTBUF] = "1.0";
-	char t[FMTBUF], dig[20], *q = out;
+	char t[FMTBUF], dig[20];
+	const char *sg;
 	int p, nd, ex, i;
 
-	if (d == last && signbit(d) == signbit(last)) {
-		fputs(out, stdout);
-		return;
-	}
-	if (!isfinite(d)) {
-		fputs(isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity",
-		    stdout);
-		return;
-	}
 	for (p = 1; p < 17; p++) {
 		snprintf(t, sizeof(t), "%.*e", p - 1, d);
 		if (strtod(t, NULL) == d)
@@ -319,33 +346,47 @@ putfloat(double d)
 	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
 		if (t[i] != '.')
 			dig[nd++] = t[i];
-	ex = atoi(t + i + 1);
-	if (d == 0)
-		nd = 1, ex = 0;
-	if (signbit(d))
-		*q++ = '-';
-	if (ex < -4 || ex >= 16) {
-		*q++ = dig[0];
-		if (nd > 1)
-			q += sprintf(q, ".%.*s", nd - 1, dig + 1);
-		sprintf(q, "e%c%02d", ex < 0 ? '-' : '+', abs(ex));
-	} else if (ex < 0)
-		sprintf(q, "0.%.*s%.*s", -ex - 1, "0000", nd, dig);
+	ex = d == 0 ? 0 : atoi(t + i + 1);
+	sg = t[0] == '-' ? "-" : "";
+	if (ex < -4 || ex >= 16)
+		snprintf(buf, sz, "%s%c%s%.*se%c%02d", sg, dig[0],
+		    nd > 1 ? "." : "", nd - 1, dig + 1, ex < 0 ? '-' : '+',
+		    abs(ex));
+	else if (ex < 0)
+		snprintf(buf, sz, "%s0.%.*s%.*s", sg, -ex - 1, "0000", nd, dig);
 	else if (nd <= ex + 1)
-		sprintf(q, "%.*s%.*s.0", nd, dig, ex + 1 - nd,
+		snprintf(buf, sz, "%s%.*s%.*s.0", sg, nd, dig, ex + 1 - nd,
 		    "000000000000000");
 	else
-		sprintf(q, "%.*s.%.*s", ex + 1, dig, nd - ex - 1, dig + ex + 1);
-	last = d;
-	fputs(out, stdout);
+		snprintf(buf, sz, "%s%.*s.%.*s", sg, ex + 1, dig, nd - ex - 1,
+		    dig + ex + 1);
+	return buf;
 }
 
-/* One entry of shared.frames. */
+/* A float as json.dump() writes it; the last one is remembered. */
+static void
+putfloat(double d)
+{
+	static double last;
+	static char out[FMTBUF] = "0.0";
+
+	if (!isfinite(d))
+		fputs(isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity",
+		    stdout);
+	else {
+		if (d != last || signbit(d) != signbit(last))
+			pyfloat(out, sizeof(out), last = d);
+		fputs(out, stdout);
+	}
+}
+
+/* One entry of shared.frames: its name, then file, line and col. */
 static void
 putframe(size_t id)
 {
-	const char *k, *l, *name[] = { "file", "line", "col" };
-	size_t n, nl, ln, off[3], a, b;
+	static const char *kw[] = { "file", "line", "col" };
+	const char *k, *l;
+	size_t n, nl, ln, off[3], a;
 	int i;
 
 	k = ht_key(frtab, id, &n);
@@ -354,44 +395,30 @@ putframe(size_t id)
 	putstr(k + sizeof(nl), nl);
 	l = k + sizeof(nl) + nl;
 	ln = n - sizeof(nl) - nl;
-	if (ln > 0 && locsplit(l, ln, off) == 0) {
-		for (i = 0, a = 0; i < 3; a = off[i++] + 1) {
-			b = off[i];
-			if (a == b)
-				continue;
-			printf(", \"%s\": ", name[i]);
-			if (i > 0) {
-				fwrite(l + a, 1, b - a, stdout);
-				continue;
-			}
+	for (i = 0, a = 0; ln > 0 && i < 3; a = off[i++] + 1) {
+		if (i == 0)
+			locsplit(l, ln, off);
+		if (a == off[i])
+			continue;
+		printf(", \"%s\": ", kw[i]);
+		if (i > 0)
+			fwrite(l + a, 1, off[i] - a, stdout);
+		else {
 			buf_reset(&tmp);
-			buf_grow(&tmp, b - a);
-			putstr(tmp.data, esc_decode(tmp.data, l + a, b - a));
+			buf_grow(&tmp, off[i] - a);
+			putstr(tmp.data, esc_decode(tmp.data, l + a,
+			    off[i] - a));
 		}
 	}
 	putchar('}');
 }
 
-/* Add v in decimal. */
+/* One profile; its spill is read twice, for samples and for weights. */
 static void
-addnum(struct buf *b, uint32_t v)
+putthread(struct thr *t, struct spill *sp)
 {
-	char d[10];
-	int n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	while (n > 0)
-		buf_addc(b, d[--n]);
-}
-
-/* One profile, its records read twice from its spill. */
-static void
-putthread(size_t tid, struct spill *sp)
-{
-	struct thr *t = &thr[tid];
 	struct hdr h;
+	char d[16];
 	uint64_t j;
 	uint32_t i;
 	int sep = 0;
@@ -400,36 +427,59 @@ putthread(size_t tid, struct spill *sp)
 	putstr(t->name.data, t->name.len);
 	printf(", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": ",
 	    rec_unitname(t->unit));
-	if (t->n == 0)
-		putchar('0');
-	else
+	if (t->n > 0)
 		putfloat(t->end);
+	else
+		putchar('0');	/* Python's sum([]) is the int 0 */
 	fputs(", \"samples\": [", stdout);
-	spill_rewind(sp);
-	while (readrec(sp, &h)) {
+	for (spill_rewind(sp); readrec(sp, &h); ) {
 		buf_reset(&tmp);
-		buf_addc(&tmp, '[');
 		for (i = 0; i < h.nf; i++) {
-			if (i > 0)
-				buf_add(&tmp, ", ", 2);
-			addnum(&tmp, outid[ids[i]]);
+			snprintf(d, sizeof(d), "%s%lu", i > 0 ? ", " : "",
+			    (unsigned long)outid[ids[i]]);
+			buf_adds(&tmp, d);
 		}
-		buf_addc(&tmp, ']');
-		for (j = 0; j < h.n; j++, sep = 1) {
-			if (sep)
-				fputs(", ", stdout);
-			fwrite(tmp.data, 1, tmp.len, stdout);
-		}
+		for (j = 0; j < h.n; j++, sep = 1)
+			printf("%s[%s]", sep ? ", " : "", tmp.data);
 	}
 	fputs("], \"weights\": [", stdout);
-	spill_rewind(sp);
-	for (sep = 0; readrec(sp, &h); )
+	for (sep = 0, spill_rewind(sp); readrec(sp, &h); )
 		for (j = 0; j < h.n; j++, sep = 1) {
 			if (sep)
 				fputs(", ", stdout);
 			putfloat(h.w);
 		}
 	fputs("]}", stdout);
+}
+
+/* The profiles, NPART threads to a pass over the spill. */
+static void
+putprofiles(size_t nth)
+{
+	struct spill *part[NPART];
+	struct hdr h;
+	size_t g, i, m, r;
+
+	for (g = 0; g < nth; g += m) {
+		m = nth - g < NPART ? nth - g : NPART;
+		for (i = 0; i < m; i++)
+			part[i] = spill_new(PARTMEM);
+		spill_rewind(all);
+		while (readrec(all, &h)) {
+			if ((r = thr[h.tid].rank) < g || r >= g + m)
+				continue;
+			spill_write(part[r - g], &h, sizeof(h));
+			if (h.nf > 0)
+				spill_write(part[r - g], ids,
+				    h.nf * sizeof(*ids));
+		}
+		for (i = 0; i < m; i++) {
+			if (g + i > 0)
+				fputs(", ", stdout);
+			putthread(&thr[order[g + i]], part[i]);
+			spill_free(part[i]);
+		}
+	}
 }
 
 static __dead void
@@ -443,13 +493,9 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	struct spill *part[NPART];
-	struct hdr h;
 	const char *exporter = "sst2speedscope", *name = NULL;
 	char c1[FMTBUF], c2[FMTBUF];
-	size_t i, g, m, nth, nfr, *order;
-	uint64_t seq;
-	uint32_t k;
+	size_t i, nfr;
 	int ch, sflag = 0, vflag = 0;
 
 	sst_init();
@@ -486,61 +532,18 @@ main(int argc, char *argv[])
 		readfile(NULL);
 	for (i = 0; i < (size_t)argc; i++)
 		readfile(argv[i]);
-
-	/* The profiles' order, then the frames' by their first use. */
-	nth = ht_count(thtab);
 	nfr = ht_count(frtab);
-	order = xreallocarray(NULL, nth + nfr + 1, sizeof(*order));
-	rank = xreallocarray(NULL, nth + 1, sizeof(*rank));
-	for (i = 0; i < nth; i++)
-		order[i] = i;
-	if (sflag)
-		sst_sort(order, nth, byname, NULL);
-	for (i = 0; i < nth; i++)
-		rank[order[i]] = i;
-	first = xreallocarray(NULL, nfr + 1, sizeof(*first));
-	outid = xreallocarray(NULL, nfr + 1, sizeof(*outid));
-	for (i = 0; i < nfr; i++)
-		first[i].rank = (size_t)-1;
-	spill_rewind(all);
-	for (seq = 0; readrec(all, &h); seq++)
-		for (k = 0; k < h.nf; k++)
-			if (rank[h.tid] < first[ids[k]].rank)
-				first[ids[k]] = (struct first){ rank[h.tid],
-				    seq, k };
-	for (i = 0; i < nfr; i++)
-		order[nth + i] = i;
-	sst_sort(order + nth, nfr, byfirst, NULL);
+	number(ht_count(thtab), nfr, sflag);
 
 	fputs("{\"$schema\": \"https://www.speedscope.app/"
 	    "file-format-schema.json\", \"shared\": {\"frames\": [", stdout);
 	for (i = 0; i < nfr; i++) {
-		outid[order[nth + i]] = (uint32_t)i;
 		if (i > 0)
 			fputs(", ", stdout);
-		putframe(order[nth + i]);
+		putframe(forder[i]);
 	}
 	fputs("]}, \"profiles\": [", stdout);
-	for (g = 0; g < nth; g += m) {
-		m = nth - g < NPART ? nth - g : NPART;
-		for (i = 0; i < m; i++)
-			part[i] = spill_new(PARTMEM);
-		spill_rewind(all);
-		while (readrec(all, &h)) {
-			if (rank[h.tid] < g || rank[h.tid] >= g + m)
-				continue;
-			spill_write(part[rank[h.tid] - g], &h, sizeof(h));
-			if (h.nf > 0)
-				spill_write(part[rank[h.tid] - g], ids,
-				    h.nf * sizeof(*ids));
-		}
-		for (i = 0; i < m; i++) {
-			if (g + i > 0)
-				fputs(", ", stdout);
-			putthread(order[g + i], part[i]);
-			spill_free(part[i]);
-		}
-	}
+	putprofiles(ht_count(thtab));
 	fputs("], \"name\": ", stdout);
 	putstr(name, strlen(name));
 	fputs(", \"exporter\": ", stdout);
@@ -548,10 +551,9 @@ main(int argc, char *argv[])
 	putchar('}');
 	fshut(stdout, "stdout");
 	if (vflag) {
-		fprintf(stderr, "sst2speedscope: %s frames, %s profiles\n",
-		    fmt_commas(c1, sizeof(c1), nfr),
-		    fmt_commas(c2, sizeof(c2), nth));
-		for (i = 0; i < nth; i++) {
+		warnx("%s frames, %s profiles", fmt_commas(c1, sizeof(c1), nfr),
+		    fmt_commas(c2, sizeof(c2), ht_count(thtab)));
+		for (i = 0; i < ht_count(thtab); i++) {
 			fputs("sst2speedscope: ", stderr);
 			fwrite(thr[order[i]].name.data, 1,
 			    thr[order[i]].name.len, stderr);

@@ -60,9 +60,11 @@ if [ "${VALGRIND:-}" = 1 ]; then
 	# Errors and definite leaks: exit status 99 and a non-empty log.
 	VG="valgrind -q --error-exitcode=99 --leak-check=full"
 	VG="$VG --errors-for-leak-kinds=definite --log-file=$report/%p"
+	# valgrind finds the program in PATH, so that its argv[0] is
+	# the bare name, as when the shell finds it.
 	for p in "$bindir"/*; do
-		printf '#!/bin/sh\nexec %s %s "$@"\n' "$VG" "$p" \
-		    >"$out/path/${p##*/}"
+		printf '#!/bin/sh\nPATH=%s:$PATH exec %s %s "$@"\n' \
+		    "'$bindir'" "$VG" "${p##*/}" >"$out/path/${p##*/}"
 		chmod +x "$out/path/${p##*/}"
 	done
 	PATH="$out/path:$PATH"
@@ -102,7 +104,7 @@ for t in "$unitdir"/test_*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
 	if [ "${VALGRIND:-}" = 1 ]; then
-		CK_FORK=no $VG "$t" >"$out/$n.log" 2>&1
+		CK_FORK=yes $VG "$t" >"$out/$n.log" 2>&1
 	else
 		CK_FORK=yes "$t" >"$out/$n.log" 2>&1
 	fi

@@ -10,6 +10,13 @@
 # The server is stopped and the directory removed on exit.  Anything
 # missing (aws, s3rver) or a server that does not start fails the case
 # with a message.
+#
+# The expected outputs of the s3-* cases are what this script printed
+# with the reference download_job_output.sh (and analyze_perf_profiles.sh
+# for s3-analyze) behind wrappers that turn --endpoint-url into
+# AWS_ENDPOINT_URL, with aws-cli 1.45, which reads that variable itself;
+# the two messages of download-job-output about credentials were added
+# by hand.  The same outputs come with Debian's aws-cli 2.9.
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 case=$1
 s3rver=${SST_S3RVER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sst-s3rver}
@@ -67,7 +74,7 @@ server() {
 	"$s3rver" -s -d "$work/data" -a 127.0.0.1 -p 0 \
 	    >"$work/s3rver.log" 2>&1 &
 	spid=$!
-	port= i=0
+	port='' i=0
 	while :; do
 		port=$(sed -n \
 		    's/^S3rver listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' \
@@ -108,9 +115,11 @@ bucket=sst-test
 default=anyscale-staging-data-cld-kvedzwag2qa8i5bjxuevf5i7
 
 job=prodjob_test1
-# DOWNLOAD_JOB_OUTPUT names another implementation to run instead, such
-# as the reference script, to check the expected outputs against it.
+# DOWNLOAD_JOB_OUTPUT and ANALYZE_PERF_PROFILES name other
+# implementations to run instead, such as the reference scripts behind
+# wrappers taking the same arguments, to check the expected outputs.
 dl=${DOWNLOAD_JOB_OUTPUT:-$top/pipelines/download-job-output}
+ap=${ANALYZE_PERF_PROFILES:-$top/pipelines/analyze-perf-profiles}
 PATH=$top/tests/s3/bin:$PATH
 export PATH
 
@@ -186,8 +195,7 @@ analyze)
 	run env PROFILING_S3_BUCKET="$bucket" \
 	    "$dl" --endpoint-url "$ep" "$job" jobs/prof
 	echo "== analyze-perf-profiles -j 2 $job"
-	(cd "$work/run" &&
-	    "$top/pipelines/analyze-perf-profiles" -j 2 "$job")
+	(cd "$work/run" && "$ap" -j 2 "$job")
 	echo "== status $?"
 	cat "$work/run/$job/perf_thread_summary.txt"
 	echo "== md5 of perf_xz_fp.speedscope.json"

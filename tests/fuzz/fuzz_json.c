@@ -1,0 +1,134 @@
+/*
+ * fuzz_json: the JSON pull tokenizer (common/json.c).  Each input is
+ * tokenized twice, from memory (json_open_mem) and from a file
+ * descriptor that returns 1 to 16 bytes a read (json_open), and both
+ * walks must agree token for token: type, text, position, and the
+ * error message and position.  The walk also checks that every token's
+ * text is NUL-terminated, that numbers convert, that the depth stays in
+ * range, and that after EOF or an error every call returns the same.
+ * Arrays and objects that start at a token count divisible by 7 are
+ * skipped with json_skip().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "fuzz.h"
+
+struct walk {
+	const uint8_t	*data;
+	size_t		 size;
+	int		 fd;		/* -1: read from memory */
+	uint64_t	 hash;		/* of everything seen */
+	unsigned long long ntok;
+	enum json_tok	 last;
+	char		 err[160];
+};
+
+int	LLVMFuzzerInitialize(int *, char ***);
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* Mix n bytes at p into h (FNV-1a). */
+static uint64_t
+mix(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n-- > 0)
+		h = (h ^ *s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static void
+walk(void *arg)
+{
+	struct walk *w = arg;
+	struct json *j;
+	enum json_tok t;
+	unsigned long long pos[3];
+	const char *s;
+	size_t len;
+	long long ll;
+	double d;
+	int depth;
+
+	if (w->fd == -1)
+		j = json_open_mem(w->data, w->size, "mem");
+	else
+		j = json_open(w->fd, "mem");
+	w->hash = 0xcbf29ce484222325ULL;
+	for (;;) {
+		t = json_next(j);
+		w->ntok++;
+		depth = json_depth(j);
+		if (depth < 0 || depth > JSON_MAXDEPTH)
+			fuzz_bug("depth %d", depth);
+		s = json_text(j, &len);
+		if (s[len] != '\0')
+			fuzz_bug("token text not NUL-terminated");
+		if (t == JT_NUM) {
+			if (json_double(j, &d) == 0 && d != d)
+				fuzz_bug("json_double gave NaN");
+			(void)json_int(j, &ll);
+		}
+		pos[0] = json_offset(j);
+		pos[1] = json_line(j);
+		pos[2] = json_col(j);
+		if (pos[1] == 0 || pos[2] == 0)
+			fuzz_bug("line or column 0");
+		w->hash = mix(w->hash, &t, sizeof(t));
+		w->hash = mix(w->hash, &depth, sizeof(depth));
+		w->hash = mix(w->hash, s, len);
+		w->hash = mix(w->hash, pos, sizeof(pos));
+		if (t == JT_ERROR || t == JT_EOF)
+			break;
+		if ((t == JT_ARR || t == JT_OBJ || t == JT_KEY) &&
+		    w->ntok % 7 == 0) {
+			if (json_skip(j, t) == -1 && json_next(j) != JT_ERROR)
+				fuzz_bug("json_skip failed without an error");
+			w->hash = mix(w->hash, "skip", 4);
+		}
+	}
+	w->last = t;
+	snprintf(w->err, sizeof(w->err), "%s", json_errmsg(j));
+	if (t == JT_ERROR)
+		w->hash = mix(w->hash, w->err, strlen(w->err));
+	if (json_next(j) != t || json_next(j) != t)
+		fuzz_bug("token %d not repeated after the end", t);
+	json_close(j);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct walk a, b;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.data = b.data = data;
+	a.size = b.size = size;
+	a.fd = -1;
+	fuzz_chunk = 0;
+	if (fuzz_call(walk, &a, 1) != -1)
+		fuzz_bug("walk exited: %s", fuzz_msg);
+	b.fd = fuzz_input(data, size);
+	fuzz_chunk = 1 + (int)(size % 16);
+	if (fuzz_call(walk, &b, 1) != -1)
+		fuzz_bug("walk exited: %s", fuzz_msg);
+	fuzz_chunk = 0;
+	if (a.hash != b.hash || a.last != b.last || a.ntok != b.ntok)
+		fuzz_bug("memory and %d-byte reads differ: %llu tokens, %s / "
+		    "%llu tokens, %s", 1 + (int)(size % 16), a.ntok, a.err,
+		    b.ntok, b.err);
+	return 0;
+}
