@@ -52,7 +52,8 @@ void
 buf_add(struct buf *b, const void *p, size_t n)
 {
 	buf_grow(b, n);
-	memcpy(b->data + b->len, p, n);
+	if (n > 0)	/* p may be NULL then, which memcpy forbids */
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }

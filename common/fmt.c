@@ -55,15 +55,67 @@ fmt_commas(char *buf, size_t sz, uint64_t v)
 	return buf;
 }
 
+/* The binade of x != 0: |x| in [*lo, *hi), doubles there *u apart. */
+static void
+binade(double x, double *lo, double *hi, double *u)
+{
+	int e;
+
+	(void)frexp(x, &e);
+	*lo = ldexp(1, e - 1);
+	*hi = ldexp(1, e);
+	*u = ldexp(1, e - 53 < -1074 ? -1074 : e - 53);
+}
+
 /*
  * acc + w + w + ... (n times), each addition rounded, as Python's
- * sum() and += do when they meet n equal weights in a row.
+ * sum() and += do when they meet n equal weights in a row.  Without
+ * n additions, so that a huge sample count cannot stall a filter:
+ * within a binade, where the doubles are u apart, a step from a
+ * multiple m of u adds w rounded to a multiple of u, which depends on
+ * m only through its parity when w / u is a tie, and after a tie m is
+ * even.  So once two steps in a row inside one binade have added the
+ * same d, every step adds d until the sum nears the binade's edge, and
+ * those steps are taken at once; a step that changes nothing ends the
+ * sum.  Each binade crossed costs a few single steps.
  */
 double
 fmt_pysum(double acc, double w, uint64_t n)
 {
-	while (n-- > 0)
+	double prev, d = 0, lo = 0, hi = 0, u = 0, room, a;
+	uint64_t k;
+	int same = 0;
+
+	while (n > 0) {
+		prev = acc;
 		acc += w;
+		n--;
+		if (acc == prev || acc != acc)
+			return acc;
+		if (acc - prev == d && prev != 0 && (acc > 0) == (prev > 0)) {
+			binade(acc, &lo, &hi, &u);
+			a = fabs(prev);
+			same = a >= lo && a < hi ? same + 1 : 0;
+		} else
+			same = 0;
+		d = acc - prev;
+		if (same < 2)
+			continue;
+		a = fabs(acc);
+		if ((d > 0) == (acc > 0))
+			room = hi - 2 * u - a;
+		else
+			room = a - lo - u;
+		if (room < fabs(d))
+			continue;
+		/* The quotient may round up by one. */
+		k = (uint64_t)(room / fabs(d)) - 1;
+		if (k > n)
+			k = n;
+		acc += (double)k * d;
+		n -= k;
+		same = 0;
+	}
 	return acc;
 }
 

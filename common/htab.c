@@ -3,19 +3,22 @@
  * 0, 1, 2, ... in first-seen order, so callers keep their per-key data
  * in plain arrays indexed by id and iterate in first-seen order.  Keys
  * are copied into one growing arena; the table is open addressing with
- * linear probing over (hash, entry) slots.  An entry in the arena is the
- * id and the length of the key, then the key and a NUL, so that a
- * lookup goes from the slot straight to the bytes to compare (it is
- * bound by cache misses: two rather than three).
+ * linear probing over slots of 8 bytes: the top half of the key's hash
+ * (the bottom half picks the slot) and where its entry is.  An entry in
+ * the arena is the id and the length of the key, then the key and a
+ * NUL, so that a lookup goes from the slot straight to the bytes to
+ * compare: lookups are bound by cache misses, and the slots are small
+ * so that more of them stay in the caches.
  */
+#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sst.h"
 
 struct slot {
-	uint64_t	hash;
-	size_t		ent;	/* entry offset + 1; 0 marks an empty slot */
+	uint32_t	tag;	/* hash >> 32 */
+	uint32_t	ent;	/* entry offset / 8 + 1; 0: an empty slot */
 };
 
 /* An entry's head: id and key length; the key follows. */
@@ -24,7 +27,8 @@ struct head {
 	size_t		len;
 };
 
-#define ALIGN(n)	(((n) + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1))
+#define ALIGN(n)	(((n) + 7) & ~(size_t)7)
+#define ENTRY(h, e)	((h)->arena + ((size_t)(e) - 1) * 8)
 
 struct htab {
 	struct slot	*slots;
@@ -102,24 +106,26 @@ ht_hash(const void *key, size_t len)
 	return a;
 }
 
-/* Double the slot array and re-insert every id. */
+/* Double the slot array and re-insert every key, hashed again. */
 static void
 grow(struct htab *h)
 {
-	struct slot *old = h->slots;
-	size_t i, j, n = h->nslots;
+	struct head hd;
+	uint64_t hv;
+	size_t i, j;
 
+	free(h->slots);
 	h->nslots *= 2;
 	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
-	for (i = 0; i < n; i++) {
-		if (old[i].ent == 0)
-			continue;
-		j = old[i].hash & (h->nslots - 1);
+	for (i = 0; i < h->n; i++) {
+		memcpy(&hd, h->arena + h->off[i], sizeof(hd));
+		hv = ht_hash(h->arena + h->off[i] + sizeof(hd), hd.len);
+		j = hv & (h->nslots - 1);
 		while (h->slots[j].ent != 0)
 			j = (j + 1) & (h->nslots - 1);
-		h->slots[j] = old[i];
+		h->slots[j].tag = hv >> 32;
+		h->slots[j].ent = h->off[i] / 8 + 1;
 	}
-	free(old);
 }
 
 /*
@@ -131,13 +137,14 @@ lookup(const struct htab *h, const void *key, size_t len, uint64_t hv,
     size_t *slot)
 {
 	struct head hd;
-	size_t i = hv & (h->nslots - 1), e;
+	size_t i = hv & (h->nslots - 1);
+	uint32_t e, tag = hv >> 32;
 
 	for (; (e = h->slots[i].ent) != 0; i = (i + 1) & (h->nslots - 1)) {
-		if (h->slots[i].hash != hv)
+		if (h->slots[i].tag != tag)
 			continue;
-		memcpy(&hd, h->arena + e - 1, sizeof(hd));
-		if (hd.len == len && memcmp(h->arena + e - 1 + sizeof(hd), key,
+		memcpy(&hd, ENTRY(h, e), sizeof(hd));
+		if (hd.len == len && memcmp(ENTRY(h, e) + sizeof(hd), key,
 		    len) == 0)
 			return hd.id;
 	}
@@ -168,19 +175,20 @@ ht_findh(const struct htab *h, const void *key, size_t len, uint64_t hv)
 void
 ht_prefetch(const struct htab *h, uint64_t hv, int keys)
 {
-	size_t i = hv & (h->nslots - 1), e;
+	size_t i = hv & (h->nslots - 1);
+	uint32_t e, tag = hv >> 32;
 
 	if (!keys) {
 		__builtin_prefetch(&h->slots[i]);
 		return;
 	}
 	for (; (e = h->slots[i].ent) != 0; i = (i + 1) & (h->nslots - 1)) {
-		if (h->slots[i].hash != hv)
+		if (h->slots[i].tag != tag)
 			continue;
-		__builtin_prefetch(h->arena + e - 1);
-		__builtin_prefetch(h->arena + e - 1 + 64);
-		__builtin_prefetch(h->arena + e - 1 + 128);
-		__builtin_prefetch(h->arena + e - 1 + 192);
+		__builtin_prefetch(ENTRY(h, e));
+		__builtin_prefetch(ENTRY(h, e) + 64);
+		__builtin_prefetch(ENTRY(h, e) + 128);
+		__builtin_prefetch(ENTRY(h, e) + 192);
 		return;
 	}
 }
@@ -203,6 +211,8 @@ ht_intern(struct htab *h, const void *key, size_t len, int *isnew)
 		h->off = xreallocarray(h->off, h->cap, sizeof(*h->off));
 	}
 	need = ALIGN(sizeof(hd) + len + 1);
+	if (h->alen / 8 >= UINT32_MAX - 1)
+		errx(1, "hash table full");
 	if (h->alen + need > h->acap) {
 		while (h->alen + need > h->acap)
 			h->acap *= 2;
@@ -214,8 +224,8 @@ ht_intern(struct htab *h, const void *key, size_t len, int *isnew)
 	memcpy(h->arena + h->alen + sizeof(hd), key, len);
 	h->arena[h->alen + sizeof(hd) + len] = '\0';
 	h->off[id] = h->alen;
-	h->slots[i].hash = hv;
-	h->slots[i].ent = h->alen + 1;
+	h->slots[i].tag = hv >> 32;
+	h->slots[i].ent = h->alen / 8 + 1;
 	h->alen += need;
 	if (h->n * 2 > h->nslots)
 		grow(h);

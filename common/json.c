@@ -140,8 +140,7 @@ struct json {
 	unsigned long long erroff;	/* offset of the error */
 	unsigned long long peek[2];	/* offsets of the text and the ']' */
 	unsigned long long peekend[2];	/* of the last two raw arrays */
-	int		 peekplain[2];	/* found by json_rawnext() */
-	int		 lastpeek;
+	int		 lastpeek;	/* found by json_rawnext() */
 	int		 fd;		/* -1 for memory input */
 	const unsigned char *src;	/* memory input not yet buffered */
 	size_t		 srclen;
@@ -162,7 +161,7 @@ static int	 hexval(const unsigned char *, unsigned long *);
 static uint64_t	 load64(const unsigned char *);
 static uint64_t	 nondigits(uint64_t);
 static size_t	 ndigits(const unsigned char *);
-static unsigned char *flatend(unsigned char *, int *);
+static unsigned char *flatend(unsigned char *);
 static void	 put_utf8(struct buf *, unsigned long);
 static int	 scan_number(struct json *, unsigned char *, unsigned char **);
 static int	 scan_string(struct json *, unsigned char *, unsigned char **);
@@ -423,25 +422,24 @@ ndigits(const unsigned char *q)
 }
 
 /*
- * The first byte from q on that is not of class C_FLAT, 8 bytes at a
- * time while they are all digits or ',' (the mask flags every other
- * byte exactly: a digit is x = byte ^ '0' below 10, so x + 0x76 keeps
- * the top bit clear; a ',' is y = byte ^ ',' zero).  *plain is cleared
- * if some other byte of class C_FLAT is passed.  The NUL sentinel stops
+ * The first byte from q on that is not of class C_FLAT, 8 bytes at a time
+ * while they are all digits, ',', '-' or '.': a byte is flagged when it
+ * is outside ',' to '9' (as in nondigits()) or is a '/'.  Only the
+ * lowest flag is reliable, and only it is used.  The NUL sentinel stops
  * the loop.
  */
 static inline unsigned char *
-flatend(unsigned char *q, int *plain)
+flatend(unsigned char *q)
 {
-	uint64_t w, x, y, m;
+	uint64_t w, m, x;
 
 	for (;;) {
 		w = load64(q);
-		x = w ^ ZEROS;
-		y = w ^ 0x2c2c2c2c2c2c2c2cULL;
-		m = (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | x) &
-		    (((y & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | y) &
-		    0x8080808080808080ULL;
+		x = w ^ 0x2f2f2f2f2f2f2f2fULL;
+		m = ((w + 0x4646464646464646ULL) |
+		    (w - 0x2c2c2c2c2c2c2c2cULL) |
+		    ~(((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) |
+		    x)) & 0x8080808080808080ULL;
 		if (m == 0) {
 			q += 8;
 			continue;
@@ -449,7 +447,6 @@ flatend(unsigned char *q, int *plain)
 		q += __builtin_ctzll(m) >> 3;
 		if (!(cls[*q] & C_FLAT))
 			return q;
-		*plain = 0;
 		q++;
 	}
 }
@@ -984,7 +981,7 @@ int
 json_rawarray(struct json *j, const char **sp, size_t *lenp)
 {
 	unsigned char *q;
-	int i, plain;
+	int i;
 
 	if (j->state != S_FIRSTELEM || j->last != JT_ARR)
 		return -1;
@@ -995,11 +992,10 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 			continue;
 		*sp = (const char *)j->p;
 		*lenp = j->peekend[i] - j->peek[i];
-		return j->peekplain[i];
+		return 0;
 	}
 	for (;;) {
-		plain = 1;
-		q = flatend(j->p, &plain);
+		q = flatend(j->p);
 		if (*q == ']')
 			break;
 		if (q != j->end || j->eof ||
@@ -1008,37 +1004,34 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 	}
 	*sp = (const char *)j->p;
 	*lenp = q - j->p;
-	return plain;
+	return 0;
 }
 
 /*
  * A look further: the raw text of the flat array right after the one of
  * len bytes at sp (given by json_rawarray() or by this function), if
- * only ",[" lies between them and it is in the buffer; returns as
- * json_rawarray().  Nothing moves and nothing is read; json_rawarray()
- * remembers where the last two found end.
+ * only ",[" lies between them and it is in the buffer.  Nothing moves
+ * and nothing is read; json_rawarray() remembers where the last two
+ * found end.
  */
 int
 json_rawnext(struct json *j, const char *sp, size_t len, const char **np,
     size_t *nlenp)
 {
 	unsigned char *p = (unsigned char *)sp, *q;
-	int plain;
 
 	if (p < j->buf || p > j->end || (size_t)(j->end - p) < len + 3 ||
 	    p[len] != ']' || p[len + 1] != ',' || p[len + 2] != '[')
 		return -1;
 	p += len + 3;
-	plain = 1;
-	if (*(q = flatend(p, &plain)) != ']')
+	if (*(q = flatend(p)) != ']')
 		return -1;
 	j->lastpeek ^= 1;
 	j->peek[j->lastpeek] = OFF(j, p);
 	j->peekend[j->lastpeek] = OFF(j, q);
-	j->peekplain[j->lastpeek] = plain;
 	*np = (const char *)p;
 	*nlenp = q - p;
-	return plain;
+	return 0;
 }
 
 /*

@@ -183,3 +183,15 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	fwrite(r->locs, 1, r->locslen, fp);
 	putc('\n', fp);
 }
+
+/*
+ * acc plus the weights of the samples of r, one by one, so that sums
+ * match Python's float sums (see sst(5), EXACT SUMS).
+ */
+double
+rec_addw(double acc, const struct sst_rec *r)
+{
+	if (r->hasperiod)
+		return fmt_pysum(acc, r->period, r->samples);
+	return acc + r->weight;
+}

@@ -10,14 +10,13 @@
  * become seconds.
  *
  * Speed: a stack is keyed by its frame indices written as compact JSON
- * writes them, "3,2,1", packed two characters a byte, so that a sample
- * so written (as py-spy and speedscope write them) is looked up by its
- * raw text, which json_rawarray() hands out without tokenizing.  A key
- * enters the table only after its sample was read token by token and
- * checked, so a raw text found there is valid, and the sample is skipped
- * whole.  Other spellings (blanks, -0) are read token by token every
- * time.  Runs of equal weights, as py-spy writes them, are converted
- * once.
+ * writes them, "3,2,1", so that a sample so written (as py-spy and
+ * speedscope write them) is looked up by its raw text, which
+ * json_rawarray() hands out without tokenizing.  A key enters the table
+ * only after its sample was read token by token and checked, so a raw
+ * text found there is valid, and the sample is skipped whole.  Other
+ * spellings (blanks, -0) are read token by token every time.  Runs of
+ * equal weights, as py-spy writes them, are converted once.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -26,13 +25,13 @@
 #include "sst.h"
 
 #define SPILLMEM	(1 << 20)
+#define CHUNK		4096	/* bytes moved to or from a spill at once */
 #define KEYMAX		32
 
-/* A sample ahead, peeked at: offset and length of its raw text, key. */
+/* A sample ahead, peeked at: offset and length of its raw text, hash. */
 struct hint {
 	unsigned long long off;		/* 0: none */
 	size_t		 len;
-	struct buf	 key;
 	uint64_t	 hash;
 };
 
@@ -47,7 +46,7 @@ struct prof {
 	int		 hasname;
 	enum sst_unit	 unit;
 	double		 factor;
-	struct htab	*stacks;	/* packed "3,2,1" keys */
+	struct htab	*stacks;	/* uint32 frame index arrays */
 	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
 	uint32_t	*blist;		/* stack ids of the batch, in order */
@@ -76,13 +75,15 @@ struct spd {
 	struct prof	*pending, **tail;
 	uint32_t	*stk;
 	size_t		 stkcap;
-	struct buf	 text;		/* a stack's key text, "3,2,1" */
-	struct buf	 key;		/* the same packed: this sample's */
+	struct buf	 key;		/* a stack's key, "3,2,1" */
 	struct buf	 lastkey;	/* the last sample's key */
 	size_t		 last;		/* and its stack id + 1, or 0 */
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[2];	/* the next two samples */
 	struct buf	 sbuf, lbuf;
+	unsigned char	 chunk[CHUNK];	/* per-sample data to or from */
+	size_t		 clen, cpos;	/* the spill of the profile read */
+	uint64_t	 cleft;		/* bytes left in the spill */
 };
 
 static void	 readframes(struct spd *);
@@ -94,10 +95,13 @@ static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static size_t	 readstack(struct spd *, struct prof *);
 static void	 stackkey(struct spd *, size_t);
-static void	 pack(struct buf *, const char *, size_t);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double);
+static void	 putfirst(struct spd *, struct prof *, const void *, size_t);
+static void	 endfirst(struct spd *, struct prof *, int, uint64_t);
+static int	 getfirst(struct spd *, struct prof *, void *, size_t);
+static void	 rewindfirst(struct spd *, struct prof *, size_t);
 static void	 emitprof(struct spd *, struct prof *);
 static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
@@ -174,11 +178,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.stkcap = 256;
 	s.stk = xreallocarray(NULL, s.stkcap, sizeof(*s.stk));
 	buf_init(&s.arena);
-	buf_init(&s.text);
 	buf_init(&s.key);
 	buf_init(&s.lastkey);
-	buf_init(&s.hint[0].key);
-	buf_init(&s.hint[1].key);
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
 	expect(&s, next(&s), JT_OBJ, "expected a speedscope JSON object");
@@ -212,11 +213,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 		freeprof(p);
 	}
 	buf_free(&s.arena);
-	buf_free(&s.text);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
-	buf_free(&s.hint[0].key);
-	buf_free(&s.hint[1].key);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
 	free(s.noff);
@@ -385,9 +383,8 @@ readprofile(struct spd *s, size_t i)
 }
 
 /*
- * Note the key and hash of the sample after the one whose raw text is
- * the len bytes at raw, and start loading its table slot.  A sample
- * that is not only digits and ',' has no key.
+ * Note the hash of the raw text of the sample after the one of len bytes
+ * at raw, at offset off, and start loading its table slot.
  */
 static int
 peek(struct spd *s, struct prof *p, const char *raw, size_t len,
@@ -397,12 +394,11 @@ peek(struct spd *s, struct prof *p, const char *raw, size_t len,
 	size_t nlen;
 
 	hp->off = 0;
-	if (json_rawnext(s->j, raw, len, &nraw, &nlen) != 1)
+	if (json_rawnext(s->j, raw, len, &nraw, &nlen) == -1)
 		return -1;
 	hp->off = json_consumed(s->j) + (nraw - s->raw);
 	hp->len = nlen;
-	pack(&hp->key, nraw, nlen);
-	hp->hash = ht_hash(hp->key.data, hp->key.len);
+	hp->hash = ht_hash(nraw, nlen);
 	ht_prefetch(p->stacks, hp->hash, 0);
 	return 0;
 }
@@ -413,41 +409,33 @@ peek(struct spd *s, struct prof *p, const char *raw, size_t len,
  * the table.  The table lookups wait on cache misses (the table is too
  * big for the caches), so they are started two samples ahead: while one
  * sample is looked up, the key of the next one and the table slot of the
- * one after it are loaded.  The samples ahead are found, packed and
- * hashed by peeking at their raw text.
+ * one after it are loaded.  The samples ahead are found and hashed by
+ * peeking at their raw text.
  */
 static size_t
 readstack(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
-	struct hint *h0 = &s->hint[0], *h1 = &s->hint[1], ht;
-	struct buf b;
+	struct hint *h0 = &s->hint[0], *h1 = &s->hint[1];
 	unsigned long long off;
 	long long v;
 	size_t n = 0, len, id;
 	uint64_t h;
 	int same, hinted;
 
-	if (json_rawarray(s->j, &s->raw, &len) == 1) {
+	if (json_rawarray(s->j, &s->raw, &len) == 0) {
 		off = json_consumed(s->j);
-		if ((hinted = h0->off == off && h0->len == len)) {
-			b = s->key;
-			s->key = h0->key;
-			h0->key = b;
-			h = h0->hash;
-		} else {
-			pack(&s->key, s->raw, len);
-			h = ht_hash(s->key.data, s->key.len);
-		}
-		same = s->last != 0 && s->key.len == s->lastkey.len &&
-		    memcmp(s->key.data, s->lastkey.data, s->key.len) == 0;
-		if (!hinted && !same)
+		hinted = h0->off == off && h0->len == len;
+		h = h0->hash;
+		same = s->last != 0 && len == s->lastkey.len &&
+		    memcmp(s->raw, s->lastkey.data, len) == 0;
+		if (!hinted && !same) {
+			h = ht_hash(s->raw, len);
 			ht_prefetch(p->stacks, h, 1);
+		}
 		/* The next sample: its slot is loaded; load its key. */
 		if (hinted && h1->off != 0) {
-			ht = *h0;
 			*h0 = *h1;
-			*h1 = ht;
 			ht_prefetch(p->stacks, h0->hash, 1);
 		} else
 			peek(s, p, s->raw, len, h0);
@@ -457,11 +445,10 @@ readstack(struct spd *s, struct prof *p)
 			h1->off = 0;
 		if (same)
 			id = s->last - 1;
-		else if ((id = ht_findh(p->stacks, s->key.data, s->key.len,
-		    h)) != (size_t)-1) {
-			b = s->lastkey;
-			s->lastkey = s->key;
-			s->key = b;
+		else if ((id = ht_findh(p->stacks, s->raw, len, h)) !=
+		    (size_t)-1) {
+			buf_reset(&s->lastkey);
+			buf_add(&s->lastkey, s->raw, len);
 			s->last = id + 1;
 		}
 		if (id != (size_t)-1) {
@@ -488,9 +475,8 @@ readstack(struct spd *s, struct prof *p)
 	}
 	stackkey(s, n);
 	id = ht_intern(p->stacks, s->key.data, s->key.len, NULL);
-	b = s->lastkey;
-	s->lastkey = s->key;
-	s->key = b;
+	buf_reset(&s->lastkey);
+	buf_add(&s->lastkey, s->key.data, s->key.len);
 	s->last = id + 1;
 	return id;
 }
@@ -503,9 +489,9 @@ stackkey(struct spd *s, size_t n)
 	uint32_t v;
 	size_t i;
 
-	buf_reset(&s->text);
-	buf_grow(&s->text, n * 11);
-	q = s->text.data;
+	buf_reset(&s->key);
+	buf_grow(&s->key, n * 11);
+	q = s->key.data;
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			*q++ = ',';
@@ -518,49 +504,9 @@ stackkey(struct spd *s, size_t n)
 		q += d + sizeof(d) - e;
 	}
 	*q = '\0';
-	s->text.len = q - s->text.data;
-	pack(&s->key, s->text.data, s->text.len);
+	s->key.len = q - s->key.data;
 }
 
-/*
- * Pack the len characters at t, digits and ',' only, two a byte into b:
- * the low 4 bits of each ('0' to '9' give 0 to 9, ',' 12), the first in
- * the low half; an odd length ends in 15.  Eight at a time.
- */
-static void
-pack(struct buf *b, const char *t, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)t;
-	unsigned char *q;
-	uint64_t w;
-	uint32_t w32;
-	size_t i;
-
-	buf_reset(b);
-	buf_grow(b, len / 2 + 1);
-	q = (unsigned char *)b->data;
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, u + i, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		w = __builtin_bswap64(w);
-#endif
-		w &= 0x0f0f0f0f0f0f0f0fULL;
-		w = (w | w >> 4) & 0x00ff00ff00ff00ffULL;
-		w = (w | w >> 8) & 0x0000ffff0000ffffULL;
-		w32 = (uint32_t)(w | w >> 16);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		w32 = __builtin_bswap32(w32);
-#endif
-		memcpy(q, &w32, 4);
-		q += 4;
-	}
-	for (; i + 2 <= len; i += 2)
-		*q++ = (u[i] & 15) | (u[i + 1] & 15) << 4;
-	if (i < len)
-		*q++ = (u[i] & 15) | 0xf0;
-	*q = '\0';
-	b->len = q - (unsigned char *)b->data;
-}
 /*
  * Write out the current batch: one (stack id, samples, weight) per
  * distinct stack of the batch, in first-seen order.
@@ -625,6 +571,58 @@ addsample(struct spd *s, struct prof *p, size_t id, double w)
 		closebatch(p);
 }
 
+/* Write n bytes of per-sample data to p->first, through s->chunk. */
+static void
+putfirst(struct spd *s, struct prof *p, const void *v, size_t n)
+{
+	if (s->clen + n > CHUNK) {
+		spill_write(p->first, s->chunk, s->clen);
+		s->clen = 0;
+	}
+	memcpy(s->chunk + s->clen, v, n);
+	s->clen += n;
+}
+
+/* The end of the first array, of kind 'S' or 'W' and n items. */
+static void
+endfirst(struct spd *s, struct prof *p, int kind, uint64_t n)
+{
+	spill_write(p->first, s->chunk, s->clen);
+	p->firstkind = kind;
+	p->nfirst = n;
+}
+
+/*
+ * Read the next n bytes of per-sample data from p->first, CHUNK bytes
+ * at a time (a whole number of items); -1 at the end.
+ */
+static int
+getfirst(struct spd *s, struct prof *p, void *v, size_t n)
+{
+	size_t k;
+
+	if (s->cpos + n > s->clen) {
+		k = s->cleft < CHUNK ? s->cleft : CHUNK;
+		if (k == 0 || spill_read(p->first, s->chunk, k) == -1)
+			return -1;
+		s->cleft -= k;
+		s->clen = k;
+		s->cpos = 0;
+	}
+	memcpy(v, s->chunk + s->cpos, n);
+	s->cpos += n;
+	return 0;
+}
+
+/* Start reading back p->first, of items of size bytes. */
+static void
+rewindfirst(struct spd *s, struct prof *p, size_t size)
+{
+	spill_rewind(p->first);
+	s->cleft = p->nfirst * size;
+	s->clen = s->cpos = 0;
+}
+
 /* Read the samples array, pairing with weights read before, if any. */
 static void
 readsamples(struct spd *s, struct prof *p)
@@ -638,20 +636,22 @@ readsamples(struct spd *s, struct prof *p)
 		json_fail(s->j, "samples given twice");
 	s->last = 0;
 	if (p->firstkind == 'W')
-		spill_rewind(p->first);
-	else
+		rewindfirst(s, p, sizeof(w));
+	else {
 		p->first = spill_new(SPILLMEM);
+		s->clen = 0;
+	}
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_ARR, "sample: expected an array");
 		id = (uint32_t)readstack(s, p);
 		n++;
 		if (p->firstkind == 'W') {
-			if (spill_read(p->first, &w, sizeof(w)) == -1)
+			if (getfirst(s, p, &w, sizeof(w)) == -1)
 				json_fail(s->j, "more samples than the %llu "
 				    "weights", (unsigned long long)p->nfirst);
 			addsample(s, p, id, w);
 		} else
-			spill_write(p->first, &id, sizeof(id));
+			putfirst(s, p, &id, sizeof(id));
 	}
 	if (p->firstkind == 'W') {
 		if (n != p->nfirst)
@@ -663,8 +663,7 @@ readsamples(struct spd *s, struct prof *p)
 		p->first = NULL;
 		return;
 	}
-	p->firstkind = 'S';
-	p->nfirst = n;
+	endfirst(s, p, 'S', n);
 }
 
 /* Read the weights array, pairing with samples read before, if any. */
@@ -682,9 +681,11 @@ readweights(struct spd *s, struct prof *p)
 	if (p->firstkind == 'W' || p->firstkind == 'P')
 		json_fail(s->j, "weights given twice");
 	if (p->firstkind == 'S')
-		spill_rewind(p->first);
-	else
+		rewindfirst(s, p, sizeof(id));
+	else {
 		p->first = spill_new(SPILLMEM);
+		s->clen = 0;
+	}
 	while ((t = next(s)) != JT_ARR_END) {
 		if (t != JT_NUM)
 			json_fail(s->j, "weight: expected a finite number");
@@ -698,12 +699,12 @@ readweights(struct spd *s, struct prof *p)
 		}
 		n++;
 		if (p->firstkind == 'S') {
-			if (spill_read(p->first, &id, sizeof(id)) == -1)
+			if (getfirst(s, p, &id, sizeof(id)) == -1)
 				json_fail(s->j, "more weights than the %llu "
 				    "samples", (unsigned long long)p->nfirst);
 			addsample(s, p, id, w);
 		} else
-			spill_write(p->first, &w, sizeof(w));
+			putfirst(s, p, &w, sizeof(w));
 	}
 	if (p->firstkind == 'S') {
 		if (n != p->nfirst)
@@ -715,8 +716,7 @@ readweights(struct spd *s, struct prof *p)
 		p->first = NULL;
 		return;
 	}
-	p->firstkind = 'W';
-	p->nfirst = n;
+	endfirst(s, p, 'W', n);
 }
 
 /*
@@ -791,39 +791,29 @@ readevents(struct spd *s, struct prof *p)
 
 /*
  * Build one record's stack and locations fields from an interned stack's
- * packed key of len bytes.
+ * key of len bytes.
  */
 static void
 fields(struct spd *s, const char *key, size_t len)
 {
-	const unsigned char *u = (const unsigned char *)key;
-	const char *a = s->arena.data;
-	size_t n = 0, i, sn = 0, ln = 0, k;
-	uint32_t fr = 0;
+	const char *a = s->arena.data, *e = key + len;
+	size_t n, i, sn = 0, ln = 0, k;
+	uint32_t fr;
 	char *sq, *lq;
-	int c;
 
-	/*
-	 * The frame indices (an empty key has none; 15 pads or ends the
-	 * last), and the room for their names and places.
-	 */
-	for (i = 0; len > 0; i++) {
-		c = i < 2 * len ? u[i / 2] >> (i % 2 * 4) & 15 : 15;
-		if (c < 10) {
-			fr = fr * 10 + c;
-			continue;
-		}
+	/* The frame indices, and the room for their names and places. */
+	for (n = 0; key < e; n++) {
+		for (fr = 0; key < e && *key != ','; key++)
+			fr = fr * 10 + (*key - '0');
+		key += key < e;
 		if (n == s->stkcap) {
 			s->stkcap *= 2;
 			s->stk = xreallocarray(s->stk, s->stkcap,
 			    sizeof(*s->stk));
 		}
-		s->stk[n++] = fr;
+		s->stk[n] = fr;
 		sn += s->loff[fr] - s->noff[fr] + 1;
 		ln += s->noff[fr + 1] - s->loff[fr] + 1;
-		fr = 0;
-		if (c == 15)
-			break;
 	}
 	buf_reset(&s->sbuf);
 	buf_reset(&s->lbuf);

@@ -103,12 +103,11 @@ unsigned long long json_consumed(const struct json *);
 /*
  * Right after a JT_ARR: if the array up to its ']' is in the buffer and
  * holds only number characters, ',' and whitespace but newline, point
- * at the text between the brackets and return 1 if it is only digits
- * and ',', else 0; -1 if it is no such array.  The text is not checked
- * and stays valid until the next call; the tokenizer does not move: go
- * on with json_next() or, if the text is known to be valid, move past
- * the ']' with json_rawskip(text length), as if every token up to the
- * JT_ARR_END had been read (-1 if the position is wrong).
+ * at the text between the brackets and return 0, else -1.  The text is
+ * not checked and stays valid until the next call; the tokenizer does
+ * not move: go on with json_next() or, if the text is known to be valid,
+ * move past the ']' with json_rawskip(text length), as if every token up
+ * to the JT_ARR_END had been read.  -1 if the position is wrong.
  */
 int	 json_rawarray(struct json *, const char **, size_t *);
 int	 json_rawskip(struct json *, size_t);
@@ -155,6 +154,8 @@ int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
 /* Number of frames in a stack/locs field, and the last one. */
 size_t	 rec_nframes(const char *, size_t);
 const char *rec_last(const char *, size_t, size_t *);
+/* acc plus the weight of r, sample by sample as Python sums it. */
+double	 rec_addw(double, const struct sst_rec *);
 
 /* htab.c: interning hash table, ids are dense and in first-seen order */
 struct htab;
@@ -205,6 +206,33 @@ typedef void (*spd_emit)(const struct sst_rec *, void *);
 void	 spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64
+
+/* --- tally.c: totals per key (sst-leaf, sst-threads, chain.c, ...) --- */
+/*
+ * Keys interned in first-seen order, each with its samples and its
+ * weight summed by rec_addw(); samples and weight are indexed by id.
+ */
+struct tally {
+	struct htab	*keys;
+	uint64_t	*samples;
+	double		*weight;
+	size_t		 cap;
+};
+void	 tally_init(struct tally *);
+void	 tally_free(struct tally *);
+/* The id of key, new ones with zero totals; *isnew (if not NULL) set. */
+size_t	 tally_intern(struct tally *, const void *, size_t, int *);
+/* Add r to the totals of id. */
+void	 tally_addid(struct tally *, size_t, const struct sst_rec *);
+/* Add r to the totals of key, interned if new; returns its id. */
+size_t	 tally_add(struct tally *, const void *, size_t,
+	    const struct sst_rec *);
+size_t	 tally_count(const struct tally *);
+/* Every id, heaviest first, ties in id order; free() the array. */
+size_t	*tally_sort(const struct tally *);
+/* Sort ids ix[0..n) by w[id], heaviest first; ties keep their order. */
+void	 tally_sortw(size_t *, size_t, const double *);
+/* --- end tally.c --- */
 
 /* --- chain.c: chain rows (sst-callers, sst-callees, sst-stacks) --- */
 /* The frames of one stack field: frame i is s[off[i], off[i + 1] - 1). */

@@ -690,7 +690,8 @@ main(int argc, char *argv[])
 			c.idcap = c.nids;
 			c.ids = xreallocarray(c.ids, c.idcap, sizeof(*c.ids));
 		}
-		memcpy(c.ids, t + 1, c.nids * sizeof(*c.ids));
+		if (c.nids > 0)		/* c.ids may still be NULL */
+			memcpy(c.ids, t + 1, c.nids * sizeof(*c.ids));
 		buf_reset(&c.key);
 		stack(&c, c.ids, c.nids, &c.key);
 		a = &c.acc[i];

@@ -152,5 +152,9 @@ main(int argc, char *argv[])
 		putchar('\n');
 	}
 	fshut(stdout, "stdout");
+	ht_free(f.lines);
+	free(f.samples);
+	free(f.weight);
+	buf_free(&f.key);
 	return 0;
 }

@@ -323,8 +323,8 @@ putstr(const char *s, size_t n)
 		else if (cp < 0x10000)
 			printf("\\u%04lx", cp);
 		else
-			printf("\\u%04lx\\u%04lx", 0xd800 + ((cp - 0x10000) >> 10),
-			    0xdc00 + ((cp - 0x10000) & 0x3ff));
+			printf("\\u%04lx\\u%04lx", 0xd800 + ((cp - 0x10000) >>
+			    10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
 	}
 	putchar('"');
 }
@@ -561,5 +561,18 @@ main(int argc, char *argv[])
 			    sizeof(c1), thr[order[i]].n));
 		}
 	}
+	for (i = 0; i < ht_count(thtab); i++)
+		buf_free(&thr[i].name);
+	ht_free(thtab);
+	ht_free(frtab);
+	spill_free(all);
+	buf_free(&key);
+	buf_free(&tmp);
+	free(thr);
+	free(order);
+	free(forder);
+	free(first);
+	free(outid);
+	free(ids);
 	return 0;
 }

@@ -1,0 +1,53 @@
+/*
+ * fuzz_collapsed: collapsed2sst, the whole program (filters/
+ * collapsed2sst.c compiled with main renamed, see fuzz.h and filter.h),
+ * on the input as a file.  The input's size picks one of several option
+ * sets.  Bad lines are skipped with a warning, so the program must end
+ * with status 0, and what it wrote must be an sst(5) stream.
+ */
+#include "sst.h"
+#include "fuzz.h"
+#include "filter.h"
+
+int	LLVMFuzzerInitialize(int *, char ***);
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static const char *const opts[][5] = {
+	{ NULL },
+	{ "-s", NULL },
+	{ "-u", "ns", NULL },
+	{ "-s", "-u", "count", NULL },
+	{ "-f", "1000000", NULL },
+	{ "-t", "T;x", "-v", NULL },
+	{ "-u", "none", "-s", NULL },
+};
+#define NOPTS	(sizeof(opts) / sizeof(opts[0]))
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *args[MAXARGS + 1], *out;
+	size_t i, k, len;
+	int st;
+
+	(void)fuzz_input(data, size);
+	k = size % NOPTS;
+	args[0] = "collapsed2sst";
+	for (i = 0; opts[k][i] != NULL; i++)
+		args[i + 1] = opts[k][i];
+	args[++i] = fuzz_inpath();
+	args[++i] = NULL;
+	if ((st = runfilter(args, &out, &len)) != 0)
+		fuzz_bug("collapsed2sst exited %d: %s", st, fuzz_msg);
+	checkstream(out, len, "collapsed2sst");
+	return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * fuzz_spd: the speedscope reader (spd_flatten over the JSON tokenizer),
+ * as sst-flatten runs it.  Bad input ends in json_fail() or errx(),
+ * which exit; compiled for fuzzing they jump back here instead (see
+ * fuzz.h), so an input may fail but must not crash, and every record
+ * written before the end must be a well-formed sst(5) line: it is
+ * written with rec_write and read back with rec_parse.  Odd sizes read
+ * from memory, even ones from a descriptor giving 1 to 8 bytes a read;
+ * sizes divisible by 3 write one record per sample (-s).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "fuzz.h"
+
+struct run {
+	const uint8_t	*data;
+	size_t		 size;
+	int		 fd;		/* -1: from memory */
+	int		 persample;
+	FILE		*out;
+	unsigned long long nrec;
+};
+
+int	LLVMFuzzerInitialize(int *, char ***);
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* Check one record as it is handed out, and write it. */
+static void
+emit(const struct sst_rec *r, void *arg)
+{
+	struct run *run = arg;
+
+	if (esc_valid(r->thread, r->threadlen) == -1 ||
+	    esc_valid(r->stack, r->stacklen) == -1 ||
+	    esc_valid(r->locs, r->locslen) == -1)
+		fuzz_bug("record %llu: badly escaped field", run->nrec);
+	if (r->hasperiod && r->period != r->period)
+		fuzz_bug("record %llu: NaN period", run->nrec);
+	rec_write(run->out, r);
+	run->nrec++;
+}
+
+static void
+flatten(void *arg)
+{
+	struct run *run = arg;
+	struct json *j;
+
+	if (run->fd == -1)
+		j = json_open_mem(run->data, run->size, "in");
+	else
+		j = json_open(run->fd, "in");
+	spd_flatten(j, run->persample, emit, run);
+	json_close(j);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct run run;
+	struct sst_rec r;
+	const char *why;
+	char *text, *line, *nl;
+	size_t len;
+	unsigned long long n = 0;
+
+	memset(&run, 0, sizeof(run));
+	run.data = data;
+	run.size = size;
+	run.fd = -1;
+	run.persample = size % 3 == 0;
+	if (size % 2 == 0) {
+		run.fd = fuzz_input(data, size);
+		fuzz_chunk = 1 + (int)(size / 2 % 8);
+	}
+	if ((run.out = open_memstream(&text, &len)) == NULL)
+		abort();
+	(void)fuzz_call(flatten, &run, 1);
+	fuzz_chunk = 0;
+	if (fclose(run.out) == EOF)
+		abort();
+	for (line = text; line < text + len; line = nl + 1, n++) {
+		if ((nl = memchr(line, '\n', (size_t)(text + len - line))) ==
+		    NULL)
+			fuzz_bug("record %llu has no newline", n);
+		*nl = '\0';
+		if (rec_parse(line, (size_t)(nl - line), &r, &why) == -1)
+			fuzz_bug("record %llu does not read back: %s: %s", n,
+			    why, line);
+	}
+	if (n != run.nrec)
+		fuzz_bug("%llu records written, %llu lines", run.nrec, n);
+	free(text);
+	return 0;
+}
