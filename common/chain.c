@@ -17,14 +17,9 @@
 #include "sst.h"
 
 struct chains {
-	struct htab	*keys;		/* "thread TAB chain", escaped */
-	uint64_t	*samples;	/* by key id */
-	double		*weight;
-	size_t		 cap;
+	struct tally	 tally;		/* by "thread TAB chain", escaped */
 	struct buf	 key;
 };
-
-static int	byweight(size_t, size_t, void *);
 
 int
 chainrow_parse(const char *line, size_t len, struct chainrow *r,
@@ -122,7 +117,7 @@ chains_new(void)
 	struct chains *c;
 
 	c = xcalloc(1, sizeof(*c));
-	c->keys = ht_new();
+	tally_init(&c->tally);
 	buf_init(&c->key);
 	return c;
 }
@@ -131,58 +126,25 @@ void
 chains_add(struct chains *c, const char *thread, size_t tlen,
     const char *chain, size_t clen, const struct sst_rec *r)
 {
-	size_t id;
-	int isnew;
-
 	buf_reset(&c->key);
 	buf_add(&c->key, thread, tlen);
 	buf_addc(&c->key, '\t');
 	buf_add(&c->key, chain, clen);
-	id = ht_intern(c->keys, c->key.data, c->key.len, &isnew);
-	if (id == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 64;
-		c->samples = xreallocarray(c->samples, c->cap,
-		    sizeof(*c->samples));
-		c->weight = xreallocarray(c->weight, c->cap,
-		    sizeof(*c->weight));
-	}
-	if (isnew) {
-		c->samples[id] = 0;
-		c->weight[id] = 0;
-	}
-	c->samples[id] += r->samples;
-	if (r->hasperiod)
-		c->weight[id] = fmt_pysum(c->weight[id], r->period,
-		    r->samples);
-	else
-		c->weight[id] += r->weight;
-}
-
-/* Heaviest group first; equal weights keep their order (stable sort). */
-static int
-byweight(size_t a, size_t b, void *ctx)
-{
-	const double *w = ctx;
-
-	if (w[a] > w[b])
-		return -1;
-	return w[a] < w[b];
+	tally_add(&c->tally, c->key.data, c->key.len, r);
 }
 
 void
 chains_put(const struct chains *c)
 {
 	char wb[FMTBUF];
-	size_t *ix, i, n = ht_count(c->keys);
+	size_t *ix, i, n = tally_count(&c->tally);
 
-	ix = xreallocarray(NULL, n, sizeof(*ix));
-	for (i = 0; i < n; i++)
-		ix[i] = i;
-	sst_sort(ix, n, byweight, c->weight);
+	ix = tally_sort(&c->tally);
 	for (i = 0; i < n; i++) {
-		fmt_double(wb, sizeof(wb), c->weight[ix[i]]);
-		printf("%llu\t%s\t%s\n", (unsigned long long)c->samples[ix[i]],
-		    wb, ht_key(c->keys, ix[i], NULL));
+		fmt_double(wb, sizeof(wb), c->tally.weight[ix[i]]);
+		printf("%llu\t%s\t%s\n",
+		    (unsigned long long)c->tally.samples[ix[i]], wb,
+		    ht_key(c->tally.keys, ix[i], NULL));
 	}
 	free(ix);
 }
@@ -192,9 +154,7 @@ chains_free(struct chains *c)
 {
 	if (c == NULL)
 		return;
-	ht_free(c->keys);
-	free(c->samples);
-	free(c->weight);
+	tally_free(&c->tally);
 	buf_free(&c->key);
 	free(c);
 }

@@ -1,8 +1,9 @@
 /*
  * fmt.c: number formatting and parsing shared by the filters: the
- * shortest round-trip text of a double, Python's "{:,}" thousands
- * separators, strict whole-field number parsing, and sums that match
- * Python's left-to-right float additions.
+ * shortest round-trip text of a double, as %g and as Python's repr()
+ * write it, Python's "{:,}" thousands separators, strict whole-field
+ * number parsing, and sums that match Python's left-to-right float
+ * additions.
  */
 #include <float.h>
 #include <math.h>
@@ -31,6 +32,50 @@ fmt_double(char *buf, size_t sz, double d)
 			return buf;
 	}
 	snprintf(buf, sz, "%.17g", d);
+	return buf;
+}
+
+/*
+ * d as Python's repr() writes it: the shortest digits that read back as
+ * d, in positional notation when the exponent is in [-4, 16), else as
+ * d.ddde+XX; an integral value keeps a ".0".  inf, -inf and nan as
+ * Python spells them.
+ */
+char *
+fmt_pyfloat(char *buf, size_t sz, double d)
+{
+	char t[FMTBUF], dig[20];
+	const char *sg;
+	int p, nd, ex, i;
+
+	if (!isfinite(d)) {
+		snprintf(buf, sz, "%s", isnan(d) ? "nan" : d > 0 ? "inf" :
+		    "-inf");
+		return buf;
+	}
+	for (p = 1; p < 17; p++) {
+		snprintf(t, sizeof(t), "%.*e", p - 1, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	snprintf(t, sizeof(t), "%.*e", p - 1, d);
+	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
+		if (t[i] != '.')
+			dig[nd++] = t[i];
+	ex = d == 0 ? 0 : atoi(t + i + 1);
+	sg = t[0] == '-' ? "-" : "";
+	if (ex < -4 || ex >= 16)
+		snprintf(buf, sz, "%s%c%s%.*se%c%02d", sg, dig[0],
+		    nd > 1 ? "." : "", nd - 1, dig + 1, ex < 0 ? '-' : '+',
+		    abs(ex));
+	else if (ex < 0)
+		snprintf(buf, sz, "%s0.%.*s%.*s", sg, -ex - 1, "0000", nd, dig);
+	else if (nd <= ex + 1)
+		snprintf(buf, sz, "%s%.*s%.*s.0", sg, nd, dig, ex + 1 - nd,
+		    "000000000000000");
+	else
+		snprintf(buf, sz, "%s%.*s.%.*s", sg, ex + 1, dig, nd - ex - 1,
+		    dig + ex + 1);
 	return buf;
 }
 

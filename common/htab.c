@@ -71,35 +71,60 @@ ht_free(struct htab *h)
 	free(h);
 }
 
+/* The 8 bytes at p as a word, in the machine's byte order. */
+static inline uint64_t
+rd64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /*
- * A fast 64-bit hash of a byte string, sixteen bytes at a time in two
- * independent lanes, so that their multiplications overlap.
+ * A fast 64-bit hash of a byte string, 32 bytes at a time in four
+ * independent lanes, so that their multiplications overlap.  The last 1
+ * to 16 bytes are read as two words that may overlap each other or the
+ * bytes before them, or byte by byte for 8 or fewer (the length is
+ * hashed first, which tells keys that read alike apart).
  */
 uint64_t
 ht_hash(const void *key, size_t len)
 {
 	const unsigned char *p = key;
 	uint64_t a = 0x9e3779b97f4a7c15ULL ^ len, b = 0x6a09e667f3bcc909ULL;
+	uint64_t c = 0xbb67ae8584caa73bULL, d = 0x3c6ef372fe94f82bULL;
 	uint64_t v, w;
+	size_t n;
 
-	for (; len >= 16; p += 16, len -= 16) {
-		memcpy(&v, p, 8);
-		memcpy(&w, p + 8, 8);
-		a = (a ^ v) * 0xff51afd7ed558ccdULL;
-		b = (b ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	for (n = len; n > 32; p += 32, n -= 32) {
+		a = (a ^ rd64(p)) * 0xff51afd7ed558ccdULL;
+		b = (b ^ rd64(p + 8)) * 0xc4ceb9fe1a85ec53ULL;
+		c = (c ^ rd64(p + 16)) * 0xff51afd7ed558ccdULL;
+		d = (d ^ rd64(p + 24)) * 0xc4ceb9fe1a85ec53ULL;
 		a ^= a >> 32;
 		b ^= b >> 32;
+		c ^= c >> 32;
+		d ^= d >> 32;
 	}
-	if (len >= 8) {
-		memcpy(&v, p, 8);
-		a = (a ^ v) * 0xff51afd7ed558ccdULL;
+	if (n > 16) {
+		a = (a ^ rd64(p)) * 0xff51afd7ed558ccdULL;
+		b = (b ^ rd64(p + 8)) * 0xc4ceb9fe1a85ec53ULL;
 		a ^= a >> 32;
-		p += 8;
-		len -= 8;
+		b ^= b >> 32;
+		p += 16;
+		n -= 16;
 	}
-	v = 0;
-	memcpy(&v, p, len);
-	a = (a ^ v ^ (b << 29 | b >> 35)) * 0xc4ceb9fe1a85ec53ULL;
+	if (n > 8) {
+		v = rd64(p);
+		w = rd64(p + n - 8);
+	} else {
+		for (v = 0, w = 0; n > 0; n--)
+			v = v << 8 | p[n - 1];
+	}
+	c = (c ^ v) * 0xff51afd7ed558ccdULL;
+	d = (d ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	a ^= (b << 16 | b >> 48) ^ (c << 32 | c >> 32) ^ (d << 48 | d >> 16);
 	a ^= a >> 29;
 	a *= 0x9e3779b97f4a7c15ULL;
 	a ^= a >> 32;

@@ -63,12 +63,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sst.h"
 
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
-#define JSON_PAD	8		/* zero bytes kept after the data */
+#define JSON_PAD	16		/* zero bytes kept after the data */
 
 /* Character classes, bits of cls[]. */
 #define C_WS	0x01	/* JSON whitespace */
@@ -145,6 +148,7 @@ struct json {
 	const unsigned char *src;	/* memory input not yet buffered */
 	size_t		 srclen;
 	char		*name;
+	struct progress	*prog;		/* told the bytes read, or NULL */
 	struct buf	 tok;		/* decoded strings */
 	char		 errmsg[128];
 	unsigned char	 stack[JSON_MAXDEPTH + 1];
@@ -281,6 +285,8 @@ refill(struct json *j)
 		j->eof = 1;
 	j->end += r;
 	memset(j->end, 0, JSON_PAD);
+	if (j->prog != NULL)
+		progress_update(j->prog, OFF(j, j->end));
 	return 0;
 }
 
@@ -422,24 +428,44 @@ ndigits(const unsigned char *q)
 }
 
 /*
- * The first byte from q on that is not of class C_FLAT, 8 bytes at a time
- * while they are all digits, ',', '-' or '.': a byte is flagged when it
- * is outside ',' to '9' (as in nondigits()) or is a '/'.  Only the
- * lowest flag is reliable, and only it is used.  The NUL sentinel stops
- * the loop.
+ * The first byte from q on that is not of class C_FLAT, 16 (with SSE2)
+ * or 8 bytes at a time while they are all digits or ','.  The masks
+ * flag every other byte exactly; in the word version a digit is x =
+ * byte ^ '0' below 10, so that x + 0x76 keeps the top bit clear, and a
+ * ',' is y = byte ^ ',' zero.  The NUL sentinel stops the loop, and the
+ * padding after it keeps the loads inside the buffer.
  */
 static inline unsigned char *
 flatend(unsigned char *q)
 {
-	uint64_t w, m, x;
+#ifdef __SSE2__
+	__m128i v, d;
+	unsigned m;
+
+	for (;;) {
+		v = _mm_loadu_si128((const __m128i *)q);
+		d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+		    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+		d = _mm_or_si128(d, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+		if ((m = ~_mm_movemask_epi8(d) & 0xffff) == 0) {
+			q += 16;
+			continue;
+		}
+		q += __builtin_ctz(m);
+		if (!(cls[*q] & C_FLAT))
+			return q;
+		q++;
+	}
+#else
+	uint64_t w, x, y, m;
 
 	for (;;) {
 		w = load64(q);
-		x = w ^ 0x2f2f2f2f2f2f2f2fULL;
-		m = ((w + 0x4646464646464646ULL) |
-		    (w - 0x2c2c2c2c2c2c2c2cULL) |
-		    ~(((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) |
-		    x)) & 0x8080808080808080ULL;
+		x = w ^ ZEROS;
+		y = w ^ 0x2c2c2c2c2c2c2c2cULL;
+		m = (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | x) &
+		    (((y & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | y) &
+		    0x8080808080808080ULL;
 		if (m == 0) {
 			q += 8;
 			continue;
@@ -449,6 +475,7 @@ flatend(unsigned char *q)
 			return q;
 		q++;
 	}
+#endif
 }
 
 /*
@@ -1265,6 +1292,7 @@ json_fail(const struct json *j, const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
+	progress_hide();
 	fprintf(stderr, "%s: %s:%llu:%llu: ", getprogname(), j->name,
 	    json_line(j), json_col(j));
 	va_start(ap, fmt);
@@ -1278,4 +1306,10 @@ unsigned long long
 json_consumed(const struct json *j)
 {
 	return OFF(j, j->p);
+}
+
+void
+json_setprogress(struct json *j, struct progress *pr)
+{
+	j->prog = pr;
 }

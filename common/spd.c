@@ -207,8 +207,10 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 		json_fail(j, "trailing data after JSON value");
 	for (p = s.pending; p != NULL; p = np) {
 		np = p->next;
-		if (!s.hasframes)
+		if (!s.hasframes) {
+			progress_hide();
 			errx(1, "%s: no shared.frames", json_name(j));
+		}
 		emitprof(&s, p);
 		freeprof(p);
 	}
@@ -850,10 +852,12 @@ emitprof(struct spd *s, struct prof *p)
 	uint32_t id;
 	double w;
 
-	if (p->hasidx && p->maxidx >= s->nframes)
+	if (p->hasidx && p->maxidx >= s->nframes) {
+		progress_hide();
 		errx(1, "%s:%llu:%llu: frame index %lu out of range "
 		    "(%zu frames)", json_name(s->j), p->idxline, p->idxcol,
 		    (unsigned long)p->maxidx, s->nframes);
+	}
 	memset(&r, 0, sizeof(r));
 	r.thread = p->name.data;
 	r.threadlen = p->name.len;

@@ -6,7 +6,8 @@
  * esc.c (field escaping), htab.c (interning hash table), sort.c (stable
  * sort), fmt.c (number formatting and Python-compatible sums),
  * spill.c (append-only spill buffer backed by a temporary file),
- * lines.c (fast line reader), spd.c (speedscope reader).
+ * lines.c (fast line reader), spd.c (speedscope reader), progress.c
+ * (a progress line for long runs).
  */
 #ifndef SST_H
 #define SST_H
@@ -56,6 +57,20 @@ unsigned long long lines_lineno(const struct lines *);
 const char *lines_name(const struct lines *);
 void	 lines_close(struct lines *);
 
+/* progress.c: a progress line on standard error for long runs */
+struct progress;
+/*
+ * For input fd called name; force 1: show it, 0: never, -1: only if
+ * standard error is a terminal and standard output is not.  NULL when
+ * there is none to show.
+ */
+struct progress *progress_open(int, const char *, int);
+/* The first n bytes of the input have been read. */
+void	 progress_update(struct progress *, unsigned long long);
+void	 progress_close(struct progress *);
+/* Take the line off the screen before a message. */
+void	 progress_hide(void);
+
 /* json.c: pull tokenizer over a refillable buffer */
 enum json_tok {
 	JT_ERROR = -1,
@@ -100,6 +115,8 @@ __dead void json_fail(const struct json *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 /* Total bytes consumed so far (for progress). */
 unsigned long long json_consumed(const struct json *);
+/* Report the bytes read to pr (NULL: none) as they are read. */
+void	 json_setprogress(struct json *, struct progress *);
 /*
  * Right after a JT_ARR: if the array up to its ']' is in the buffer and
  * holds only number characters, ',' and whitespace but newline, point
@@ -182,6 +199,8 @@ void	 sst_sort(size_t *, size_t, sst_cmp, void *);
 /* fmt.c: numbers */
 /* Shortest text that reads back as the same double (like Python repr). */
 char	*fmt_double(char *, size_t, double);
+/* The same digits as Python's repr() writes them: "1.0", "1e+16", "inf". */
+char	*fmt_pyfloat(char *, size_t, double);
 /* Integer with thousands separators, as Python's "{:,}". */
 char	*fmt_commas(char *, size_t, uint64_t);
 /* Add w to acc n times, left to right, as Python's sum() does. */
@@ -206,6 +225,15 @@ typedef void (*spd_emit)(const struct sst_rec *, void *);
 void	 spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64
+
+/* --- jsonw.c: JSON output as Python's json.dump() writes it --- */
+/* s[0..n) as a JSON string: ensure_ascii; WTF-8; bad UTF-8 as U+FFFD. */
+void	 jsonw_str(FILE *, const char *, size_t);
+/* A float: its repr(), or NaN, Infinity, -Infinity. */
+void	 jsonw_float(FILE *, double);
+/* Whether s[0..n) is a JSON number (which can be written as it is). */
+int	 jsonw_isnum(const char *, size_t);
+/* --- end jsonw.c --- */
 
 /* --- tally.c: totals per key (sst-leaf, sst-threads, chain.c, ...) --- */
 /*
@@ -232,6 +260,11 @@ size_t	 tally_count(const struct tally *);
 size_t	*tally_sort(const struct tally *);
 /* Sort ids ix[0..n) by w[id], heaviest first; ties keep their order. */
 void	 tally_sortw(size_t *, size_t, const double *);
+/*
+ * Read the stream path (NULL or "-": standard input) into totals keyed
+ * "name TAB location" of each leaf, escaped; add every sample to *total.
+ */
+void	 tally_leaves(struct tally *, double *, const char *);
 /* --- end tally.c --- */
 
 /* --- chain.c: chain rows (sst-callers, sst-callees, sst-stacks) --- */

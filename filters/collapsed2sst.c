@@ -63,7 +63,6 @@ static void	readfile(struct conv *, const char *);
 static void	emit(struct conv *, const char *, size_t, uint64_t, double,
 		    int, double);
 static int	bymed(const void *, const void *);
-static char	*pyfloat(char *, size_t, double);
 static void	report(struct conv *, const char *);
 static __dead void usage(void);
 
@@ -307,39 +306,6 @@ bymed(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* A finite double as Python's repr() writes it. */
-static char *
-pyfloat(char *buf, size_t sz, double d)
-{
-	char t[FMTBUF], dig[20];
-	int p, nd, ex, i;
-
-	for (p = 1; p < 17; p++) {
-		snprintf(t, sizeof(t), "%.*e", p - 1, d);
-		if (strtod(t, NULL) == d)
-			break;
-	}
-	snprintf(t, sizeof(t), "%.*e", p - 1, d);
-	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
-		if (t[i] != '.')
-			dig[nd++] = t[i];
-	ex = d == 0 ? 0 : atoi(t + i + 1);
-	if (ex < -4 || ex >= 16)
-		snprintf(buf, sz, "%s%c%s%.*se%c%02d", t[0] == '-' ? "-" : "",
-		    dig[0], nd > 1 ? "." : "", nd - 1, dig + 1,
-		    ex < 0 ? '-' : '+', abs(ex));
-	else if (ex < 0)
-		snprintf(buf, sz, "%s0.%.*s%.*s", t[0] == '-' ? "-" : "",
-		    -ex - 1, "0000", nd, dig);
-	else if (nd <= ex + 1)
-		snprintf(buf, sz, "%s%.*s%.*s.0", t[0] == '-' ? "-" : "", nd,
-		    dig, ex + 1 - nd, "000000000000000");
-	else
-		snprintf(buf, sz, "%s%.*s.%.*s", t[0] == '-' ? "-" : "",
-		    ex + 1, dig, nd - ex - 1, dig + ex + 1);
-	return buf;
-}
-
 /* Report the lines read, their median weight and the unit taken. */
 static void
 report(struct conv *c, const char *unit)
@@ -357,7 +323,7 @@ report(struct conv *c, const char *unit)
 	if (m->isint)
 		snprintf(w, sizeof(w), "%.0f", m->w + 0.0);
 	else
-		pyfloat(w, sizeof(w), m->w);
+		fmt_pyfloat(w, sizeof(w), m->w);
 	warnx("%s lines, median weight %s, unit %s", n, w, unit);
 }
 

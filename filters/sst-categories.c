@@ -17,14 +17,11 @@
 #include "sst.h"
 
 struct leaves {
-	struct htab	*keys;		/* escaped "name TAB location" */
-	double		*weight;	/* by key id */
-	size_t		 cap;
+	struct tally	 tally;		/* by escaped "name TAB location" */
 	double		 total;		/* every sample, in stream order */
 };
 
 struct cat {
-	double		 weight;
 	int		 used;
 	size_t		 n;		/* functions in list */
 	size_t		 len6;		/* length of list with 6 of them */
@@ -37,6 +34,7 @@ struct cats {
 	size_t		*fcat;		/* by function: its category */
 	int		*fseen;		/* by function: listed already */
 	struct cat	*c;		/* by category; the last is "Other" */
+	double		*w;		/* by category: its weight */
 	size_t		*rows;		/* categories, first used first */
 	size_t		 nrows;
 };
@@ -56,8 +54,6 @@ static const char defcats[] = "{"
     "\"Scheduling misc\": [\"wait\", \"safe_round\", "
     "\"select_operator_to_run\"]}";
 
-static double	addrec(double, const struct sst_rec *);
-static void	readfile(struct leaves *, const char *);
 static char	*slurp(const char *, size_t *);
 static int	skipws(const char *, int);
 static void	gap(const char *, const char *, int, int, int);
@@ -65,58 +61,8 @@ static int	jstr(struct buf *, const char *, const jsmntok_t *);
 static void	pututf8(struct buf *, unsigned long);
 static void	loadcats(struct cats *, const char *, size_t, const char *);
 static void	categorize(struct cats *, const struct leaves *);
-static int	byweight(size_t, size_t, void *);
 static void	putrows(const struct cats *, double, int);
 static __dead void usage(void);
-
-/* acc plus the weights of the samples of r, one by one. */
-static double
-addrec(double acc, const struct sst_rec *r)
-{
-	if (r->hasperiod)
-		return fmt_pysum(acc, r->period, r->samples);
-	return acc + r->weight;
-}
-
-/* Add the records of one input to the per-leaf self times. */
-static void
-readfile(struct leaves *lv, const char *path)
-{
-	struct sst_reader *rd;
-	struct sst_rec r;
-	struct buf key;
-	const char *p;
-	size_t id, n;
-	int fd, isnew;
-
-	buf_init(&key);
-	fd = xopen(path);
-	rd = rec_open(fd, path);
-	while (rec_read(rd, &r)) {
-		lv->total = addrec(lv->total, &r);
-		if (r.stacklen == 0 || r.samples == 0)
-			continue;
-		buf_reset(&key);
-		p = rec_last(r.stack, r.stacklen, &n);
-		buf_add(&key, p, n);
-		buf_addc(&key, '\t');
-		p = rec_last(r.locs, r.locslen, &n);
-		buf_add(&key, p, n);
-		id = ht_intern(lv->keys, key.data, key.len, &isnew);
-		if (id == lv->cap) {
-			lv->cap = lv->cap ? lv->cap * 2 : 64;
-			lv->weight = xreallocarray(lv->weight, lv->cap,
-			    sizeof(*lv->weight));
-		}
-		if (isnew)
-			lv->weight[id] = 0;
-		lv->weight[id] = addrec(lv->weight[id], &r);
-	}
-	rec_close(rd);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	buf_free(&key);
-}
 
 /* The whole file path, NUL-terminated; its length in *len. */
 static char *
@@ -301,29 +247,31 @@ static void
 categorize(struct cats *c, const struct leaves *lv)
 {
 	size_t k, fi, len, ci = 0, n = 0, nc = ht_count(c->names);
+	const struct tally *t = &lv->tally;
 	const char *key;
 	struct cat *cp;
 	double other = 0;
 
 	c->fseen = xcalloc(ht_count(c->func) + 1, sizeof(*c->fseen));
 	c->c = xcalloc(nc + 1, sizeof(*c->c));
+	c->w = xcalloc(nc + 1, sizeof(*c->w));
 	c->rows = xcalloc(nc + 1, sizeof(*c->rows));
 	for (k = 0; k <= nc; k++)
 		buf_init(&c->c[k].list);
-	for (k = 0; k < ht_count(lv->keys); k++) {
-		key = ht_key(lv->keys, k, NULL);
+	for (k = 0; k < tally_count(t); k++) {
+		key = ht_key(t->keys, k, NULL);
 		len = (size_t)(strchr(key, '\t') - key);
 		if ((fi = ht_find(c->func, key, len)) != (size_t)-1)
 			ht_key(c->names, ci = c->fcat[fi], &n);
 		if (fi == (size_t)-1 || n == 0) {
-			other += lv->weight[k];
+			other += t->weight[k];
 			continue;
 		}
 		cp = &c->c[ci];
 		if (!cp->used)
 			c->rows[c->nrows++] = ci;
 		cp->used = 1;
-		cp->weight += lv->weight[k];
+		c->w[ci] += t->weight[k];
 		if (c->fseen[fi])
 			continue;
 		c->fseen[fi] = 1;
@@ -337,21 +285,10 @@ categorize(struct cats *c, const struct leaves *lv)
 		ci = ht_find(c->names, "Other", 5);
 		if (ci == (size_t)-1 || !c->c[ci].used)
 			c->rows[c->nrows++] = ci = nc;
-		c->c[ci].weight = other;
+		c->w[ci] = other;
 		c->c[ci].n = 0;
 		buf_reset(&c->c[ci].list);
 	}
-}
-
-/* Heaviest category first; equal weights keep their order. */
-static int
-byweight(size_t a, size_t b, void *ctx)
-{
-	const struct cat *c = ctx;
-
-	if (c[a].weight > c[b].weight)
-		return -1;
-	return c[a].weight < c[b].weight;
 }
 
 /* Print a row per category, at most 6 functions each unless raw. */
@@ -360,22 +297,22 @@ putrows(const struct cats *c, double total, int raw)
 {
 	char pb[FMTBUF], wb[FMTBUF];
 	const struct cat *cp;
-	size_t i, nc = ht_count(c->names);
+	size_t i, ci, nc = ht_count(c->names);
 	double pct;
 
-	sst_sort(c->rows, c->nrows, byweight, c->c);
+	tally_sortw(c->rows, c->nrows, c->w);
 	if (!raw)
 		fputs("Self %\tSelf time\tCategory\tFunctions\n", stdout);
 	for (i = 0; i < c->nrows; i++) {
-		cp = &c->c[c->rows[i]];
-		pct = total != 0 ? 100 * cp->weight / total : 0;
+		ci = c->rows[i];
+		cp = &c->c[ci];
+		pct = total != 0 ? 100 * c->w[ci] / total : 0;
 		if (raw)
 			printf("%s\t%s\t", fmt_double(pb, sizeof(pb), pct),
-			    fmt_double(wb, sizeof(wb), cp->weight));
+			    fmt_double(wb, sizeof(wb), c->w[ci]));
 		else
-			printf("%.1f%%\t%.2fs\t", pct, cp->weight);
-		printf("%s\t", c->rows[i] == nc ? "Other" :
-		    ht_key(c->names, c->rows[i], NULL));
+			printf("%.1f%%\t%.2fs\t", pct, c->w[ci]);
+		printf("%s\t", ci == nc ? "Other" : ht_key(c->names, ci, NULL));
 		if (raw || cp->n <= 6)
 			fwrite(cp->list.data, 1, cp->list.len, stdout);
 		else {
@@ -429,23 +366,23 @@ main(int argc, char *argv[])
 	} else
 		loadcats(&c, defcats, sizeof(defcats) - 1, "defaults");
 	memset(&lv, 0, sizeof(lv));
-	lv.keys = ht_new();
+	tally_init(&lv.tally);
 	if (argc == 0)
-		readfile(&lv, NULL);
+		tally_leaves(&lv.tally, &lv.total, NULL);
 	for (i = 0; i < argc; i++)
-		readfile(&lv, argv[i]);
+		tally_leaves(&lv.tally, &lv.total, argv[i]);
 	categorize(&c, &lv);
 	putrows(&c, lv.total, rflag);
 	for (k = 0; k <= ht_count(c.names); k++)
 		buf_free(&c.c[k].list);
 	ht_free(c.names);
 	ht_free(c.func);
-	ht_free(lv.keys);
+	tally_free(&lv.tally);
 	free(c.fcat);
 	free(c.fseen);
 	free(c.c);
 	free(c.rows);
-	free(lv.weight);
+	free(c.w);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -3,7 +3,8 @@
  * other exporter's) to the sst stream, one record per distinct (thread,
  * stack) or, with -s, one per sample.  The JSON is read as a token
  * stream and never held whole: memory grows with distinct frames and
- * stacks only.
+ * stacks only.  Long runs show their progress on standard error when it
+ * is a terminal (-p: always, -P: never).
  */
 #include <err.h>
 #include <stdio.h>
@@ -13,13 +14,13 @@
 #include "sst.h"
 
 static void	emit(const struct sst_rec *, void *);
-static void	flatten(const char *, int);
+static void	flatten(const char *, int, int);
 static __dead void usage(void);
 
 static __dead void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-s] [file ...]\n", getprogname());
+	fprintf(stderr, "usage: %s [-Pps] [file ...]\n", getprogname());
 	exit(2);
 }
 
@@ -29,16 +30,23 @@ emit(const struct sst_rec *r, void *arg)
 	rec_write(arg, r);
 }
 
-/* Convert one file ("-" for standard input). */
+/*
+ * Convert one file ("-" for standard input); progress as for
+ * progress_open().
+ */
 static void
-flatten(const char *path, int persample)
+flatten(const char *path, int persample, int progress)
 {
+	struct progress *pr;
 	struct json *j;
 	int fd;
 
 	fd = xopen(path);
 	j = json_open(fd, path);
+	pr = progress_open(fd, path, progress);
+	json_setprogress(j, pr);
 	spd_flatten(j, persample, emit, stdout);
+	progress_close(pr);
 	json_close(j);
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -47,11 +55,17 @@ flatten(const char *path, int persample)
 int
 main(int argc, char *argv[])
 {
-	int ch, persample = 0;
+	int ch, persample = 0, progress = -1;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "s")) != -1) {
+	while ((ch = getopt(argc, argv, "Pps")) != -1) {
 		switch (ch) {
+		case 'P':
+			progress = 0;
+			break;
+		case 'p':
+			progress = 1;
+			break;
 		case 's':
 			persample = 1;
 			break;
@@ -62,9 +76,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		flatten("-", persample);
+		flatten("-", persample, progress);
 	for (; argc > 0; argc--, argv++)
-		flatten(*argv, persample);
+		flatten(*argv, persample, progress);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -15,10 +15,8 @@
 #include "sst.h"
 
 struct incl {
-	struct htab	*names;		/* escaped names, first occurrence */
+	struct tally	 tally;		/* by escaped name, first occurrence */
 	char		**raw;		/* by id: the name as given */
-	uint64_t	*samples;	/* by id */
-	double		*weight;
 	unsigned long long *stamp;	/* by id: last record credited, 0 */
 	size_t		*order;		/* ids in the order first credited */
 	size_t		 ncredited;
@@ -27,24 +25,13 @@ struct incl {
 	int		 self;		/* -s: count leaves only */
 };
 
-static double	addrec(double, const struct sst_rec *);
 static void	addnames(struct incl *, char *);
 static void	credit(struct incl *, const struct sst_rec *, const char *,
 		    size_t);
 static void	readfile(struct incl *, const char *);
-static int	byweight(size_t, size_t, void *);
 static int	byname(size_t, size_t, void *);
 static void	putrows(struct incl *, int);
 static __dead void usage(void);
-
-/* acc plus the weights of the samples of r, one by one. */
-static double
-addrec(double acc, const struct sst_rec *r)
-{
-	if (r->hasperiod)
-		return fmt_pysum(acc, r->period, r->samples);
-	return acc + r->weight;
-}
 
 /* Intern the comma-separated names of list, escaped as in the stream. */
 static void
@@ -64,16 +51,14 @@ addnames(struct incl *in, char *list)
 			buf_adds(&b, "\\e");
 		else
 			esc_add(&b, p, strlen(p));
-		id = ht_intern(in->names, b.data, b.len, &isnew);
+		id = tally_intern(&in->tally, b.data, b.len, &isnew);
 		if (!isnew)
 			continue;
 		in->raw = xreallocarray(in->raw, id + 1, sizeof(*in->raw));
 		in->raw[id] = p;
 	}
 	buf_free(&b);
-	n = ht_count(in->names);
-	in->samples = xcalloc(n, sizeof(*in->samples));
-	in->weight = xcalloc(n, sizeof(*in->weight));
+	n = tally_count(&in->tally);
 	in->stamp = xcalloc(n, sizeof(*in->stamp));
 	in->order = xcalloc(n, sizeof(*in->order));
 }
@@ -84,14 +69,13 @@ credit(struct incl *in, const struct sst_rec *r, const char *f, size_t n)
 {
 	size_t id;
 
-	if ((id = ht_find(in->names, f, n)) == (size_t)-1 ||
+	if ((id = ht_find(in->tally.keys, f, n)) == (size_t)-1 ||
 	    in->stamp[id] == in->nrec)
 		return;
 	if (in->stamp[id] == 0)
 		in->order[in->ncredited++] = id;
 	in->stamp[id] = in->nrec;
-	in->samples[id] += r->samples;
-	in->weight[id] = addrec(in->weight[id], r);
+	tally_addid(&in->tally, id, r);
 }
 
 /* Add the records of one input to the per-name totals. */
@@ -107,7 +91,7 @@ readfile(struct incl *in, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	while (rec_read(rd, &r)) {
-		in->total = addrec(in->total, &r);
+		in->total = rec_addw(in->total, &r);
 		in->nrec++;
 		if (r.stacklen == 0 || r.samples == 0)
 			continue;
@@ -128,17 +112,6 @@ readfile(struct incl *in, const char *path)
 		close(fd);
 }
 
-/* Heaviest name first; equal weights keep their order (stable sort). */
-static int
-byweight(size_t a, size_t b, void *ctx)
-{
-	const double *w = ctx;
-
-	if (w[a] > w[b])
-		return -1;
-	return w[a] < w[b];
-}
-
 /* Names as given, in byte order (Python's code point order). */
 static int
 byname(size_t a, size_t b, void *ctx)
@@ -153,25 +126,26 @@ static void
 putrows(struct incl *in, int raw)
 {
 	char sb[FMTBUF], wb[FMTBUF];
-	size_t *miss, i, id, nmiss = 0, n = ht_count(in->names);
+	const struct tally *t = &in->tally;
+	size_t *miss, i, id, nmiss = 0, n = tally_count(t);
 	double pct;
 
 	if (raw) {
 		for (id = 0; id < n; id++)
 			printf("%llu\t%s\t%s\n",
-			    (unsigned long long)in->samples[id],
-			    fmt_double(wb, sizeof(wb), in->weight[id]),
-			    ht_key(in->names, id, NULL));
+			    (unsigned long long)t->samples[id],
+			    fmt_double(wb, sizeof(wb), t->weight[id]),
+			    ht_key(t->keys, id, NULL));
 		return;
 	}
-	sst_sort(in->order, in->ncredited, byweight, in->weight);
+	tally_sortw(in->order, in->ncredited, t->weight);
 	fputs("Samples\tInclusive %\tInclusive time\tFunction\n", stdout);
 	for (i = 0; i < in->ncredited; i++) {
 		id = in->order[i];
-		pct = in->total != 0 ? 100 * in->weight[id] / in->total : 0;
+		pct = in->total != 0 ? 100 * t->weight[id] / in->total : 0;
 		printf("%s\t%.1f%%\t%.2fs\t%s\n",
-		    fmt_commas(sb, sizeof(sb), in->samples[id]), pct,
-		    in->weight[id], ht_key(in->names, id, NULL));
+		    fmt_commas(sb, sizeof(sb), t->samples[id]), pct,
+		    t->weight[id], ht_key(t->keys, id, NULL));
 	}
 	miss = xreallocarray(NULL, n, sizeof(*miss));
 	for (id = 0; id < n; id++)
@@ -180,7 +154,7 @@ putrows(struct incl *in, int raw)
 	sst_sort(miss, nmiss, byname, in->raw);
 	for (i = 0; i < nmiss; i++)
 		printf("0\t0.0%%\t0.00s\t%s (not found)\n",
-		    ht_key(in->names, miss[i], NULL));
+		    ht_key(t->keys, miss[i], NULL));
 	free(miss);
 }
 
@@ -217,17 +191,15 @@ main(int argc, char *argv[])
 	if (argc < 1)
 		usage();
 
-	in.names = ht_new();
+	tally_init(&in.tally);
 	addnames(&in, argv[0]);
 	if (argc == 1)
 		readfile(&in, NULL);
 	for (i = 1; i < argc; i++)
 		readfile(&in, argv[i]);
 	putrows(&in, rflag);
-	ht_free(in.names);
+	tally_free(&in.tally);
 	free(in.raw);
-	free(in.samples);
-	free(in.weight);
 	free(in.stamp);
 	free(in.order);
 	fshut(stdout, "stdout");

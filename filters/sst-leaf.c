@@ -16,84 +16,13 @@
 #include "sst.h"
 
 struct leaves {
-	struct htab	*keys;		/* escaped "name TAB location" */
-	uint64_t	*samples;	/* by key id */
-	double		*weight;
-	size_t		 cap;
+	struct tally	 tally;		/* by escaped "name TAB location" */
 	double		 total;		/* every sample, in stream order */
 };
 
-static double	addrec(double, const struct sst_rec *);
-static void	readfile(struct leaves *, const char *);
-static int	byweight(size_t, size_t, void *);
 static void	putloc(const char *, size_t);
 static void	putrows(const struct leaves *, long long, int);
 static __dead void usage(void);
-
-/* acc plus the weights of the samples of r, one by one. */
-static double
-addrec(double acc, const struct sst_rec *r)
-{
-	if (r->hasperiod)
-		return fmt_pysum(acc, r->period, r->samples);
-	return acc + r->weight;
-}
-
-/* Add the records of one input to the per-leaf totals. */
-static void
-readfile(struct leaves *lv, const char *path)
-{
-	struct sst_reader *rd;
-	struct sst_rec r;
-	struct buf key;
-	const char *p;
-	size_t id, n;
-	int fd, isnew;
-
-	buf_init(&key);
-	fd = xopen(path);
-	rd = rec_open(fd, path);
-	while (rec_read(rd, &r)) {
-		lv->total = addrec(lv->total, &r);
-		if (r.stacklen == 0 || r.samples == 0)
-			continue;
-		buf_reset(&key);
-		p = rec_last(r.stack, r.stacklen, &n);
-		buf_add(&key, p, n);
-		buf_addc(&key, '\t');
-		p = rec_last(r.locs, r.locslen, &n);
-		buf_add(&key, p, n);
-		id = ht_intern(lv->keys, key.data, key.len, &isnew);
-		if (id == lv->cap) {
-			lv->cap = lv->cap ? lv->cap * 2 : 64;
-			lv->samples = xreallocarray(lv->samples, lv->cap,
-			    sizeof(*lv->samples));
-			lv->weight = xreallocarray(lv->weight, lv->cap,
-			    sizeof(*lv->weight));
-		}
-		if (isnew) {
-			lv->samples[id] = 0;
-			lv->weight[id] = 0;
-		}
-		lv->samples[id] += r.samples;
-		lv->weight[id] = addrec(lv->weight[id], &r);
-	}
-	rec_close(rd);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	buf_free(&key);
-}
-
-/* Heaviest leaf first; equal weights keep their order (stable sort). */
-static int
-byweight(size_t a, size_t b, void *ctx)
-{
-	const double *w = ctx;
-
-	if (w[a] > w[b])
-		return -1;
-	return w[a] < w[b];
-}
 
 /*
  * Print the entry file:line:col:frame as the reference shows it: the
@@ -138,31 +67,29 @@ putrows(const struct leaves *lv, long long max, int raw)
 {
 	char sb[FMTBUF], wb[FMTBUF], pb[FMTBUF];
 	const char *k, *tab;
-	size_t *ix, i, n = ht_count(lv->keys), len;
+	const struct tally *t = &lv->tally;
+	size_t *ix, i, n = tally_count(t), len;
 	double pct;
 
-	ix = xreallocarray(NULL, n, sizeof(*ix));
-	for (i = 0; i < n; i++)
-		ix[i] = i;
-	sst_sort(ix, n, byweight, lv->weight);
+	ix = tally_sort(t);
 	if (max >= 0 && (unsigned long long)max < n)
 		n = (size_t)max;
 	if (!raw)
 		fputs("Samples\tSelf %\tSelf time\tFunction\tLocation\n",
 		    stdout);
 	for (i = 0; i < n; i++) {
-		pct = lv->total != 0 ? 100 * lv->weight[ix[i]] / lv->total : 0;
-		k = ht_key(lv->keys, ix[i], &len);
+		pct = lv->total != 0 ? 100 * t->weight[ix[i]] / lv->total : 0;
+		k = ht_key(t->keys, ix[i], &len);
 		tab = strchr(k, '\t');
 		if (raw) {
-			fmt_double(wb, sizeof(wb), lv->weight[ix[i]]);
+			fmt_double(wb, sizeof(wb), t->weight[ix[i]]);
 			fmt_double(pb, sizeof(pb), pct);
 			printf("%llu\t%s\t%s\t%s\n",
-			    (unsigned long long)lv->samples[ix[i]], pb, wb, k);
+			    (unsigned long long)t->samples[ix[i]], pb, wb, k);
 			continue;
 		}
-		fmt_commas(sb, sizeof(sb), lv->samples[ix[i]]);
-		printf("%s\t%.1f%%\t%.2fs\t", sb, pct, lv->weight[ix[i]]);
+		fmt_commas(sb, sizeof(sb), t->samples[ix[i]]);
+		printf("%s\t%.1f%%\t%.2fs\t", sb, pct, t->weight[ix[i]]);
 		fwrite(k, 1, (size_t)(tab - k) + 1, stdout);
 		putloc(tab + 1, len - (size_t)(tab - k) - 1);
 		putchar('\n');
@@ -204,15 +131,13 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	memset(&lv, 0, sizeof(lv));
-	lv.keys = ht_new();
+	tally_init(&lv.tally);
 	if (argc == 0)
-		readfile(&lv, NULL);
+		tally_leaves(&lv.tally, &lv.total, NULL);
 	for (i = 0; i < argc; i++)
-		readfile(&lv, argv[i]);
+		tally_leaves(&lv.tally, &lv.total, argv[i]);
 	putrows(&lv, max, rflag);
-	ht_free(lv.keys);
-	free(lv.samples);
-	free(lv.weight);
+	tally_free(&lv.tally);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -8,7 +8,6 @@
  * thread, NPART threads at a time, to write the profiles in turn.
  */
 #include <err.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,9 +59,6 @@ static int	readrec(struct spill *, struct hdr *);
 static int	byname(size_t, size_t, void *);
 static int	byfirst(size_t, size_t, void *);
 static void	number(size_t, size_t, int);
-static void	putstr(const char *, size_t);
-static char	*pyfloat(char *, size_t, double);
-static void	putfloat(double);
 static void	putframe(size_t);
 static void	putthread(struct thr *, struct spill *);
 static void	putprofiles(size_t);
@@ -178,29 +174,8 @@ locsplit(const char *l, size_t n, size_t *off)
 static int
 isnum(const char *s, size_t n)
 {
-	size_t i, d;
-
-	if (n == 0 || (n == 4 && memcmp(s, "null", 4) == 0))
-		return 1;
-	i = s[0] == '-';
-	for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (i == d || (s[d] == '0' && i > d + 1))
-		return 0;
-	if (i < n && s[i] == '.') {
-		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i == d)
-			return 0;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-');
-		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i == d)
-			return 0;
-	}
-	return i == n;
+	return n == 0 || (n == 4 && memcmp(s, "null", 4) == 0) ||
+	    jsonw_isnum(s, n);
 }
 
 /* Read one record's header, and its frame ids into ids; 0 at the end. */
@@ -279,107 +254,6 @@ number(size_t nth, size_t nfr, int sflag)
 		outid[forder[i]] = (uint32_t)i;
 }
 
-/*
- * A JSON string as json.dump() writes it (ensure_ascii): UTF-8 and
- * WTF-8 lone surrogates (ED A0..BF 80..BF) as \u escapes, and each
- * invalid sequence as U+FFFD, as Python's "replace" decoder has it.
- */
-static void
-putstr(const char *s, size_t n)
-{
-	static const char ctl[] = "\b\f\n\r\t";
-	const unsigned char *p = (const unsigned char *)s, *e = p + n;
-	unsigned char lo, hi;
-	long cp;
-	int k, i;
-
-	putchar('"');
-	for (; p < e; p += i) {
-		i = 1;
-		if ((cp = *p) >= 0x80 && (cp < 0xc2 || cp > 0xf4))
-			cp = 0xfffd;
-		else if (cp >= 0x80) {
-			k = cp < 0xe0 ? 1 : cp < 0xf0 ? 2 : 3;
-			lo = cp == 0xe0 ? 0xa0 : cp == 0xf0 ? 0x90 : 0x80;
-			hi = cp == 0xf4 ? 0x8f : 0xbf;
-			if (cp == 0xed && (e - p < 3 || p[1] < 0xa0 ||
-			    (p[2] & 0xc0) != 0x80))
-				hi = 0x9f;
-			for (cp &= 0x3f >> k; i <= k; i++, lo = 0x80,
-			    hi = 0xbf) {
-				if (p + i >= e || p[i] < lo || p[i] > hi)
-					break;
-				cp = cp << 6 | (p[i] & 0x3f);
-			}
-			if (i <= k)
-				cp = 0xfffd;
-		}
-		if (cp == '"' || cp == '\\')
-			printf("\\%c", (int)cp);
-		else if (cp >= 0x20 && cp < 0x7f)
-			putchar((int)cp);
-		else if (cp > 0 && cp < 0x20 && strchr(ctl, (int)cp) != NULL)
-			printf("\\%c", "bfnrt"[strchr(ctl, (int)cp) - ctl]);
-		else if (cp < 0x10000)
-			printf("\\u%04lx", cp);
-		else
-			printf("\\u%04lx\\u%04lx", 0xd800 + ((cp - 0x10000) >>
-			    10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
-	}
-	putchar('"');
-}
-
-/* A finite double as Python's repr() writes it. */
-static char *
-pyfloat(char *buf, size_t sz, double d)
-{
-	char t[FMTBUF], dig[20];
-	const char *sg;
-	int p, nd, ex, i;
-
-	for (p = 1; p < 17; p++) {
-		snprintf(t, sizeof(t), "%.*e", p - 1, d);
-		if (strtod(t, NULL) == d)
-			break;
-	}
-	snprintf(t, sizeof(t), "%.*e", p - 1, d);
-	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
-		if (t[i] != '.')
-			dig[nd++] = t[i];
-	ex = d == 0 ? 0 : atoi(t + i + 1);
-	sg = t[0] == '-' ? "-" : "";
-	if (ex < -4 || ex >= 16)
-		snprintf(buf, sz, "%s%c%s%.*se%c%02d", sg, dig[0],
-		    nd > 1 ? "." : "", nd - 1, dig + 1, ex < 0 ? '-' : '+',
-		    abs(ex));
-	else if (ex < 0)
-		snprintf(buf, sz, "%s0.%.*s%.*s", sg, -ex - 1, "0000", nd, dig);
-	else if (nd <= ex + 1)
-		snprintf(buf, sz, "%s%.*s%.*s.0", sg, nd, dig, ex + 1 - nd,
-		    "000000000000000");
-	else
-		snprintf(buf, sz, "%s%.*s.%.*s", sg, ex + 1, dig, nd - ex - 1,
-		    dig + ex + 1);
-	return buf;
-}
-
-/* A float as json.dump() writes it; the last one is remembered. */
-static void
-putfloat(double d)
-{
-	static double last;
-	static char out[FMTBUF] = "0.0";
-
-	if (!isfinite(d))
-		fputs(isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity",
-		    stdout);
-	else {
-		if (d != last || signbit(d) != signbit(last))
-			pyfloat(out, sizeof(out), last = d);
-		fputs(out, stdout);
-	}
-}
-
 /* One entry of shared.frames: its name, then file, line and col. */
 static void
 putframe(size_t id)
@@ -392,7 +266,7 @@ putframe(size_t id)
 	k = ht_key(frtab, id, &n);
 	memcpy(&nl, k, sizeof(nl));
 	fputs("{\"name\": ", stdout);
-	putstr(k + sizeof(nl), nl);
+	jsonw_str(stdout, k + sizeof(nl), nl);
 	l = k + sizeof(nl) + nl;
 	ln = n - sizeof(nl) - nl;
 	for (i = 0, a = 0; ln > 0 && i < 3; a = off[i++] + 1) {
@@ -406,8 +280,8 @@ putframe(size_t id)
 		else {
 			buf_reset(&tmp);
 			buf_grow(&tmp, off[i] - a);
-			putstr(tmp.data, esc_decode(tmp.data, l + a,
-			    off[i] - a));
+			jsonw_str(stdout, tmp.data, esc_decode(tmp.data,
+			    l + a, off[i] - a));
 		}
 	}
 	putchar('}');
@@ -418,27 +292,24 @@ static void
 putthread(struct thr *t, struct spill *sp)
 {
 	struct hdr h;
-	char d[16];
 	uint64_t j;
 	uint32_t i;
 	int sep = 0;
 
 	fputs("{\"type\": \"sampled\", \"name\": ", stdout);
-	putstr(t->name.data, t->name.len);
+	jsonw_str(stdout, t->name.data, t->name.len);
 	printf(", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": ",
 	    rec_unitname(t->unit));
 	if (t->n > 0)
-		putfloat(t->end);
+		jsonw_float(stdout, t->end);
 	else
 		putchar('0');	/* Python's sum([]) is the int 0 */
 	fputs(", \"samples\": [", stdout);
 	for (spill_rewind(sp); readrec(sp, &h); ) {
 		buf_reset(&tmp);
-		for (i = 0; i < h.nf; i++) {
-			snprintf(d, sizeof(d), "%s%lu", i > 0 ? ", " : "",
+		for (i = 0; i < h.nf; i++)
+			buf_printf(&tmp, "%s%lu", i > 0 ? ", " : "",
 			    (unsigned long)outid[ids[i]]);
-			buf_adds(&tmp, d);
-		}
 		for (j = 0; j < h.n; j++, sep = 1)
 			printf("%s[%s]", sep ? ", " : "", tmp.data);
 	}
@@ -447,7 +318,7 @@ putthread(struct thr *t, struct spill *sp)
 		for (j = 0; j < h.n; j++, sep = 1) {
 			if (sep)
 				fputs(", ", stdout);
-			putfloat(h.w);
+			jsonw_float(stdout, h.w);
 		}
 	fputs("]}", stdout);
 }
@@ -545,9 +416,9 @@ main(int argc, char *argv[])
 	fputs("]}, \"profiles\": [", stdout);
 	putprofiles(ht_count(thtab));
 	fputs("], \"name\": ", stdout);
-	putstr(name, strlen(name));
+	jsonw_str(stdout, name, strlen(name));
 	fputs(", \"exporter\": ", stdout);
-	putstr(exporter, strlen(exporter));
+	jsonw_str(stdout, exporter, strlen(exporter));
 	putchar('}');
 	fshut(stdout, "stdout");
 	if (vflag) {

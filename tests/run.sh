@@ -172,5 +172,68 @@ for d in "$top"/tests/golden/*/*/ "$top"/tests/pipelines/*/*/; do
 		fail=$((fail + 1))
 	fi
 done
+# The malformed inputs: one test per row of tests/malformed/cases.tsv
+# (see tests/malformed/README).
+mdir=$top/tests/malformed
+gen=$out/malformed
+mkdir -p "$gen"
+tab=$(printf '\t')
+while IFS= read -r row; do
+	case $row in ''|'#'*) continue ;; esac
+	IFS=$tab read -r id prog args input want st outto <<EOF
+$row
+EOF
+	name=malformed/$id
+	o="$out/malformed_$id"
+	dir=$mdir/in
+	stdin=/dev/null
+	case $input in
+	@*)
+		dir=$gen
+		input=${input#@}
+		[ -f "$gen/$input" ] || sh "$mdir/gen.sh" "$input" \
+		    >"$gen/$input" ;;
+	'<'*)
+		stdin=${input#<}
+		input= ;;
+	-)
+		input= ;;
+	esac
+	[ "$args" = - ] && args=
+	[ "$want" = - ] && want=
+	[ "$outto" = full ] && outto=/dev/full || outto=$o.out
+	(cd "$dir" && eval "set -- $args" &&
+	    if [ -n "$input" ]; then set -- "$@" "$input"; fi &&
+	    exec "$prog" "$@" <"$stdin" >"$outto" 2>"$o.err")
+	got=$?
+	ok=1
+	if [ "$got" -ne "$st" ]; then
+		echo "FAIL $name: exit status $got, expected $st"
+		ok=0
+	fi
+	if [ -n "$want" ]; then
+		printf '%s\n' "$want" >"$o.want"
+	else
+		: >"$o.want"
+	fi
+	if ! cmp -s "$o.want" "$o.err"; then
+		echo "FAIL $name: stderr differs"
+		diff "$o.want" "$o.err" | head -n 6 | sed 's/^/    /'
+		ok=0
+	fi
+	if ! reports "malformed_$id"; then
+		echo "FAIL $name: sanitizer or valgrind report"
+		showreports
+		ok=0
+	fi
+	if [ "$ok" -eq 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+done <"$mdir/cases.tsv"
+rm -rf "$gen"
+
 echo "$pass passed, $fail failed, $skip skipped"
+
 [ "$fail" -eq 0 ]

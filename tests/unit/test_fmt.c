@@ -1,7 +1,8 @@
 /*
  * test_fmt.c: Check suite for number formatting and parsing
- * (common/fmt.c): shortest round-trip doubles, thousands separators,
- * Python-exact repeated sums and strict whole-field parsing.
+ * (common/fmt.c): shortest round-trip doubles (as %g and as Python's
+ * repr()), thousands separators, Python-exact repeated sums and strict
+ * whole-field parsing.
  */
 
 #include <check.h>
@@ -15,6 +16,7 @@
 #include "sst.h"
 
 static const char *dbl(double);
+static const char *pyf(double);
 static int	 sigdigits(const char *);
 static uint64_t	 rnd(void);
 static int	 sd(const char *, double *);
@@ -30,6 +32,15 @@ dbl(double d)
 	static char b[FMTBUF];
 
 	return fmt_double(b, sizeof(b), d);
+}
+
+/* fmt_pyfloat into a static buffer. */
+static const char *
+pyf(double d)
+{
+	static char b[FMTBUF];
+
+	return fmt_pyfloat(b, sizeof(b), d);
 }
 
 /* How many significant digits the mantissa of s has. */
@@ -152,6 +163,94 @@ START_TEST(test_double_random)
 				ck_abort_msg("%a: \"%s\" is not the shortest: "
 				    "\"%s\"", d, s, shorter);
 		}
+	}
+}
+END_TEST
+
+/* What Python's repr() writes (checked against Python 3.11). */
+START_TEST(test_pyfloat_values)
+{
+	static const struct {
+		double		 d;
+		const char	*s;
+	} t[] = {
+		{ 0.0, "0.0" },
+		{ -0.0, "-0.0" },
+		{ 1.0, "1.0" },
+		{ -1.0, "-1.0" },
+		{ 0.1, "0.1" },
+		{ 0.5, "0.5" },
+		{ -2.5, "-2.5" },
+		{ 37, "37.0" },
+		{ 100, "100.0" },
+		{ 123.456, "123.456" },
+		{ 0.1 + 0.2, "0.30000000000000004" },
+		{ 1.0 / 3, "0.3333333333333333" },
+		{ 1e-4, "0.0001" },
+		{ 0.00012345, "0.00012345" },
+		{ -1e-4, "-0.0001" },
+		{ 1e-05, "1e-05" },
+		{ 1.5e-05, "1.5e-05" },
+		{ -1e-05, "-1e-05" },
+		{ 1e-9, "1e-09" },
+		{ 9999999999999998.0, "9999999999999998.0" },
+		{ 1e15, "1000000000000000.0" },
+		{ 1e16, "1e+16" },
+		{ 1.5e+16, "1.5e+16" },
+		{ -1e16, "-1e+16" },
+		{ 123456789012345680.0, "1.2345678901234568e+17" },
+		{ 1e22, "1e+22" },
+		{ 1e300, "1e+300" },
+		{ 5e-324, "5e-324" },
+		{ 1e-310, "1e-310" },
+		{ DBL_MAX, "1.7976931348623157e+308" },
+		{ DBL_MIN, "2.2250738585072014e-308" },
+		{ INFINITY, "inf" },
+		{ -INFINITY, "-inf" },
+		{ NAN, "nan" },
+	};
+	size_t i;
+	const char *s;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		s = pyf(t[i].d);
+		ck_assert_msg(strcmp(s, t[i].s) == 0, "%.17g: got \"%s\", "
+		    "want \"%s\"", t[i].d, s, t[i].s);
+	}
+}
+END_TEST
+
+/*
+ * Random doubles: the text reads back as the same double, has as many
+ * significant digits as fmt_double's, and always a '.' or an exponent.
+ */
+START_TEST(test_pyfloat_random)
+{
+	const char *s;
+	char g[FMTBUF];
+	double d;
+	uint64_t bits;
+	int i;
+
+	for (i = 0; i < 200000; i++) {
+		bits = rnd();
+		if (i % 4 == 0)	/* subnormal */
+			bits &= 0x800fffffffffffffULL;
+		else if (i % 4 == 1)	/* few mantissa bits */
+			bits &= 0xfff0000000000000ULL | (rnd() & 0xff);
+		memcpy(&d, &bits, sizeof(d));
+		if (!isfinite(d))
+			continue;
+		s = pyf(d);
+		if (strtod(s, NULL) != d)
+			ck_abort_msg("%a: \"%s\" reads back as %a", d, s,
+			    strtod(s, NULL));
+		fmt_double(g, sizeof(g), d);
+		if (sigdigits(s) != sigdigits(g))
+			ck_abort_msg("%a: \"%s\", but fmt_double \"%s\"", d, s,
+			    g);
+		if (strpbrk(s, ".e") == NULL)
+			ck_abort_msg("%a: \"%s\" reads as an int", d, s);
 	}
 }
 END_TEST
@@ -364,6 +463,8 @@ fmt_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_double_values);
 	tcase_add_test(tc, test_double_random);
+	tcase_add_test(tc, test_pyfloat_values);
+	tcase_add_test(tc, test_pyfloat_random);
 	tcase_add_test(tc, test_commas);
 	tcase_add_test(tc, test_commas_tight);
 	tcase_add_test(tc, test_pysum);

@@ -1,0 +1,144 @@
+/*
+ * tally.c: totals per key.  Keys are interned (htab.c), so their ids
+ * are dense and in first-seen order; the samples and the weight of each
+ * key are kept in arrays indexed by id, the weight summed record after
+ * record by rec_addw() to match Python's float sums.  tally_sort() and
+ * tally_sortw() rank ids heaviest first, ties in their given order.
+ * tally_leaves() reads a stream into totals per leaf (sst-leaf(1),
+ * sst-categories(1)).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+
+static int	byweight(size_t, size_t, void *);
+
+void
+tally_init(struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->keys = ht_new();
+}
+
+void
+tally_free(struct tally *t)
+{
+	ht_free(t->keys);
+	free(t->samples);
+	free(t->weight);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The id of key; a new key gets room in the arrays and zero totals. */
+size_t
+tally_intern(struct tally *t, const void *key, size_t len, int *isnew)
+{
+	size_t id;
+	int fresh;
+
+	id = ht_intern(t->keys, key, len, &fresh);
+	if (id == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->samples = xreallocarray(t->samples, t->cap,
+		    sizeof(*t->samples));
+		t->weight = xreallocarray(t->weight, t->cap,
+		    sizeof(*t->weight));
+	}
+	if (fresh) {
+		t->samples[id] = 0;
+		t->weight[id] = 0;
+	}
+	if (isnew != NULL)
+		*isnew = fresh;
+	return id;
+}
+
+void
+tally_addid(struct tally *t, size_t id, const struct sst_rec *r)
+{
+	t->samples[id] += r->samples;
+	t->weight[id] = rec_addw(t->weight[id], r);
+}
+
+size_t
+tally_add(struct tally *t, const void *key, size_t len,
+    const struct sst_rec *r)
+{
+	size_t id;
+
+	id = tally_intern(t, key, len, NULL);
+	tally_addid(t, id, r);
+	return id;
+}
+
+size_t
+tally_count(const struct tally *t)
+{
+	return ht_count(t->keys);
+}
+
+/* Heavier first; equal weights compare equal (the sort is stable). */
+static int
+byweight(size_t a, size_t b, void *ctx)
+{
+	const double *w = ctx;
+
+	if (w[a] > w[b])
+		return -1;
+	return w[a] < w[b];
+}
+
+void
+tally_sortw(size_t *ix, size_t n, const double *w)
+{
+	sst_sort(ix, n, byweight, (void *)w);
+}
+
+size_t *
+tally_sort(const struct tally *t)
+{
+	size_t *ix, i, n = tally_count(t);
+
+	ix = xreallocarray(NULL, n, sizeof(*ix));
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	tally_sortw(ix, n, t->weight);
+	return ix;
+}
+
+/*
+ * Add the records of one input to the totals per leaf, keyed by the
+ * last frame's name and location entry, and every sample to *total.
+ */
+void
+tally_leaves(struct tally *t, double *total, const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	struct buf key;
+	const char *p;
+	size_t n;
+	int fd;
+
+	buf_init(&key);
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		*total = rec_addw(*total, &r);
+		if (r.stacklen == 0 || r.samples == 0)
+			continue;
+		buf_reset(&key);
+		p = rec_last(r.stack, r.stacklen, &n);
+		buf_add(&key, p, n);
+		buf_addc(&key, '\t');
+		p = rec_last(r.locs, r.locslen, &n);
+		buf_add(&key, p, n);
+		tally_add(t, key.data, key.len, &r);
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	buf_free(&key);
+}
