@@ -128,9 +128,13 @@ $(FZ)/fuzz.o: tests/fuzz/fuzz.c tests/fuzz/fuzz.h
 	@mkdir -p $(FZ)
 	$(FUZZCC) $(FUZZFLAGS) -c -o $@ tests/fuzz/fuzz.c
 
+.PRECIOUS: $(FZ)/filters/%.o
+
+# A filter's harness (FUZZ_FILTER_name set) links the filter's object.
 .SECONDEXPANSION:
-$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FZ)/fuzz.o \
-    $(FZ)/libsst.a $$(if $$(FUZZ_FILTER_$$*),$(FZ)/filters/$$(FUZZ_FILTER_$$*).o)
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/filter.h \
+    $(FZ)/fuzz.o $(FZ)/libsst.a \
+    $$(addprefix $(FZ)/filters/,$$(addsuffix .o,$$(FUZZ_FILTER_$$*)))
 	$(FUZZCC) $(FUZZFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
 	    $(FZ)/fuzz.o $(filter $(FZ)/filters/%.o,$^) $(FZ)/libsst.a \
 	    $(LDLIBS)

@@ -463,9 +463,10 @@ flatend(unsigned char *q)
 		w = load64(q);
 		x = w ^ ZEROS;
 		y = w ^ 0x2c2c2c2c2c2c2c2cULL;
-		m = (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | x) &
-		    (((y & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | y) &
-		    0x8080808080808080ULL;
+		m = (((x & 0x7f7f7f7f7f7f7f7fULL) +
+		    0x7676767676767676ULL) | x) &
+		    (((y & 0x7f7f7f7f7f7f7f7fULL) +
+		    0x7f7f7f7f7f7f7f7fULL) | y) & 0x8080808080808080ULL;
 		if (m == 0) {
 			q += 8;
 			continue;

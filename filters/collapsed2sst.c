@@ -429,5 +429,6 @@ main(int argc, char *argv[])
 	fshut(stdout, "stdout");
 	if (c.medcap > 0)
 		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
+	free(c.med);
 	return 0;
 }

@@ -271,7 +271,7 @@ fgpiece(struct conv *c, const char *p, const char *e, int first,
 		buf_adds(t, "_[k]");
 	else if (c->jit && strstr(t->data, "_[j]") == NULL)
 		for (q = mod; (q = memmem(q, (size_t)(me - q), "/tmp/perf-",
-		    10)) != NULL; q++) {
+		    10)) != NULL;) {
 			for (x = q += 10; x < me && DIGIT(*x); x++)
 				;
 			if (x > q && me - x >= 4 && memcmp(x, ".map", 4) == 0) {
@@ -302,11 +302,11 @@ fgframe(struct conv *c, const char *s, const char *e)
 	if (b == a || (r = memrchr(s, ')', (size_t)(e - s))) == NULL ||
 	    (k = lastpair(s, r, ' ', '(')) == NULL)
 		return -1;
-	f = k > w ? w : k - 1;
 	if (k == b)
 		b--;
 	if (k < b || b == a)
 		return -1;
+	f = k > w ? w : k - 1;
 	fe = stripoff(f, k);
 	if (fe > f && *f == '(')
 		return 0;
@@ -577,7 +577,7 @@ readfile(struct conv *c, const char *path)
 	struct lines *l;
 	char *s;
 	size_t n;
-	int fd;
+	int fd, bin = 0;
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
@@ -588,25 +588,26 @@ readfile(struct conv *c, const char *path)
 	c->nids = 0;
 	buf_reset(&c->thread);
 	setweight(c, NULL, 0, 0);
-	while ((s = lines_next(l, &n)) != NULL) {
+	while (!bin && (s = lines_next(l, &n)) != NULL) {
 		c->lineno++;
-		if ((n == 0 || !PLWS(s[0])) && memchr(s, '\0', n) != NULL)
-			errx(1, "%s:%llu: binary data, not perf script "
-			    "output%s", c->name, c->lineno, strncmp(s,
-			    "PERFILE", 7) == 0 ? " (run perf script on it)" :
-			    "");
-		if (c->fg)
+		if (!PLWS(s[0]) && memchr(s, '\0', n) != NULL)
+			bin = strncmp(s, "PERFILE", 7) == 0 ? 2 : 1;
+		else if (c->fg)
 			fgline(c, s, n);
 		else
 			rayline(c, s, n);
 	}
+	lines_close(l);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (bin)
+		errx(1, "%s:%llu: binary data, not perf script output%s",
+		    c->name, c->lineno, bin == 2 ? " (run perf script on it)" :
+		    "");
 	if (!c->fg && c->nids > 0)
 		endsample(c);
 	if (c->nwarn > MAXWARN)
 		warnx("%s: %u more warnings", c->name, c->nwarn - MAXWARN);
-	lines_close(l);
-	if (fd != STDIN_FILENO)
-		close(fd);
 }
 
 /* Apply a comma-separated list of -F keywords. */
@@ -702,5 +703,18 @@ main(int argc, char *argv[])
 		    .stack = c.key.data, .stacklen = c.key.len, .locs = "" });
 	}
 	fshut(stdout, "stdout");
+	for (i = 0; i < 2; i++) {
+		ht_free(c.lc[i].ht);
+		free(c.lc[i].id);
+	}
+	ht_free(c.names);
+	ht_free(c.recs);
+	free(c.acc);
+	free(c.ids);
+	buf_free(&c.thread);
+	buf_free(&c.filter);
+	buf_free(&c.chunk);
+	buf_free(&c.key);
+	buf_free(&c.tmp);
 	return 0;
 }

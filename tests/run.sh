@@ -14,6 +14,7 @@
 # modes the programs are reached through tests/out/path/, which holds a
 # link (or valgrind wrapper) per filter and a link per pipeline, so
 # the pipelines, which take the filters beside them, use them too.
+# TESTOUT=DIR: keep the outputs in DIR instead of tests/out.
 top=$(cd "$(dirname "$0")/.." && pwd)
 FIX="$top/tests/fixtures"
 CORPUS="$top/../shared/corpus"
@@ -45,6 +46,9 @@ if [ "${SANITIZE:-}" = 1 ]; then
 	export ASAN_OPTIONS UBSAN_OPTIONS
 fi
 if [ "${SANITIZE:-}" = 1 ] || [ "${VALGRIND:-}" = 1 ]; then
+	# Slower programs: give the Check suites' tests more time.
+	CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-10}
+	export CK_TIMEOUT_MULTIPLIER
 	if [ ! -x "$bindir/sst-flatten" ]; then
 		echo "run.sh: no $bindir/sst-flatten: build first" >&2
 		exit 2

@@ -40,6 +40,8 @@ static int	 accepts(const char *, size_t);
 static const char *corpus_dir(void);
 static int	 idecision(const char *);
 static char	*fail_output(const char *, int, int *);
+static char	*trace(struct json *, int, struct buf *);
+static char	*trace_doc(const char *, size_t, int, int, struct buf *);
 static Suite	*json_suite(void);
 
 /* Append the token dump of the rest of j's input to a new string. */
@@ -207,6 +209,104 @@ boundary_doc(const char *t, size_t k, size_t *lenp)
 	memcpy(s + 3 + pad + tl, ",1]", 4);
 	*lenp = len;
 	return s;
+}
+
+/*
+ * The tokens of j down to depth 1 with their kinds and positions, the
+ * elements of the arrays at depth 2 left out.  With raw, those arrays
+ * that json_rawarray() gives are skipped with json_rawskip(), their raw
+ * texts added to texts (if not NULL), each followed by a '|'.
+ */
+static char *
+trace(struct json *j, int raw, struct buf *texts)
+{
+	struct buf b;
+	enum json_tok t;
+	const char *s;
+	size_t len;
+	char *r;
+
+	buf_init(&b);
+	for (;;) {
+		t = json_next(j);
+		if (t == JT_ERROR) {
+			buf_printf(&b, "!%llu:%llu: %s", json_line(j),
+			    json_col(j), json_errmsg(j));
+			break;
+		}
+		if (t == JT_EOF) {
+			buf_printf(&b, "$@%llu", json_offset(j));
+			break;
+		}
+		if (t == JT_ARR && json_depth(j) == 2) {
+			buf_printf(&b, "[@%llu:%llu:%llu ", json_line(j),
+			    json_col(j), json_offset(j));
+			if (!raw || json_rawarray(j, &s, &len) == -1)
+				continue;
+			if (texts != NULL) {
+				buf_add(texts, s, len);
+				buf_addc(texts, '|');
+			}
+			ck_assert_int_eq(json_rawskip(j, len), 0);
+			t = JT_ARR_END;
+		}
+		if (json_depth(j) <= 1)
+			buf_printf(&b, "%d@%llu:%llu:%llu ", t, json_line(j),
+			    json_col(j), json_offset(j));
+	}
+	r = xstrdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+/*
+ * trace() of a memory block read from memory (how 0), from a pipe fed a
+ * few bytes at a time (1) or from a file (2).
+ */
+static char *
+trace_doc(const char *s, size_t len, int how, int raw, struct buf *texts)
+{
+	struct json *j;
+	size_t off, n;
+	pid_t pid = -1;
+	int fds[2] = { -1, -1 }, st;
+	FILE *fp = NULL;
+	char *r;
+
+	if (how == 0)
+		j = json_open_mem(s, len, "mem");
+	else if (how == 1) {
+		ck_assert_int_eq(pipe(fds), 0);
+		if ((pid = fork()) == -1)
+			ck_abort_msg("fork: %s", strerror(errno));
+		if (pid == 0) {
+			close(fds[0]);
+			for (off = 0, n = 1; off < len; off += n,
+			    n = n % 61 + 1) {
+				if (n > len - off)
+					n = len - off;
+				if (write(fds[1], s + off, n) != (ssize_t)n)
+					_exit(1);
+			}
+			_exit(0);
+		}
+		close(fds[1]);
+		j = json_open(fds[0], "pipe");
+	} else {
+		ck_assert_ptr_nonnull(fp = tmpfile());
+		ck_assert_uint_eq(fwrite(s, 1, len, fp), len);
+		ck_assert_int_eq(fflush(fp), 0);
+		ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+		j = json_open(fileno(fp), "file");
+	}
+	r = trace(j, raw, texts);
+	json_close(j);
+	if (how == 1) {
+		close(fds[0]);
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	} else if (how == 2)
+		fclose(fp);
+	return r;
 }
 
 /* Open a tokenizer on a string. */
@@ -1264,6 +1364,244 @@ START_TEST(test_corpus)
 END_TEST
 
 /* The suite. */
+/* The raw text of flat arrays, and what is not one. */
+START_TEST(test_rawarray)
+{
+	static const struct {
+		const char	*in;
+		const char	*text;	/* NULL: -1 */
+	} t[] = {
+		{ "[1,2,3]", "1,2,3" },
+		{ "[]", "" },
+		{ "[ ]", " " },
+		{ "[ 1 , 2\t,\r3 ]", " 1 , 2\t,\r3 " },
+		{ "[-0,1.5e+3,2E-1,0.25]", "-0,1.5e+3,2E-1,0.25" },
+		{ "[1234567890123456789012345678901234567890]",
+		    "1234567890123456789012345678901234567890" },
+		/* Not checked: json_next() finds what is wrong. */
+		{ "[1,,2]", "1,,2" },
+		{ "[01,-,e]", "01,-,e" },
+		/* Not flat, or not whole. */
+		{ "[1,\n2]", NULL },
+		{ "[1,[2]]", NULL },
+		{ "[1,{}]", NULL },
+		{ "[1,\"2\"]", NULL },
+		{ "[1,/2]", NULL },
+		{ "[1,true]", NULL },
+		{ "[1,2", NULL },
+		{ "[1,2,", NULL },
+		{ "[1,2}", NULL },
+	};
+	struct json *j;
+	const char *s;
+	size_t i, len;
+	char in[64], want[64];
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		/* The tests above spell control characters escaped. */
+		snprintf(in, sizeof(in), "%s", t[i].in);
+		esc_decode(in, in, strlen(in));
+		j = open_str(in);
+		ck_assert_int_eq(json_rawarray(j, &s, &len), -1);
+		ck_assert_int_eq(json_next(j), JT_ARR);
+		if (t[i].text == NULL) {
+			ck_assert_msg(json_rawarray(j, &s, &len) == -1, "%s",
+			    t[i].in);
+			json_close(j);
+			continue;
+		}
+		snprintf(want, sizeof(want), "%s", t[i].text);
+		esc_decode(want, want, strlen(want));
+		ck_assert_msg(json_rawarray(j, &s, &len) == 0, "%s", t[i].in);
+		ck_assert_uint_eq(len, strlen(want));
+		ck_assert(memcmp(s, want, len) == 0);
+		/* Asked again: the same; nothing moved. */
+		ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+		ck_assert_uint_eq(len, strlen(want));
+		ck_assert_int_eq(json_depth(j), 1);
+		json_close(j);
+	}
+
+	/* json_next() goes on as if nothing had been asked. */
+	j = open_str("[1,,2]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_int_eq(json_next(j), JT_ERROR);
+	ck_assert_str_eq(json_errmsg(j), "unexpected character ','");
+	ck_assert_uint_eq(json_col(j), 4);
+	json_close(j);
+
+	/* Only right after a '['; skips only to that array's ']'. */
+	j = open_str("{\"a\":[5,6],\"b\":7}");
+	ck_assert_int_eq(json_next(j), JT_OBJ);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), -1);
+	ck_assert_int_eq(json_next(j), JT_KEY);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), -1);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawskip(j, 2), -1);
+	ck_assert_int_eq(json_rawskip(j, 99), -1);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_rawskip(j, len), -1);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), -1);
+	ck_assert_int_eq(json_depth(j), 1);
+	ck_assert_uint_eq(json_offset(j), 9);
+	ck_assert_int_eq(json_next(j), JT_KEY);
+	ck_assert_str_eq(json_text(j, NULL), "b");
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_int_eq(json_next(j), JT_OBJ_END);
+	ck_assert_int_eq(json_next(j), JT_EOF);
+	json_close(j);
+
+	/* After the skip, errors are found where they would be. */
+	j = open_str("[[1],]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_next(j), JT_ERROR);
+	ck_assert_str_eq(json_errmsg(j), "trailing comma");
+	ck_assert_uint_eq(json_col(j), 6);
+	json_close(j);
+	j = open_str("[[1] 2]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_next(j), JT_ERROR);
+	ck_assert_str_eq(json_errmsg(j), "expected ',' or ']'");
+	ck_assert_uint_eq(json_col(j), 6);
+	json_close(j);
+	j = open_str("[1]x");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_next(j), JT_ERROR);
+	ck_assert_str_eq(json_errmsg(j), "trailing data after JSON value");
+	json_close(j);
+}
+END_TEST
+
+/* Peeking at the arrays that follow, without moving. */
+START_TEST(test_rawnext)
+{
+	struct json *j;
+	const char *s, *s1, *s2;
+	size_t len, l1, l2;
+
+	j = open_str("[[1,2],[3, 4],[],[5,[6]],[7]]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_rawnext(j, s, len, &s1, &l1), 0);
+	ck_assert(l1 == 4 && memcmp(s1, "3, 4", 4) == 0);
+	ck_assert_int_eq(json_rawnext(j, s1, l1, &s2, &l2), 0);
+	ck_assert_uint_eq(l2, 0);
+	/* Not flat. */
+	ck_assert_int_eq(json_rawnext(j, s2, l2, &s, &len), -1);
+	/* Not the end of a raw text. */
+	ck_assert_int_eq(json_rawnext(j, s1, 2, &s, &len), -1);
+	/* The tokenizer has not moved; the peeked texts are given again. */
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert(len == 3 && memcmp(s, "1,2", 3) == 0);
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_str_eq(json_text(j, NULL), "1");
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_int_eq(json_next(j), JT_ARR_END);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert(len == 4 && memcmp(s, "3, 4", 4) == 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), -1);
+	ck_assert_int_eq(json_skip(j, JT_ARR), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	/* The last: a ']' follows, not ",[". */
+	ck_assert_int_eq(json_rawnext(j, s, len, &s1, &l1), -1);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR_END);
+	ck_assert_int_eq(json_next(j), JT_EOF);
+	json_close(j);
+}
+END_TEST
+
+/*
+ * Skipping raw arrays leaves the tokenizer just where reading their
+ * tokens does: the same tokens and positions after them, from memory,
+ * pipes and files, with arrays across every refill.
+ */
+START_TEST(test_rawskip)
+{
+	struct buf doc, texts, want;
+	char *a, *b;
+	size_t i, n;
+	int how;
+
+	buf_init(&doc);
+	buf_init(&want);
+	buf_addc(&doc, '[');
+	for (i = 0; i < 40000; i++) {
+		n = i * 7919 % 23;
+		if (i > 0)
+			buf_addc(&doc, ',');
+		if (i % 997 == 0)
+			buf_adds(&doc, "\n");
+		buf_addc(&doc, '[');
+		switch (i % 11) {
+		case 0:
+			buf_printf(&doc, "%zu, %zu", n, i);
+			buf_printf(&want, "%zu, %zu|", n, i);
+			break;
+		case 1:
+			buf_adds(&doc, "0,[1]");
+			break;
+		case 2:
+			buf_printf(&doc, "%zu,\n%zu", n, i);
+			break;
+		case 3:
+			buf_adds(&want, "|");
+			break;
+		default:
+			while (n-- > 0) {
+				buf_printf(&doc, "%zu%s", i + n, n ? "," : "");
+				buf_printf(&want, "%zu%s", i + n, n ? "," :
+				    "");
+			}
+			buf_adds(&want, "|");
+			break;
+		}
+		buf_addc(&doc, ']');
+	}
+	buf_adds(&doc, ",{\"x\":[1,2]},3]");
+	for (how = 0; how < 3; how++) {
+		buf_init(&texts);
+		a = trace_doc(doc.data, doc.len, how, 0, NULL);
+		b = trace_doc(doc.data, doc.len, how, 1, &texts);
+		for (i = 0; a[i] != '\0' && a[i] == b[i]; i++)
+			continue;
+		ck_assert_msg(a[i] == b[i], "how %d: at %zu: %.60s | %.60s",
+		    how, i, a + i, b + i);
+		for (i = 0; texts.data[i] != '\0' &&
+		    texts.data[i] == want.data[i]; i++)
+			continue;
+		ck_assert_msg(texts.data[i] == want.data[i], "how %d: text at "
+		    "%zu: %.60s | %.60s", how, i, texts.data + i,
+		    want.data + i);
+		free(a);
+		free(b);
+		buf_free(&texts);
+	}
+	buf_free(&doc);
+	buf_free(&want);
+}
+END_TEST
+
 static Suite *
 json_suite(void)
 {
@@ -1285,6 +1623,8 @@ json_suite(void)
 	tcase_add_test(tc, test_depth);
 	tcase_add_test(tc, test_max_depth);
 	tcase_add_test(tc, test_skip);
+	tcase_add_test(tc, test_rawarray);
+	tcase_add_test(tc, test_rawnext);
 	tcase_add_test(tc, test_name);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
@@ -1303,6 +1643,7 @@ json_suite(void)
 	tcase_add_test(tc, test_pipe);
 	tcase_add_test(tc, test_big_tokens);
 	tcase_add_test(tc, test_token_too_long);
+	tcase_add_test(tc, test_rawskip);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 120);

@@ -441,6 +441,133 @@ START_TEST(test_many_frames)
 }
 END_TEST
 
+/*
+ * A stack is one stack however its sample is spelt: samples read whole
+ * by their raw text and samples read token by token meet in one record.
+ */
+START_TEST(test_spellings)
+{
+	static const char doc[] = "{" FRAMES ",\"profiles\":[{\"name\":"
+	    "\"T\",\"unit\":\"none\",\"samples\":[[0,1],[0, 1],[ 0,1 ],"
+	    "[-0,1],[0,\n1],[0,1],[0,1],[\t0,\r1],[],[ ],[0,1],[1,0]],"
+	    "\"weights\":[1,1,1,1,1,1,1,1,1,1,1.0,1e0]}]}";
+
+	same(doc, 0,
+	    "T\t9\t9\tnone\t1\tmain;f\t" LMAIN ";" LF "\n"
+	    "T\t2\t2\tnone\t1\t\t\n"
+	    "T\t1\t1\tnone\t1\tf;main\t" LF ";" LMAIN "\n");
+	/* Weights spelt differently, of equal value, are equal. */
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],"
+	    "[0],[0],[0]],\"weights\":[0.5,0.50,5e-1,0.5]}]}", 0,
+	    "T\t4\t2\tseconds\t0.5\tmain\t" LMAIN "\n");
+	/* Each profile has its own stacks. */
+	same("{\"profiles\":[{\"name\":\"A\",\"unit\":\"none\","
+	    "\"samples\":[[2],[0,1]],\"weights\":[1,1]},{\"name\":\"B\","
+	    "\"unit\":\"none\",\"samples\":[[0,1],[2],[0,1]],"
+	    "\"weights\":[1,1,1]}]," FRAMES "}", 0,
+	    "A\t1\t1\tnone\t1\tg\t" LG "\n"
+	    "A\t1\t1\tnone\t1\tmain;f\t" LMAIN ";" LF "\n"
+	    "B\t2\t2\tnone\t1\tmain;f\t" LMAIN ";" LF "\n"
+	    "B\t1\t1\tnone\t1\tg\t" LG "\n");
+}
+END_TEST
+
+/*
+ * A sample after others of the same stack is checked as strictly: the
+ * messages and places are those of the token by token reading.
+ */
+START_TEST(test_raw_errors)
+{
+	static const struct {
+		const char	*samples;
+		const char	*at;	/* where the error is, or just */
+		int		 delta;	/* before it */
+		const char	*msg;
+	} t[] = {
+		{ "[0,1],[0,1],[0,1.0]", "1.0]", 0,
+		    "sample: expected a frame index" },
+		{ "[0,1],[0,1],[0,1e0]", "1e0]", 0,
+		    "sample: expected a frame index" },
+		{ "[0,1],[0,1],[0,-1]", "-1]", 0,
+		    "sample: expected a frame index" },
+		{ "[0,1],[0,1],[0,4294967295]", "4294967295]", 0,
+		    "sample: expected a frame index" },
+		{ "[0,1],[0,1],[0,01]", "01]", 1, "invalid number" },
+		{ "[0,1],[0,1],[0,1,]", ",],[2]", 1, "trailing comma" },
+		{ "[0,1],[0,1],[0,,1]", ",,1]", 1,
+		    "unexpected character ','" },
+		{ "[0,1],[0,1],[0 1]", "0 1]", 2, "expected ',' or ']'" },
+		{ "[0,1],[0,1],[0,1]]", "]],[2]", 3, "expected string key" },
+		{ "[0,1],[0,1],[0,\"1\"]", "\"1\"]", 0,
+		    "sample: expected a frame index" },
+		{ "[0,1],[0,1],[0,[1]]", "[1]]", 0,
+		    "sample: expected a frame index" },
+		{ "[0,1],[0,1],[0,1] [2]", " [2]", 1,
+		    "expected ',' or ']'" },
+	};
+	char doc[512], want[512], *err;
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(doc, sizeof(doc), "{" FRAMES ",\"profiles\":[{"
+		    "\"name\":\"T\",\"samples\":[%s,[2]],\"weights\":"
+		    "[1,1,1,1,1]}]}", t[i].samples);
+		ck_assert_ptr_nonnull(strstr(doc, t[i].at));
+		snprintf(want, sizeof(want), "%s: doc.json:1:%zu: %s\n",
+		    getprogname(), (size_t)(strstr(doc, t[i].at) - doc) + 1 +
+		    t[i].delta, t[i].msg);
+		err = flatten_err(doc, &st);
+		ck_assert_msg(strcmp(err, want) == 0, "%s: %s", t[i].samples,
+		    err);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+		free(err);
+	}
+}
+END_TEST
+
+/*
+ * A frame index out of range is reported where the largest first
+ * appears, whether its sample was read whole or token by token.
+ */
+START_TEST(test_index_place)
+{
+	static const struct {
+		const char	*samples;
+		const char	*at;	/* the first of the largest */
+		int		 idx;
+	} t[] = {
+		{ "[0,5],[0,5],[1],[0,5]", "5]", 5 },
+		{ "[0,5],[0,5],[7],[0,5],[7]", "7]", 7 },
+		{ "[0,5],[0, 5],[0,6],[0,6]", "6]", 6 },
+		{ "[0, 5],[0,5],[5,0]", "5]", 5 },
+		{ "[0,4],[0,4],[0,4]", "4]", 4 },
+	};
+	char doc[512], w[64], want[512], *err;
+	const char *p;
+	size_t i, n;
+	int st;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		for (p = t[i].samples, n = 0; *p != '\0'; p++)
+			if (*p == '[')
+				n += snprintf(w + n, sizeof(w) - n, "%s1",
+				    n ? "," : "");
+		snprintf(doc, sizeof(doc), "{\"profiles\":[{\"name\":\"T\","
+		    "\"unit\":\"none\",\"samples\":[%s],\"weights\":[%s]}],"
+		    FRAMES "}", t[i].samples, w);
+		snprintf(want, sizeof(want), "%s: doc.json:1:%zu: frame index "
+		    "%d out of range (3 frames)\n", getprogname(),
+		    (size_t)(strstr(doc, t[i].at) - doc) + 1, t[i].idx);
+		err = flatten_err(doc, &st);
+		ck_assert_msg(strcmp(err, want) == 0, "%s: %s", t[i].samples,
+		    err);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+		free(err);
+	}
+}
+END_TEST
+
 /* The exit tests: each document makes spd_flatten exit 1. */
 static const char *bad_docs[] = {
 	/* Frame index out of range, frames first and last. */
@@ -542,9 +669,12 @@ spd_suite(void)
 	tcase_add_test(tc, test_persample);
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_many_frames);
+	tcase_add_test(tc, test_spellings);
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
+	tcase_add_test(tc, test_raw_errors);
+	tcase_add_test(tc, test_index_place);
 	suite_add_tcase(s, tc);
 	return s;
 }
