@@ -73,6 +73,7 @@ struct spd {
 	size_t		 nframes;
 	int		 hasframes;
 	struct prof	*pending, **tail;
+	struct htab	*pnames;	/* thread names written so far */
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key, "3,2,1" */
@@ -178,6 +179,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.stkcap = 256;
 	s.stk = xreallocarray(NULL, s.stkcap, sizeof(*s.stk));
 	buf_init(&s.arena);
+	s.pnames = ht_new();
 	buf_init(&s.key);
 	buf_init(&s.lastkey);
 	buf_init(&s.sbuf);
@@ -215,6 +217,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 		freeprof(p);
 	}
 	buf_free(&s.arena);
+	ht_free(s.pnames);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
 	buf_free(&s.sbuf);
@@ -858,6 +861,14 @@ emitprof(struct spd *s, struct prof *p)
 		    "(%zu frames)", json_name(s->j), p->idxline, p->idxcol,
 		    (unsigned long)p->maxidx, s->nframes);
 	}
+	/*
+	 * A profile named like an earlier one gets "\e" (nothing) appended
+	 * until its name is new: it reads the same, yet stays a thread of
+	 * its own, as the profiles are apart in the input.
+	 */
+	while (ht_find(s->pnames, p->name.data, p->name.len) != (size_t)-1)
+		buf_adds(&p->name, "\\e");
+	ht_intern(s->pnames, p->name.data, p->name.len, NULL);
 	memset(&r, 0, sizeof(r));
 	r.thread = p->name.data;
 	r.threadlen = p->name.len;

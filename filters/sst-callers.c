@@ -24,9 +24,33 @@ struct opts {
 	int		 shallow;	/* -s */
 };
 
+static size_t	plainname(const char *, size_t, struct buf *);
 static void	readfile(struct chains *, struct frames *,
 		    const struct opts *, const char *);
 static __dead void usage(void);
+
+/*
+ * The thread name without its "\e" escapes (nothing), which sst-flatten
+ * appends to tell apart profiles of the same name: chains are grouped by
+ * the name, as the reference groups them.
+ */
+static size_t
+plainname(const char *s, size_t n, struct buf *b)
+{
+	size_t i;
+
+	buf_reset(b);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n && s[i + 1] == 'e') {
+			i++;
+			continue;
+		}
+		buf_addc(b, s[i]);
+		if (s[i] == '\\' && i + 1 < n)
+			buf_addc(b, s[++i]);
+	}
+	return b->len;
+}
 
 /* Add the caller chains of the records of one input. */
 static void
@@ -35,10 +59,12 @@ readfile(struct chains *c, struct frames *f, const struct opts *o,
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
+	struct buf name;
 	const char *chain;
 	size_t pos, n, a, len;
 	int fd;
 
+	buf_init(&name);
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	while (rec_read(rd, &r)) {
@@ -58,10 +84,12 @@ readfile(struct chains *c, struct frames *f, const struct opts *o,
 			a = (unsigned long long)-o->depth < n ?
 			    (size_t)-o->depth : n;
 		chain = frames_span(f, r.stack, a, pos + 1, &len);
-		chains_add(c, r.thread, o->allthreads ? 0 : r.threadlen,
+		r.threadlen = plainname(r.thread, r.threadlen, &name);
+		chains_add(c, name.data, o->allthreads ? 0 : r.threadlen,
 		    chain, len, &r);
 	}
 	rec_close(rd);
+	buf_free(&name);
 	if (fd != STDIN_FILENO)
 		close(fd);
 }

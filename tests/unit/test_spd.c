@@ -318,7 +318,7 @@ START_TEST(test_names)
 	    "Thread \"x\"\\x3b\\t1\t1\t1\tnone\t1\t"
 	    "a\\x3bb\\tc\\\\d\\n\\x01\xc3\xa9;\\e\t:::0;:::1\n"
 	    "\t1\t1\tnone\t1\t\\e\t:::1\n"
-	    "\t1\t2\tnone\t2\t\\e\t:::1\n");
+	    "\\e\t1\t2\tnone\t2\t\\e\t:::1\n");
 }
 END_TEST
 
