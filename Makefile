@@ -64,6 +64,8 @@ $(B)/tests/%: tests/unit/%.c $(B)/libsst.a common/sst.h
 # Install the Debian packages the build and tests need, if any is missing.
 deps:
 	@sh tests/deps.sh $(DEBPKGS)
+	@sh tests/s3/install.sh || \
+	    echo "warning: no local S3 server: the S3 tests will fail" >&2
 
 # With SANITIZE=1 the plain bin/ is built too, for the scripts that run
 # pipelines/ by path (which then use bin/); the rest use build/san/bin.
