@@ -16,7 +16,11 @@
  * buffer doubles when one token fills it and shrinks back afterwards, so
  * memory stays within the buffer plus the current token.  json_open_mem()
  * feeds a memory block through the same buffer, so both kinds of input
- * share one code path.
+ * share one code path.  A regular file bigger than the buffer is read
+ * ahead by a second thread: while the tokenizer works on one buffer, the
+ * thread reads the next JSON_BUFSZ bytes into another, behind room for
+ * the unfinished token, and the two change places at each refill, so
+ * that reading (copying out of the page cache) overlaps tokenizing.
  *
  * Speed: a token normally lies wholly inside the buffer, and json_text()
  * then points straight into it.  A string without escapes is terminated
@@ -29,10 +33,10 @@
  * next_token().  The text of the last token is valid until the next call
  * and always NUL-terminated.
  *
- * Faster still, json_rawarray() hands out the raw text of a flat array
- * of numbers (a speedscope sample) without tokenizing it, and
- * json_rawskip() moves past it in one step; a caller that has seen the
- * same bytes read token by token before knows their values and that
+ * Faster still, json_rawarray() hands out the raw bytes of an array of
+ * numbers (a speedscope sample) without tokenizing them, and
+ * json_rawskip() moves past them in one step; a caller that has seen
+ * the same bytes read token by token before knows their values and that
  * they are valid, and so need not read them again.
  *
  * Decisions:
@@ -54,42 +58,41 @@
  *    decimal point.
  */
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "sst.h"
 
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
-#define JSON_PAD	16		/* zero bytes kept after the data */
+#define JSON_PAD	8		/* zero bytes kept after the data */
+#define AHEAD		(JSON_BUFSZ / 4)	/* room before a chunk read ahead */
 
 /* Character classes, bits of cls[]. */
 #define C_WS	0x01	/* JSON whitespace */
 #define C_NUM	0x02	/* may continue a number */
 #define C_STR	0x04	/* ends a run of plain string bytes */
 #define C_NUL	0x08	/* NUL, possibly the sentinel */
-#define C_FLAT	0x10	/* may be in a flat array of numbers: C_NUM,
-			   ',' and whitespace but newline */
 
 /* Bytes from 0x80 up are all class 0. */
 static const unsigned char cls[256] = {
-	12, 4, 4, 4, 4, 4, 4, 4, 4, 21, 5, 4, 4, 21, 4, 4,
+	12, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 4, 4, 5, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	17, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 18, 16, 18, 18, 0,
-	18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
-	0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
@@ -109,6 +112,26 @@ enum state {
 	S_START,	/* nothing read yet */
 	S_EOF,		/* JT_EOF was returned */
 	S_ERROR		/* JT_ERROR was returned */
+};
+
+/* What the reader thread is doing. */
+enum { A_READ, A_READY, A_STOP };
+
+/*
+ * The reader thread of a big regular file: it reads the next JSON_BUFSZ
+ * bytes into buf + AHEAD while the tokenizer works on its own buffer,
+ * and the two buffers change places at each refill.
+ */
+struct ahead {
+	pthread_t	 th;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 fd;
+	int		 state;
+	unsigned char	*buf;
+	size_t		 cap;		/* of buf, without the padding */
+	ssize_t		 len;		/* what was read, -1 on error */
+	int		 err;
 };
 
 /* Container types on the stack; stack[0] is the top level. */
@@ -145,6 +168,7 @@ struct json {
 	unsigned long long peekend[2];	/* of the last two raw arrays */
 	int		 lastpeek;	/* found by json_rawnext() */
 	int		 fd;		/* -1 for memory input */
+	struct ahead	*ah;		/* the reader thread, or NULL */
 	const unsigned char *src;	/* memory input not yet buffered */
 	size_t		 srclen;
 	char		*name;
@@ -156,6 +180,9 @@ struct json {
 
 static struct json *json_new(int, const char *, size_t);
 static int	 refill(struct json *);
+static void	*reader(void *);
+static void	 startahead(struct json *);
+static int	 swapahead(struct json *);
 static int	 more(struct json *);
 static int	 fail(struct json *, const unsigned char *, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
@@ -165,7 +192,6 @@ static int	 hexval(const unsigned char *, unsigned long *);
 static uint64_t	 load64(const unsigned char *);
 static uint64_t	 nondigits(uint64_t);
 static size_t	 ndigits(const unsigned char *);
-static unsigned char *flatend(unsigned char *);
 static void	 put_utf8(struct buf *, unsigned long);
 static int	 scan_number(struct json *, unsigned char *, unsigned char **);
 static int	 scan_string(struct json *, unsigned char *, unsigned char **);
@@ -206,8 +232,140 @@ json_new(int fd, const char *name, size_t cap)
 struct json *
 json_open(int fd, const char *name)
 {
-	return json_new(fd, name, JSON_BUFSZ);
+	struct json *j;
+	struct stat st;
+
+	j = json_new(fd, name, JSON_BUFSZ);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > JSON_BUFSZ)
+		startahead(j);
+	return j;
 }
+
+/*
+ * Start a reader thread for j, with a buffer of the same size as j's,
+ * which grows for the room in front.  Without one, j reads by itself.
+ */
+static void
+startahead(struct json *j)
+{
+	struct ahead *a;
+
+	a = xcalloc(1, sizeof(*a));
+	a->fd = j->fd;
+	a->cap = AHEAD + JSON_BUFSZ;
+	a->buf = xcalloc(1, a->cap + JSON_PAD);
+	a->state = A_READ;
+	j->buf = xreallocarray(j->buf, a->cap + JSON_PAD, 1);
+	j->cap = a->cap;
+	j->p = j->end = j->buf;
+	if (pthread_mutex_init(&a->mu, NULL) != 0 ||
+	    pthread_cond_init(&a->cv, NULL) != 0 ||
+	    pthread_create(&a->th, NULL, reader, a) != 0) {
+		free(a->buf);
+		free(a);
+		return;
+	}
+	j->ah = a;
+}
+
+/* The reader thread: read a chunk whenever asked to, until stopped. */
+static void *
+reader(void *arg)
+{
+	struct ahead *a = arg;
+	unsigned char *b;
+	ssize_t r;
+	int err;
+
+	pthread_mutex_lock(&a->mu);
+	for (;;) {
+		while (a->state == A_READY)
+			pthread_cond_wait(&a->cv, &a->mu);
+		if (a->state == A_STOP)
+			break;
+		b = a->buf;
+		pthread_mutex_unlock(&a->mu);
+		while ((r = read(a->fd, b + AHEAD, JSON_BUFSZ)) == -1 &&
+		    errno == EINTR)
+			continue;
+		err = errno;
+		pthread_mutex_lock(&a->mu);
+		a->len = r;
+		a->err = err;
+		if (a->state == A_READ)
+			a->state = A_READY;
+		pthread_cond_broadcast(&a->cv);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+/*
+ * refill() with a reader thread: wait for its chunk, put the unconsumed
+ * data in front of it and make that buffer j's, then have the thread
+ * read the next chunk into j's old one (shrunk back if a long token
+ * grew it).  More unconsumed data than fits in front (a long token) is
+ * moved to the front of j's buffer instead, grown for the chunk to be
+ * copied behind it.
+ */
+static int
+swapahead(struct json *j)
+{
+	struct ahead *a = j->ah;
+	unsigned char *b;
+	size_t keep, cap;
+	ssize_t n;
+
+	pthread_mutex_lock(&a->mu);
+	while (a->state == A_READ)
+		pthread_cond_wait(&a->cv, &a->mu);
+	pthread_mutex_unlock(&a->mu);
+	if ((n = a->len) == -1)
+		return fail(j, j->end, "read error: %s", strerror(a->err));
+	keep = j->end - j->p;
+	if (keep <= AHEAD) {
+		memcpy(a->buf + AHEAD - keep, j->p, keep);
+		/* Modulo 2^64: OFF() is right for the data from p on. */
+		j->boff += j->p - j->buf;
+		j->boff -= AHEAD - keep;
+		b = j->buf;
+		j->buf = a->buf;
+		a->buf = b;
+		cap = j->cap;
+		j->cap = a->cap;
+		a->cap = cap;
+		j->p = j->buf + AHEAD - keep;
+		if (a->cap > AHEAD + JSON_BUFSZ) {
+			a->cap = AHEAD + JSON_BUFSZ;
+			a->buf = xreallocarray(a->buf, a->cap + JSON_PAD, 1);
+		}
+	} else {
+		memmove(j->buf, j->p, keep);
+		j->boff += j->p - j->buf;
+		if (keep + n > j->cap) {
+			j->cap = keep + n > 2 * j->cap ? keep + n : 2 * j->cap;
+			j->buf = xreallocarray(j->buf, j->cap + JSON_PAD, 1);
+		}
+		memcpy(j->buf + keep, a->buf + AHEAD, n);
+		j->p = j->buf;
+	}
+	j->end = j->p + keep + n;
+	memset(j->end, 0, JSON_PAD);
+	if (n == 0)
+		j->eof = 1;
+	else {
+		pthread_mutex_lock(&a->mu);
+		a->state = A_READ;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+	}
+	if (j->prog != NULL)
+		progress_update(j->prog, OFF(j, j->end));
+	return 0;
+}
+
+
 
 struct json *
 json_open_mem(const void *p, size_t len, const char *name)
@@ -227,10 +385,26 @@ json_open_mem(const void *p, size_t len, const char *name)
 void
 json_close(struct json *j)
 {
+	struct ahead *a;
+
 	if (j == NULL)
 		return;
+	if ((a = j->ah) != NULL) {
+		pthread_mutex_lock(&a->mu);
+		while (a->state == A_READ)
+			pthread_cond_wait(&a->cv, &a->mu);
+		a->state = A_STOP;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+		pthread_join(a->th, NULL);
+		pthread_mutex_destroy(&a->mu);
+		pthread_cond_destroy(&a->cv);
+		free(a->buf);
+		free(a);
+	}
 	buf_free(&j->tok);
 	free(j->buf);
+
 	free(j->name);
 	free(j);
 }
@@ -246,6 +420,8 @@ refill(struct json *j)
 	size_t keep, n, cap;
 	ssize_t r;
 
+	if (j->ah != NULL)
+		return swapahead(j);
 	keep = j->end - j->p;
 	if (j->p != j->buf) {
 		memmove(j->buf, j->p, keep);
@@ -425,58 +601,6 @@ ndigits(const unsigned char *q)
 	for (n = 0;; n += 8)
 		if ((m = nondigits(load64(q + n))) != 0)
 			return n + (__builtin_ctzll(m) >> 3);
-}
-
-/*
- * The first byte from q on that is not of class C_FLAT, 16 (with SSE2)
- * or 8 bytes at a time while they are all digits or ','.  The masks
- * flag every other byte exactly; in the word version a digit is x =
- * byte ^ '0' below 10, so that x + 0x76 keeps the top bit clear, and a
- * ',' is y = byte ^ ',' zero.  The NUL sentinel stops the loop, and the
- * padding after it keeps the loads inside the buffer.
- */
-static inline unsigned char *
-flatend(unsigned char *q)
-{
-#ifdef __SSE2__
-	__m128i v, d;
-	unsigned m;
-
-	for (;;) {
-		v = _mm_loadu_si128((const __m128i *)q);
-		d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-		    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-		d = _mm_or_si128(d, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
-		if ((m = ~_mm_movemask_epi8(d) & 0xffff) == 0) {
-			q += 16;
-			continue;
-		}
-		q += __builtin_ctz(m);
-		if (!(cls[*q] & C_FLAT))
-			return q;
-		q++;
-	}
-#else
-	uint64_t w, x, y, m;
-
-	for (;;) {
-		w = load64(q);
-		x = w ^ ZEROS;
-		y = w ^ 0x2c2c2c2c2c2c2c2cULL;
-		m = (((x & 0x7f7f7f7f7f7f7f7fULL) +
-		    0x7676767676767676ULL) | x) &
-		    (((y & 0x7f7f7f7f7f7f7f7fULL) +
-		    0x7f7f7f7f7f7f7f7fULL) | y) & 0x8080808080808080ULL;
-		if (m == 0) {
-			q += 8;
-			continue;
-		}
-		q += __builtin_ctzll(m) >> 3;
-		if (!(cls[*q] & C_FLAT))
-			return q;
-		q++;
-	}
-#endif
 }
 
 /*
@@ -1000,15 +1124,17 @@ json_next(struct json *j)
 }
 
 /*
- * The raw text of a flat array just opened: only bytes of class C_FLAT
- * up to the ']'.  The array must be wholly in the buffer, which is
- * refilled while the data ends inside the array; an array longer than
- * half the buffer is left to json_next().  The tokenizer does not move.
+ * The bytes of the array just opened, up to the first ']' after it (the
+ * array's own ']' if its elements are numbers), found by memchr(3).
+ * They must be in the buffer, which is refilled while the data ends
+ * before a ']'; more than half the buffer is left to json_next().  The
+ * tokenizer does not move.
  */
 int
 json_rawarray(struct json *j, const char **sp, size_t *lenp)
 {
 	unsigned char *q;
+	size_t n;
 	int i;
 
 	if (j->state != S_FIRSTELEM || j->last != JT_ARR)
@@ -1022,12 +1148,12 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 		*lenp = j->peekend[i] - j->peek[i];
 		return 0;
 	}
-	for (;;) {
-		q = flatend(j->p);
-		if (*q == ']')
+	for (n = 0;;) {
+		if ((q = memchr(j->p + n, ']', j->end - j->p - n)) != NULL)
 			break;
-		if (q != j->end || j->eof ||
-		    (size_t)(q - j->p) >= j->cap / 2 || refill(j) == -1)
+		n = j->end - j->p;
+		if (j->eof || n >= (j->ah != NULL ? AHEAD : j->cap / 2) ||
+		    refill(j) == -1)
 			return -1;
 	}
 	*sp = (const char *)j->p;
@@ -1036,11 +1162,11 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 }
 
 /*
- * A look further: the raw text of the flat array right after the one of
- * len bytes at sp (given by json_rawarray() or by this function), if
- * only ",[" lies between them and it is in the buffer.  Nothing moves
- * and nothing is read; json_rawarray() remembers where the last two
- * found end.
+ * A look further: the bytes of the array right after the one whose
+ * bytes are the len at sp (given by json_rawarray() or by this
+ * function), if only ",[" lies between them, up to the first ']' after
+ * it, if that is in the buffer.  Nothing moves and nothing is read;
+ * json_rawarray() remembers where the last two found end.
  */
 int
 json_rawnext(struct json *j, const char *sp, size_t len, const char **np,
@@ -1052,7 +1178,7 @@ json_rawnext(struct json *j, const char *sp, size_t len, const char **np,
 	    p[len] != ']' || p[len + 1] != ',' || p[len + 2] != '[')
 		return -1;
 	p += len + 3;
-	if (*(q = flatend(p)) != ']')
+	if ((q = memchr(p, ']', j->end - p)) == NULL)
 		return -1;
 	j->lastpeek ^= 1;
 	j->peek[j->lastpeek] = OFF(j, p);

@@ -118,13 +118,15 @@ unsigned long long json_consumed(const struct json *);
 /* Report the bytes read to pr (NULL: none) as they are read. */
 void	 json_setprogress(struct json *, struct progress *);
 /*
- * Right after a JT_ARR: if the array up to its ']' is in the buffer and
- * holds only number characters, ',' and whitespace but newline, point
- * at the text between the brackets and return 0, else -1.  The text is
- * not checked and stays valid until the next call; the tokenizer does
- * not move: go on with json_next() or, if the text is known to be valid,
- * move past the ']' with json_rawskip(text length), as if every token up
- * to the JT_ARR_END had been read.  -1 if the position is wrong.
+ * Right after a JT_ARR: point at the bytes from after the '[' up to the
+ * first ']' after it and return 0, or -1 if that is not in the buffer.
+ * The bytes are not checked: they are the array's elements only if they
+ * hold no '[', '{' or '"'.  They stay valid until the next call, and the
+ * tokenizer does not move: go on with json_next() or, if the bytes are
+ * known to be the elements of a valid array and to hold no newline (for
+ * instance equal to bytes read token by token before), move past the
+ * ']' with json_rawskip(their length), as if every token up to the
+ * JT_ARR_END had been read (-1 if the position is wrong).
  */
 int	 json_rawarray(struct json *, const char **, size_t *);
 int	 json_rawskip(struct json *, size_t);

@@ -29,17 +29,18 @@ seed() {
 for h in "$@"; do
 	s=$fz/seed/$h
 	rm -rf "$s"
-	mkdir -p "$s" "$fz/corpus/$h" "$fz/crash/$h" "tests/fuzz/corpus/$h"
+	mkdir -p "$s" "$fz/corpus/$h" "$fz/crash/$h"
 	extra=
+	[ -d "tests/fuzz/corpus/$h" ] && extra=tests/fuzz/corpus/$h
 	maxlen=16384
 	case $h in
 	json|spd)
 		seed "$s" tests/fixtures/*.json tests/golden/sst-flatten/*/in \
 		    tests/golden/sst-categories/*/*.json
 		[ "$h" = json ] && [ -d "$corpus/JSONTestSuite" ] &&
-		    extra=$corpus/JSONTestSuite
+		    extra="$extra $corpus/JSONTestSuite"
 		[ "$h" = spd ] && [ -d "$corpus/speedscope-other" ] &&
-		    extra=$corpus/speedscope-other ;;
+		    extra="$extra $corpus/speedscope-other" ;;
 	rec)
 		seed "$s" tests/fixtures/*.sst tests/golden/sst-*/*/in ;;
 	collapsed)
@@ -59,7 +60,7 @@ for h in "$@"; do
 	"$fz/fuzz_$h" -max_total_time="$secs" -max_len=$maxlen -timeout=20 \
 	    -rss_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix="$fz/crash/$h/" \
-	    "$fz/corpus/$h" "tests/fuzz/corpus/$h" "$s" $extra >"$log" 2>&1
+	    "$fz/corpus/$h" "$s" $extra >"$log" 2>&1
 	st=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
