@@ -1147,6 +1147,7 @@ START_TEST(test_big_tokens)
 	struct json *j;
 	struct buf b;
 	const char *s;
+	char *a, *r;
 	size_t len, i;
 
 	/* Tokens bigger than the buffer: it grows, then shrinks back. */
@@ -1180,6 +1181,49 @@ START_TEST(test_big_tokens)
 	ck_assert_int_eq(json_next(j), JT_ARR_END);
 	ck_assert_int_eq(json_next(j), JT_EOF);
 	json_close(j);
+	/* The same from a file, read ahead by a thread. */
+	a = dump_mem(b.data, b.len);
+	r = dump_file(b.data, b.len);
+	ck_assert(strcmp(a, r) == 0);
+	free(a);
+	free(r);
+	buf_free(&b);
+}
+END_TEST
+
+/*
+ * A big file is read ahead by a thread: the same tokens as from memory,
+ * and closing before the end stops the thread.
+ */
+START_TEST(test_readahead)
+{
+	struct json *j;
+	struct buf b;
+	FILE *fp;
+	char *a, *r;
+	size_t i;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"a\":[");
+	for (i = 0; i < 500000; i++)
+		buf_printf(&b, "%s%zu", i ? (i % 100 ? "," : ",\n") : "",
+		    i * 7);
+	buf_adds(&b, "],\"b\":\"x\"}");
+	a = dump_mem(b.data, b.len);
+	r = dump_file(b.data, b.len);
+	ck_assert(strcmp(a, r) == 0);
+	free(a);
+	free(r);
+	ck_assert_ptr_nonnull(fp = tmpfile());
+	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
+	ck_assert_int_eq(fflush(fp), 0);
+	ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+	j = json_open(fileno(fp), "file");
+	ck_assert_int_eq(json_next(j), JT_OBJ);
+	ck_assert_int_eq(json_next(j), JT_KEY);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	json_close(j);
+	fclose(fp);
 	buf_free(&b);
 }
 END_TEST
@@ -1643,6 +1687,7 @@ json_suite(void)
 	tcase_add_test(tc, test_big_tokens);
 	tcase_add_test(tc, test_token_too_long);
 	tcase_add_test(tc, test_rawskip);
+	tcase_add_test(tc, test_readahead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 120);
