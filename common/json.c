@@ -76,7 +76,7 @@
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
 #define JSON_PAD	8		/* zero bytes kept after the data */
-#define AHEAD		(JSON_BUFSZ / 4)	/* room before a chunk read ahead */
+#define AHEAD		(JSON_BUFSZ / 4)	/* room before a chunk read */
 
 /* Character classes, bits of cls[]. */
 #define C_WS	0x01	/* JSON whitespace */
@@ -131,6 +131,7 @@ struct ahead {
 	unsigned char	*buf;
 	size_t		 cap;		/* of buf, without the padding */
 	ssize_t		 len;		/* what was read, -1 on error */
+	size_t		 used;		/* of it, handed out already */
 	int		 err;
 };
 
@@ -307,24 +308,28 @@ reader(void *arg)
  * read the next chunk into j's old one (shrunk back if a long token
  * grew it).  More unconsumed data than fits in front (a long token) is
  * moved to the front of j's buffer instead, grown for the chunk to be
- * copied behind it.
+ * copied behind it, but only up to JSON_MAXTOKEN bytes from p, as the
+ * buffer grows without a thread: the rest of the chunk waits for the
+ * next refill, and a longer token is one too long in the same place.
  */
 static int
 swapahead(struct json *j)
 {
 	struct ahead *a = j->ah;
 	unsigned char *b;
-	size_t keep, cap;
-	ssize_t n;
+	size_t keep, cap, n;
+	ssize_t len;
 
 	pthread_mutex_lock(&a->mu);
 	while (a->state == A_READ)
 		pthread_cond_wait(&a->cv, &a->mu);
+	len = a->len;
 	pthread_mutex_unlock(&a->mu);
-	if ((n = a->len) == -1)
+	if (len == -1)
 		return fail(j, j->end, "read error: %s", strerror(a->err));
 	keep = j->end - j->p;
-	if (keep <= AHEAD) {
+	n = len - a->used;
+	if (keep <= AHEAD && a->used == 0) {
 		memcpy(a->buf + AHEAD - keep, j->p, keep);
 		/* Modulo 2^64: OFF() is right for the data from p on. */
 		j->boff += j->p - j->buf;
@@ -343,18 +348,23 @@ swapahead(struct json *j)
 	} else {
 		memmove(j->buf, j->p, keep);
 		j->boff += j->p - j->buf;
+		if (n > JSON_MAXTOKEN - keep)
+			n = JSON_MAXTOKEN - keep;
 		if (keep + n > j->cap) {
-			j->cap = keep + n > 2 * j->cap ? keep + n : 2 * j->cap;
+			cap = 2 * j->cap < JSON_MAXTOKEN ? 2 * j->cap :
+			    JSON_MAXTOKEN;
+			j->cap = keep + n > cap ? keep + n : cap;
 			j->buf = xreallocarray(j->buf, j->cap + JSON_PAD, 1);
 		}
-		memcpy(j->buf + keep, a->buf + AHEAD, n);
+		memcpy(j->buf + keep, a->buf + AHEAD + a->used, n);
 		j->p = j->buf;
 	}
 	j->end = j->p + keep + n;
 	memset(j->end, 0, JSON_PAD);
-	if (n == 0)
+	if (len == 0)
 		j->eof = 1;
-	else {
+	else if ((a->used += n) == (size_t)len) {
+		a->used = 0;
 		pthread_mutex_lock(&a->mu);
 		a->state = A_READ;
 		pthread_cond_broadcast(&a->cv);
@@ -364,8 +374,6 @@ swapahead(struct json *j)
 		progress_update(j->prog, OFF(j, j->end));
 	return 0;
 }
-
-
 
 struct json *
 json_open_mem(const void *p, size_t len, const char *name)

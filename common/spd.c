@@ -13,9 +13,11 @@
  * writes them, "3,2,1", so that a sample so written (as py-spy and
  * speedscope write them) is looked up by its raw text, which
  * json_rawarray() hands out without tokenizing.  A key enters the table
- * only after its sample was read token by token and checked, so a raw
- * text found there is valid, and the sample is skipped whole.  Other
- * spellings (blanks, -0) are read token by token every time.  Runs of
+ * only once its sample was checked, token by token or, when its text is
+ * in key form already, by newkey(); so a raw text found there is valid,
+ * and the sample is skipped whole.  Other spellings (blanks, -0) are
+ * read token by token every time.  The lookups are bound by cache
+ * misses, which are started samples ahead (see readstack()).  Runs of
  * equal weights, as py-spy writes them, are converted once.
  */
 #include <err.h>
@@ -79,6 +81,7 @@ struct spd {
 	struct buf	 key;		/* a stack's key, "3,2,1" */
 	struct buf	 lastkey;	/* the last sample's key */
 	size_t		 last;		/* and its stack id + 1, or 0 */
+	uint64_t	 lasthash;	/* and its hash */
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[2];	/* the next two samples */
 	struct buf	 sbuf, lbuf;
@@ -96,6 +99,7 @@ static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static size_t	 readstack(struct spd *, struct prof *);
 static void	 stackkey(struct spd *, size_t);
+static int	 newkey(struct spd *, struct prof *, size_t);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double);
@@ -388,8 +392,9 @@ readprofile(struct spd *s, size_t i)
 }
 
 /*
- * Note the hash of the raw text of the sample after the one of len bytes
- * at raw, at offset off, and start loading its table slot.
+ * Note the offset, length and hash of the raw text of the sample after
+ * the one whose raw text is the len bytes at raw, and start loading its
+ * table slot; -1 if there is none to see.
  */
 static int
 peek(struct spd *s, struct prof *p, const char *raw, size_t len,
@@ -411,10 +416,11 @@ peek(struct spd *s, struct prof *p, const char *raw, size_t len,
 /*
  * Read one sample's frame index array and intern it; returns its id.
  * The raw text is tried first: against the last sample's key, then in
- * the table.  The table lookups wait on cache misses (the table is too
- * big for the caches), so they are started two samples ahead: while one
- * sample is looked up, the key of the next one and the table slot of the
- * one after it are loaded.  The samples ahead are found and hashed by
+ * the table, then as a new key; failing those, the tokens are read.
+ * The table lookups wait on cache misses (the table is too big for the
+ * caches), so they are started two samples ahead: while one sample is
+ * looked up, the key of the next one and the table slot of the one
+ * after it are loaded.  The samples ahead are found and hashed by
  * peeking at their raw text.
  */
 static size_t
@@ -430,14 +436,15 @@ readstack(struct spd *s, struct prof *p)
 
 	if (json_rawarray(s->j, &s->raw, &len) == 0) {
 		off = json_consumed(s->j);
-		hinted = h0->off == off && h0->len == len;
-		h = h0->hash;
-		same = s->last != 0 && len == s->lastkey.len &&
-		    memcmp(s->raw, s->lastkey.data, len) == 0;
-		if (!hinted && !same) {
+		if ((hinted = h0->off == off && h0->len == len))
+			h = h0->hash;
+		else
 			h = ht_hash(s->raw, len);
+		same = s->last != 0 && h == s->lasthash &&
+		    len == s->lastkey.len &&
+		    memcmp(s->raw, s->lastkey.data, len) == 0;
+		if (!hinted && !same)
 			ht_prefetch(p->stacks, h, 1);
-		}
 		/* The next sample: its slot is loaded; load its key. */
 		if (hinted && h1->off != 0) {
 			*h0 = *h1;
@@ -451,10 +458,13 @@ readstack(struct spd *s, struct prof *p)
 		if (same)
 			id = s->last - 1;
 		else if ((id = ht_findh(p->stacks, s->raw, len, h)) !=
-		    (size_t)-1) {
+		    (size_t)-1 || newkey(s, p, len) == 0) {
+			if (id == (size_t)-1)
+				id = ht_intern(p->stacks, s->raw, len, NULL);
 			buf_reset(&s->lastkey);
 			buf_add(&s->lastkey, s->raw, len);
 			s->last = id + 1;
+			s->lasthash = h;
 		}
 		if (id != (size_t)-1) {
 			json_rawskip(s->j, len);
@@ -483,7 +493,48 @@ readstack(struct spd *s, struct prof *p)
 	buf_reset(&s->lastkey);
 	buf_add(&s->lastkey, s->key.data, s->key.len);
 	s->last = id + 1;
+	s->lasthash = ht_hash(s->key.data, s->key.len);
 	return id;
+}
+
+/*
+ * Whether the raw text of len bytes of a new stack is a key already:
+ * indices of no more digits than they need, each followed by a ',' but
+ * the last.  Its largest index is then noted as reading its tokens would
+ * (the first place of a larger one than any before; no newline in the
+ * text, so the place is the '[' column on plus the offset).  Anything
+ * else, even a valid spelling, is left to the tokens, which say what is
+ * wrong where.
+ */
+static int
+newkey(struct spd *s, struct prof *p, size_t len)
+{
+	const char *q = s->raw, *e = q + len, *d, *at = NULL;
+	uint32_t max = 0;
+	uint64_t v;
+
+	while (q < e) {
+		if (*q < '0' || *q > '9' || (*q == '0' && q + 1 < e &&
+		    q[1] != ','))
+			return -1;
+		for (d = q, v = 0; q < e && *q >= '0' && *q <= '9' &&
+		    q - d < 10; q++)
+			v = v * 10 + (*q - '0');
+		if (v > UINT32_MAX - 1 || (q < e && (*q != ',' ||
+		    ++q == e)))
+			return -1;
+		if (at == NULL || v > max) {
+			max = v;
+			at = d;
+		}
+	}
+	if (at != NULL && (!p->hasidx || max > p->maxidx)) {
+		p->hasidx = 1;
+		p->maxidx = max;
+		p->idxline = json_line(s->j);
+		p->idxcol = json_col(s->j) + 1 + (at - s->raw);
+	}
+	return 0;
 }
 
 /* Write the key of the stack s->stk[0 .. n - 1] into s->key. */
@@ -852,7 +903,7 @@ emitprof(struct spd *s, struct prof *p)
 	const char *k;
 	size_t len;
 	uint64_t n;
-	uint32_t id;
+	uint32_t id, last = UINT32_MAX;
 	double w;
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
@@ -883,8 +934,12 @@ emitprof(struct spd *s, struct prof *p)
 	while (spill_read(p->recs, &id, sizeof(id)) == 0 &&
 	    spill_read(p->recs, &n, sizeof(n)) == 0 &&
 	    spill_read(p->recs, &w, sizeof(w)) == 0) {
-		k = ht_key(p->stacks, id, &len);
-		fields(s, k, len);
+		/* The fields of the record before serve again if they can. */
+		if (id != last) {
+			k = ht_key(p->stacks, id, &len);
+			fields(s, k, len);
+			last = id;
+		}
 		r.samples = n;
 		r.period = w * p->factor;
 		r.hasperiod = 1;

@@ -130,7 +130,7 @@ void	 json_setprogress(struct json *, struct progress *);
  */
 int	 json_rawarray(struct json *, const char **, size_t *);
 int	 json_rawskip(struct json *, size_t);
-/* Peek at the raw text of the flat array right after the given one. */
+/* The same for the array right after the one given (",[" between). */
 int	 json_rawnext(struct json *, const char *, size_t, const char **,
 	    size_t *);
 

@@ -10,9 +10,9 @@ deep.json)
 	awk 'BEGIN { printf "{\"x\":"; for (i = 0; i < 1025; i++)
 	    printf "["; for (i = 0; i < 1025; i++) printf "]"; print "}" }' ;;
 longtoken.json)
-	# A string of JSON_MAXTOKEN (64 MiB) bytes, quotes excluded.
+	# A string 1 MiB longer than JSON_MAXTOKEN (64 MiB).
 	printf '{"x":"'
-	head -c 67108864 /dev/zero | tr '\0' a
+	head -c 68157440 /dev/zero | tr '\0' a
 	printf '"}\n' ;;
 deepstack.json)
 	awk -v n=$n 'BEGIN { printf "{\"shared\":{\"frames\":[{\"name\":" \
