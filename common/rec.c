@@ -71,8 +71,8 @@ int
 rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 {
 	char *f[NFIELDS], *p, *e = line + len;
-	size_t fl[NFIELDS];
-	int i;
+	size_t fl[NFIELDS], ns, nl;
+	int i, locsok;
 
 	p = line;
 	for (i = 0; i < NFIELDS; i++) {
@@ -87,7 +87,9 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		fl[i] = (size_t)(p - f[i]);
 		p++;
 	}
-	if (memchr(f[NFIELDS - 1], '\t', fl[NFIELDS - 1]) != NULL) {
+	/* One pass over the locations checks them and counts frames. */
+	if ((locsok = esc_scan(f[6], fl[6], &nl)) == -1 &&
+	    memchr(f[6], '\t', fl[6]) != NULL) {
 		*why = "expected 7 TAB-separated fields";
 		return -1;
 	}
@@ -118,13 +120,11 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 	r->locs = f[6];
 	r->locslen = fl[6];
 	if (esc_valid(r->thread, r->threadlen) == -1 ||
-	    esc_valid(r->stack, r->stacklen) == -1 ||
-	    esc_valid(r->locs, r->locslen) == -1) {
+	    esc_scan(r->stack, r->stacklen, &ns) == -1 || locsok == -1) {
 		*why = "bad escape sequence";
 		return -1;
 	}
-	if (r->locslen > 0 && rec_nframes(r->stack, r->stacklen) !=
-	    rec_nframes(r->locs, r->locslen)) {
+	if (r->locslen > 0 && (r->stacklen == 0 || ns != nl)) {
 		*why = "stack and locations differ in length";
 		return -1;
 	}

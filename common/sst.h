@@ -138,8 +138,11 @@ int	 json_rawnext(struct json *, const char *, size_t, const char **,
 void	 esc_add(struct buf *, const char *, size_t);
 /* Unescape in place into dst (dst may equal src); returns length. */
 size_t	 esc_decode(char *, const char *, size_t);
-/* Check that s is a well-formed escaped field piece; 0 ok, -1 not. */
+/* Check that s is a well-formed escaped field (no control byte, TAB
+ * included, no bad escape); 0 ok, -1 not. */
 int	 esc_valid(const char *, size_t);
+/* The same, and (if not NULL) the count of ';' in it. */
+int	 esc_scan(const char *, size_t, size_t *);
 
 /* rec.c: the sst stream */
 enum sst_unit {

@@ -1,10 +1,11 @@
 /*
  * test_esc.c: Check suite for the stream's escaping (common/esc.c):
  * what esc_add writes for each byte, that esc_decode undoes it for all
- * 256 byte values, and what esc_valid accepts.
+ * 256 byte values, and what esc_valid and esc_scan accept.
  */
 
 #include <check.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 static char	*esc(const char *, size_t);
 static char	*dec(const char *, size_t *);
 static int	 valid(const char *);
+static int	 model(const char *, size_t, size_t *);
 static Suite	*esc_suite(void);
 
 /* esc_add of s[0..n) into a fresh string. */
@@ -228,6 +230,74 @@ START_TEST(test_valid)
 }
 END_TEST
 
+/* The plain model of esc_scan(): one byte at a time. */
+static int
+model(const char *s, size_t n, size_t *semis)
+{
+	size_t i;
+
+	*semis = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] == ';')
+			++*semis;
+		else if ((unsigned char)s[i] < 0x20)
+			return -1;
+		else if (s[i] == '\\') {
+			if (i + 1 == n)
+				return -1;
+			if (strchr("\\tnre", s[i + 1]) != NULL)
+				i++;
+			else if (s[i + 1] == 'x' && i + 3 < n &&
+			    isxdigit((unsigned char)s[i + 2]) &&
+			    isxdigit((unsigned char)s[i + 3]))
+				i += 3;
+			else
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * esc_scan() against the model, on strings long enough for its 16-byte
+ * steps: an odd byte (control, TAB, backslash, ';', a byte of 0x80 or
+ * more) at every place of a 40-byte text of letters, digits and ';'.
+ */
+START_TEST(test_scan)
+{
+	static const char odd[] = { '\x01', '\t', '\x1f', '\\', ';', ' ',
+	    '\x7f', (char)0x80, (char)0xff };
+	static const char text[] = "abcdefg;tnrex4f;0123456;\\\\abcde;xyzzyqq;";
+	char s[41];
+	size_t i, j, want, got;
+	int bad;
+
+	ck_assert_uint_eq(sizeof(text), 41);
+	for (i = 0; i < sizeof(odd); i++)
+		for (j = 0; j < 40; j++) {
+			memcpy(s, text, 41);
+			s[j] = odd[i];
+			bad = model(s, 40, &want);
+			got = 999;
+			ck_assert_int_eq(esc_scan(s, 40, &got), bad);
+			ck_assert_int_eq(esc_valid(s, 40), bad);
+			if (bad == 0)
+				ck_assert_uint_eq(got, want);
+		}
+	/* Valid escapes among long plain text keep the count. */
+	ck_assert_int_eq(esc_scan("abcdefghijklmnop;\\x3b;\\\\;abcdefghijklm"
+	    "nopqrstuvwxyz;", 52, &got), 0);
+	ck_assert_uint_eq(got, 4);
+	ck_assert_int_eq(esc_scan("", 0, &got), 0);
+	ck_assert_uint_eq(got, 0);
+	ck_assert_int_eq(esc_scan(";;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;", 33,
+	    &got), 0);
+	ck_assert_uint_eq(got, 33);
+	ck_assert_int_eq(esc_scan("abcdefghijklmnopqrstuvwxyz\\t", 28, NULL),
+	    0);
+}
+END_TEST
+
 static Suite *
 esc_suite(void)
 {
@@ -242,6 +312,7 @@ esc_suite(void)
 	tcase_add_test(tc, test_roundtrip_all);
 	tcase_add_test(tc, test_decode);
 	tcase_add_test(tc, test_valid);
+	tcase_add_test(tc, test_scan);
 	suite_add_tcase(s, tc);
 	return s;
 }
