@@ -83,6 +83,43 @@ if [ -r "$src" ]; then
 	in_scr=$dir/perf-script-$textmb.txt
 fi
 
+# The sst stream of the big profile, repeated to at least 10 million
+# samples (the records keep their sample counts): sst2speedscope's input.
+mkstream() {
+	sst-flatten "$in_pbig" >"$dir/.one.sst" || return 1
+	n=$(sst-threads -t "$dir/.one.sst" | cut -f1)
+	[ "$n" -gt 0 ] || return 1
+	k=$(((10000000 + n - 1) / n))
+	while [ "$k" -gt 0 ]; do
+		cat "$dir/.one.sst" || return 1
+		k=$((k - 1))
+	done
+	rm -f "$dir/.one.sst"
+}
+mkinput stream-10M.sst mkstream
+in_s10m=$dir/stream-10M.sst
+
+# A directory of 64 perf_*_collapsed.txt files of 4 MB each, for the
+# batch case.
+in_batch=''
+if [ -n "$in_col" ]; then
+	if [ ! -d "$dir/batch" ]; then
+		echo "bench: making $dir/batch" >&2
+		mkdir -p "$dir/batch.tmp" &&
+		    head -c 4194304 "$in_col" | sed '$d' \
+		    >"$dir/batch.tmp/one" || exit 1
+		i=0
+		while [ "$i" -lt 64 ]; do
+			cp "$dir/batch.tmp/one" \
+			    "$dir/batch.tmp/perf_f${i}_collapsed.txt" || exit 1
+			i=$((i + 1))
+		done
+		rm "$dir/batch.tmp/one"
+		mv "$dir/batch.tmp" "$dir/batch" || exit 1
+	fi
+	in_batch=$dir/batch
+fi
+
 # Run sh command $1 once: w = wall seconds, k = peak RSS in kB ("-"
 # unknown); clears ok when it fails.
 once() {
@@ -188,6 +225,48 @@ bench "sst-flatten ${mb}MB | head -1" pbig sst-flatten \
     'sst-flatten "$F" | head -1 >/dev/null'
 bench "sst-flatten shared-first | head -1" pr sst-flatten \
     'sst-flatten "$F" | head -1 >/dev/null'
+bench "sst-flatten -s shared-first | head -1" pr sst-flatten \
+    'sst-flatten -s "$F" | head -1 >/dev/null'
+bench "collapsed2sst -s -u count | head -1" col collapsed2sst \
+    'collapsed2sst -s -u count "$F" | head -1 >/dev/null'
+bench "perf2sst -s | head -1" scr perf2sst \
+    'perf2sst -s "$F" | head -1 >/dev/null'
+bench "sst-grep-thread | head -1" s10m sst-grep-thread \
+    'sst-grep-thread Thread "$F" | head -1 >/dev/null'
+bench "sst2collapsed | head -1" s10m sst2collapsed \
+    'sst2collapsed "$F" | head -1 >/dev/null'
+bench "sst-leaf (all input) | head -1" s10m sst-leaf \
+    'sst-leaf "$F" | head -1 >/dev/null'
+bench "sst-threads 10M samples" s10m sst-threads \
+    'sst-threads "$F" >/dev/null'
+bench "sst-leaf 10M samples" s10m sst-leaf 'sst-leaf "$F" >/dev/null'
+bench "sst2collapsed 10M samples" s10m sst2collapsed \
+    'sst2collapsed "$F" >/dev/null'
+bench "sst2speedscope 10M samples" s10m sst2speedscope \
+    'sst2speedscope "$F" >/dev/null'
+
+# Batch: the same 64 files converted with one job and with two; the
+# "cat s" column is the one-job time here, so ratio is two jobs' share
+# of it (0.59 or less is a speedup of 1.7 or more).
+case "analyze-perf-profiles" in
+$only)
+	if [ -n "$in_batch" ]; then
+		F=$in_batch/perf_f0_collapsed.txt
+		export F in_batch
+		measure 'cd "$in_batch" && analyze-perf-profiles -j 1 \
+		    >/dev/null'
+		t1=$t
+		measure 'cd "$in_batch" && analyze-perf-profiles -j 2 \
+		    >/dev/null'
+		awk -v t="$t" -v b="$t1" -v m="$rss" 'BEGIN {
+		    if (m != "-")
+			m = sprintf("%.0f", m / 1024)
+		    printf "%-34s %8s %8.3f %8.3f %6.2f %8.0f %8s\n",
+			"analyze-perf-profiles 64 files -j2", 256, t, b,
+			t / b, 256 / t, m
+		    printf "(speedup of -j 2 over -j 1: %.2fx)\n", b / t }'
+	fi ;;
+esac
 
 # Reference figures: the Python scripts sst replaces, on the same inputs
 # (up to REF_MAX_MB, since they hold the whole profile in memory).

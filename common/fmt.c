@@ -79,6 +79,21 @@ fmt_pyfloat(char *buf, size_t sz, double d)
 	return buf;
 }
 
+/* v in decimal at buf (room for 20 digits); returns the length. */
+size_t
+fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
 /* v with a comma between each group of three digits. */
 char *
 fmt_commas(char *buf, size_t sz, uint64_t v)

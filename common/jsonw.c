@@ -89,19 +89,23 @@ jsonw_str(FILE *fp, const char *s, size_t n)
  * d as json.dump() writes a float.  The text of the last finite value
  * is kept, since a profile's weights are mostly one value repeated.
  */
-void
-jsonw_float(FILE *fp, double d)
+const char *
+jsonw_floattext(double d)
 {
 	static double last;
 	static char out[FMTBUF] = "0.0";
 
 	if (!isfinite(d))
-		fputs(isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity", fp);
-	else {
-		if (d != last || signbit(d) != signbit(last))
-			fmt_pyfloat(out, sizeof(out), last = d);
-		fputs(out, fp);
-	}
+		return isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+	if (d != last || signbit(d) != signbit(last))
+		fmt_pyfloat(out, sizeof(out), last = d);
+	return out;
+}
+
+void
+jsonw_float(FILE *fp, double d)
+{
+	fputs(jsonw_floattext(d), fp);
 }
 
 /* Whether s[0..n) is a JSON number, which may be written as it is. */

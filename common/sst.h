@@ -206,6 +206,8 @@ void	 sst_sort(size_t *, size_t, sst_cmp, void *);
 char	*fmt_double(char *, size_t, double);
 /* The same digits as Python's repr() writes them: "1.0", "1e+16", "inf". */
 char	*fmt_pyfloat(char *, size_t, double);
+/* v in decimal, not terminated (20 bytes at most); returns the length. */
+size_t	 fmt_u64(char *, uint64_t);
 /* Integer with thousands separators, as Python's "{:,}". */
 char	*fmt_commas(char *, size_t, uint64_t);
 /* Add w to acc n times, left to right, as Python's sum() does. */
@@ -236,6 +238,8 @@ void	 spd_flatten(struct json *, int, spd_emit, void *);
 void	 jsonw_str(FILE *, const char *, size_t);
 /* A float: its repr(), or NaN, Infinity, -Infinity. */
 void	 jsonw_float(FILE *, double);
+/* The same text, in a static buffer kept until the next call. */
+const char *jsonw_floattext(double);
 /* Whether s[0..n) is a JSON number (which can be written as it is). */
 int	 jsonw_isnum(const char *, size_t);
 /* --- end jsonw.c --- */

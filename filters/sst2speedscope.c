@@ -62,6 +62,7 @@ static void	number(size_t, size_t, int);
 static void	putframe(size_t);
 static void	putthread(struct thr *, struct spill *);
 static void	putprofiles(size_t);
+static void	putn(const struct buf *, uint64_t, int *);
 static __dead void usage(void);
 
 /* Read the records of one input into the spill. */
@@ -287,12 +288,28 @@ putframe(size_t id)
 	putchar('}');
 }
 
+/*
+ * Write the text of b n times, the first of all in a list (when *sep is
+ * 0) without its leading ", ".
+ */
+static void
+putn(const struct buf *b, uint64_t n, int *sep)
+{
+	if (n > 0 && !*sep) {
+		fwrite(b->data + 2, 1, b->len - 2, stdout);
+		n--;
+		*sep = 1;
+	}
+	for (; n > 0; n--)
+		fwrite(b->data, 1, b->len, stdout);
+}
+
 /* One profile; its spill is read twice, for samples and for weights. */
 static void
 putthread(struct thr *t, struct spill *sp)
 {
 	struct hdr h;
-	uint64_t j;
+	const char *w;
 	uint32_t i;
 	int sep = 0;
 
@@ -305,21 +322,27 @@ putthread(struct thr *t, struct spill *sp)
 	else
 		putchar('0');	/* Python's sum([]) is the int 0 */
 	fputs(", \"samples\": [", stdout);
+	/* Each record's text, ", [1, 2]" or ", 0.01", is made once. */
 	for (spill_rewind(sp); readrec(sp, &h); ) {
 		buf_reset(&tmp);
-		for (i = 0; i < h.nf; i++)
-			buf_printf(&tmp, "%s%lu", i > 0 ? ", " : "",
-			    (unsigned long)outid[ids[i]]);
-		for (j = 0; j < h.n; j++, sep = 1)
-			printf("%s[%s]", sep ? ", " : "", tmp.data);
+		buf_add(&tmp, ", [", 3);
+		for (i = 0; i < h.nf; i++) {
+			if (i > 0)
+				buf_add(&tmp, ", ", 2);
+			buf_grow(&tmp, 20);
+			tmp.len += fmt_u64(tmp.data + tmp.len, outid[ids[i]]);
+		}
+		buf_addc(&tmp, ']');
+		putn(&tmp, h.n, &sep);
 	}
 	fputs("], \"weights\": [", stdout);
-	for (sep = 0, spill_rewind(sp); readrec(sp, &h); )
-		for (j = 0; j < h.n; j++, sep = 1) {
-			if (sep)
-				fputs(", ", stdout);
-			jsonw_float(stdout, h.w);
-		}
+	for (sep = 0, spill_rewind(sp); readrec(sp, &h); ) {
+		buf_reset(&tmp);
+		buf_add(&tmp, ", ", 2);
+		w = jsonw_floattext(h.w);
+		buf_add(&tmp, w, strlen(w));
+		putn(&tmp, h.n, &sep);
+	}
 	fputs("]}", stdout);
 }
 

@@ -255,6 +255,37 @@ START_TEST(test_pyfloat_random)
 }
 END_TEST
 
+/* fmt_u64 against printf("%llu") at every power of ten and its
+ * neighbours, and at the ends. */
+START_TEST(test_u64)
+{
+	char want[32], got[32];
+	uint64_t p = 1, v[3];
+	size_t i, n;
+
+	for (;;) {
+		v[0] = p - 1;
+		v[1] = p;
+		v[2] = p + 1;
+		for (i = 0; i < 3; i++) {
+			snprintf(want, sizeof(want), "%llu",
+			    (unsigned long long)v[i]);
+			memset(got, 'x', sizeof(got));
+			n = fmt_u64(got, v[i]);
+			ck_assert_uint_eq(n, strlen(want));
+			ck_assert_mem_eq(got, want, n);
+			ck_assert_int_eq(got[n], 'x');
+		}
+		if (p > UINT64_MAX / 10)
+			break;
+		p *= 10;
+	}
+	n = fmt_u64(got, UINT64_MAX);
+	ck_assert_uint_eq(n, 20);
+	ck_assert_mem_eq(got, "18446744073709551615", 20);
+}
+END_TEST
+
 START_TEST(test_commas)
 {
 	static const struct {
@@ -461,6 +492,7 @@ fmt_suite(void)
 	s = suite_create("fmt");
 	tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_u64);
 	tcase_add_test(tc, test_double_values);
 	tcase_add_test(tc, test_double_random);
 	tcase_add_test(tc, test_pyfloat_values);
