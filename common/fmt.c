@@ -12,6 +12,9 @@
 
 #include "sst.h"
 
+static int	neighbour(char *, double);
+static void	binade(double, double *, double *, double *);
+
 /*
  * Shortest %g text (at most 17 digits) that reads back as d.  With 15
  * digits or fewer the text of a normal double has no excess digits;
@@ -41,6 +44,51 @@ fmt_double(char *buf, size_t sz, double d)
  * d.ddde+XX; an integral value keeps a ".0".  inf, -inf and nan as
  * Python spells them.
  */
+/*
+ * Where the correctly rounded digits t of d do not read back as d, the
+ * next or the previous number of as many digits may (next to a power of
+ * two, where the doubles below are closer together than those above);
+ * Python takes it then.  Replace t by the one that does and return 0,
+ * or return -1.
+ */
+static int
+neighbour(char *t, double d)
+{
+	char u[FMTBUF];
+	int step, i, e;
+
+	for (e = 0; t[e] != 'e'; e++)
+		;
+	for (step = 1; step >= -1; step -= 2) {
+		memcpy(u, t, strlen(t) + 1);
+		/* Add step to the last digit, carrying or borrowing. */
+		for (i = e - 1; i >= 0; i--) {
+			if (u[i] == '.')
+				continue;
+			if (u[i] < '0' || u[i] > '9')
+				break;
+			if (step > 0 && u[i] == '9')
+				u[i] = '0';
+			else if (step < 0 && u[i] == '0')
+				u[i] = '9';
+			else {
+				u[i] = (char)(u[i] + step);
+				break;
+			}
+		}
+		/* A carry or borrow out of the first digit: fewer digits
+		 * would do, and those were tried already. */
+		if (i < 0 || u[i] < '0' || u[i] > '9' ||
+		    (u[i] == '0' && (i == 0 || u[i - 1] == '-')))
+			continue;
+		if (strtod(u, NULL) == d) {
+			memcpy(t, u, strlen(u) + 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 char *
 fmt_pyfloat(char *buf, size_t sz, double d)
 {
@@ -55,10 +103,11 @@ fmt_pyfloat(char *buf, size_t sz, double d)
 	}
 	for (p = 1; p < 17; p++) {
 		snprintf(t, sizeof(t), "%.*e", p - 1, d);
-		if (strtod(t, NULL) == d)
+		if (strtod(t, NULL) == d || neighbour(t, d) == 0)
 			break;
 	}
-	snprintf(t, sizeof(t), "%.*e", p - 1, d);
+	if (p == 17)
+		snprintf(t, sizeof(t), "%.*e", p - 1, d);
 	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
 		if (t[i] != '.')
 			dig[nd++] = t[i];

@@ -176,6 +176,16 @@ START_TEST(test_pyfloat_values)
 	} t[] = {
 		{ 0.0, "0.0" },
 		{ -0.0, "-0.0" },
+		/*
+		 * Powers of two whose correctly rounded 16 digits do not
+		 * read back, but the next 16-digit number does: Python
+		 * writes that, not 17 digits.
+		 */
+		{ 0x1p-24, "5.960464477539063e-08" },
+		{ 0x1p-44, "5.684341886080802e-14" },
+		{ -0x1p-1017, "-7.120236347223045e-307" },
+		{ 0x1p976, "6.386688990511104e+293" },
+		{ 0x1p89, "6.189700196426902e+26" },
 		{ 1.0, "1.0" },
 		{ -1.0, "-1.0" },
 		{ 0.1, "0.1" },
