@@ -16,7 +16,8 @@ static int	neighbour(char *, double);
 static void	binade(double, double *, double *, double *);
 
 /*
- * Shortest %g text (at most 17 digits) that reads back as d.  With 15
+ * Shortest %g text (at most 17 digits) that reads back as d, of the
+ * correctly rounded ones (see neighbour() for the exception).  With 15
  * digits or fewer the text of a normal double has no excess digits;
  * a subnormal one has fewer bits and may need as little as one.
  */

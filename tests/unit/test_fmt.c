@@ -232,7 +232,9 @@ END_TEST
 
 /*
  * Random doubles: the text reads back as the same double, has as many
- * significant digits as fmt_double's, and always a '.' or an exponent.
+ * significant digits as fmt_double's (or one fewer, next to a power of
+ * two, where fmt_double tries only the correctly rounded digits), and
+ * always a '.' or an exponent.
  */
 START_TEST(test_pyfloat_random)
 {
@@ -256,7 +258,8 @@ START_TEST(test_pyfloat_random)
 			ck_abort_msg("%a: \"%s\" reads back as %a", d, s,
 			    strtod(s, NULL));
 		fmt_double(g, sizeof(g), d);
-		if (sigdigits(s) != sigdigits(g))
+		if (sigdigits(s) != sigdigits(g) &&
+		    sigdigits(s) + 1 != sigdigits(g))
 			ck_abort_msg("%a: \"%s\", but fmt_double \"%s\"", d, s,
 			    g);
 		if (strpbrk(s, ".e") == NULL)
