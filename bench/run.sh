@@ -66,9 +66,11 @@ repeat() {
 
 # Inputs: in_KEY is the path, or empty when it cannot be made.
 mkinput pyspy-10.json "$gen" -m 10
+mkinput pyspy-200.json "$gen" -m 200
 mkinput "pyspy-$mb.json" "$gen" -m "$mb"
 mkinput pyspy-shared-first-100.json "$gen" -r -m 100
 in_p10=$dir/pyspy-10.json
+in_p200=$dir/pyspy-200.json
 in_pbig=$dir/pyspy-$mb.json
 in_pr=$dir/pyspy-shared-first-100.json
 in_col='' in_scr=''
@@ -208,6 +210,7 @@ echo "sst bench: $(date '+%Y-%m-%d %H:%M'), $(uname -m)," \
 echo
 row case "input MB" "sst s" "cat s" ratio "MB/s" "RSS MB"
 bench "sst-flatten 10MB" p10 sst-flatten 'sst-flatten "$F" >/dev/null'
+bench "sst-flatten 200MB" p200 sst-flatten 'sst-flatten "$F" >/dev/null'
 bench "sst-flatten ${mb}MB" pbig sst-flatten 'sst-flatten "$F" >/dev/null'
 bench "sst-flatten shared-first 100MB" pr sst-flatten \
     'sst-flatten "$F" >/dev/null'
