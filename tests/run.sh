@@ -16,11 +16,15 @@
 # link (or valgrind wrapper) per filter and a link per pipeline, so
 # the pipelines, which take the filters beside them, use them too.
 # TESTOUT=DIR: keep the outputs in DIR instead of tests/out.
+# ONLY=PATTERN: run only the tests whose names match the sh pattern
+# (unit/test_NAME, golden/PROG/CASE, pipelines/SCRIPT/CASE,
+# malformed/ID); the others are neither run nor counted.
 top=$(cd "$(dirname "$0")/.." && pwd)
 FIX="$top/tests/fixtures"
 CORPUS="$top/../shared/corpus"
 LC_ALL=C
 pass=0 fail=0 skip=0
+only=${ONLY:-*}
 out=${TESTOUT:-$top/tests/out}
 rm -rf "$out"
 mkdir -p "$out"
@@ -108,6 +112,10 @@ showreports() {
 for t in "$unitdir"/test_*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
+	case unit/$n in
+	$only) ;;
+	*) continue ;;
+	esac
 	CK_FORK=yes "$t" >"$out/$n.log" 2>&1
 	if ! reports "unit_$n"; then
 		echo "FAIL unit $n: sanitizer or valgrind report"
@@ -137,6 +145,10 @@ for d in "$top"/tests/golden/*/*/ "$top"/tests/pipelines/*/*/; do
 	[ -f "$d/cmd" ] || continue
 	name=${d#"$top"/tests/}
 	name=${name%/}
+	case $name in
+	$only) ;;
+	*) continue ;;
+	esac
 	if grep -q 'CORPUS' "$d/cmd" && [ ! -d "$CORPUS" ]; then
 		echo "skipped: no corpus: $name"
 		skip=$((skip + 1))
@@ -185,6 +197,10 @@ while IFS= read -r row; do
 $row
 EOF
 	name=malformed/$id
+	case $name in
+	$only) ;;
+	*) continue ;;
+	esac
 	o="$out/malformed_$id"
 	dir=$mdir/in
 	stdin=/dev/null
