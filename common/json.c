@@ -184,6 +184,7 @@ static int	 refill(struct json *);
 static void	*reader(void *);
 static void	 startahead(struct json *);
 static int	 swapahead(struct json *);
+static void	 stopahead(struct json *);
 static int	 more(struct json *);
 static int	 fail(struct json *, const unsigned char *, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
@@ -390,26 +391,34 @@ json_open_mem(const void *p, size_t len, const char *name)
 	return j;
 }
 
-void
-json_close(struct json *j)
+/* Stop and free the reader thread of j, if any. */
+static void
+stopahead(struct json *j)
 {
 	struct ahead *a;
 
+	if ((a = j->ah) == NULL)
+		return;
+	pthread_mutex_lock(&a->mu);
+	while (a->state == A_READ)
+		pthread_cond_wait(&a->cv, &a->mu);
+	a->state = A_STOP;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->th, NULL);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
+	free(a->buf);
+	free(a);
+	j->ah = NULL;
+}
+
+void
+json_close(struct json *j)
+{
 	if (j == NULL)
 		return;
-	if ((a = j->ah) != NULL) {
-		pthread_mutex_lock(&a->mu);
-		while (a->state == A_READ)
-			pthread_cond_wait(&a->cv, &a->mu);
-		a->state = A_STOP;
-		pthread_cond_broadcast(&a->cv);
-		pthread_mutex_unlock(&a->mu);
-		pthread_join(a->th, NULL);
-		pthread_mutex_destroy(&a->mu);
-		pthread_cond_destroy(&a->cv);
-		free(a->buf);
-		free(a);
-	}
+	stopahead(j);
 	buf_free(&j->tok);
 	free(j->buf);
 
@@ -495,6 +504,7 @@ fail(struct json *j, const unsigned char *q, const char *fmt, ...)
 	j->erroff = OFF(j, q);
 	j->state = S_ERROR;
 	j->last = JT_ERROR;
+	stopahead(j);
 	return SC_ERR;
 }
 
@@ -1422,10 +1432,11 @@ json_errmsg(const struct json *j)
 }
 
 void
-json_fail(const struct json *j, const char *fmt, ...)
+json_fail(struct json *j, const char *fmt, ...)
 {
 	va_list ap;
 
+	stopahead(j);
 	fflush(stdout);
 	progress_hide();
 	fprintf(stderr, "%s: %s:%llu:%llu: ", getprogname(), j->name,

@@ -75,6 +75,7 @@ struct spd {
 	size_t		 nframes;
 	int		 hasframes;
 	struct prof	*pending, **tail;
+	struct prof	*cur;		/* being read */
 	struct htab	*pnames;	/* thread names written so far */
 	uint32_t	*stk;
 	size_t		 stkcap;
@@ -329,7 +330,7 @@ readprofile(struct spd *s, size_t i)
 	char k[KEYMAX];
 	size_t vlen;
 
-	p = xcalloc(1, sizeof(*p));
+	s->cur = p = xcalloc(1, sizeof(*p));
 	buf_init(&p->name);
 	p->stacks = ht_new();
 	p->factor = 1;
@@ -382,6 +383,7 @@ readprofile(struct spd *s, size_t i)
 	if (p->firstkind == 'W')
 		json_fail(s->j, "profile %zu: %llu weights but no samples", i,
 		    (unsigned long long)p->nfirst);
+	s->cur = NULL;
 	if (s->hasframes && s->pending == NULL) {
 		emitprof(s, p);
 		freeprof(p);
