@@ -9,7 +9,7 @@
  * lines.c (fast line reader), spd.c (speedscope reader), progress.c
  * (a progress line for long runs), jsonw.c (JSON output as Python
  * writes it), tally.c (totals per key), chain.c (chain rows), perf.c
- * (perf script text).
+ * (perf script text), spdw.c (speedscope writer).
  */
 #ifndef SST_H
 #define SST_H
@@ -402,5 +402,49 @@ void	 perf_recs_add(struct perf_recs *, const char *, size_t,
 void	 perf_recs_put(struct perf_recs *);
 void	 perf_recs_free(struct perf_recs *);
 /* --- end perf.c --- */
+
+/* --- spdw.c: speedscope JSON as Python writes it (sst2speedscope) --- */
+/*
+ * Into the buffer (reset): the key of the frame named s[0..n) (escaped)
+ * at location entry l[0..ln) (":::": none).
+ */
+void	 spdw_framekey(struct buf *, const char *, size_t, const char *,
+	    size_t);
+/*
+ * Whether a location entry is "file:line:col", its line and col each
+ * empty, null or a JSON number.
+ */
+int	 spdw_locvalid(const char *, size_t);
+/* Write the entry of shared.frames of a frame key to standard output. */
+void	 spdw_putframe(const char *, size_t);
+/* A record in a spill: n samples of weight w, then nf frame ids. */
+struct spdw_rec {
+	uint32_t	 tid;
+	uint32_t	 nf;
+	uint64_t	 n;
+	double		 w;
+};
+/* The frame ids of the last record read. */
+struct spdw_ids {
+	uint32_t	*id;
+	size_t		 cap;
+};
+/* Read a record and its ids; 0 at the end.  A short read exits 1. */
+int	 spdw_xread(struct spill *, struct spdw_rec *, struct spdw_ids *);
+/* A thread's profile. */
+struct spdw_thread {
+	struct buf	 name;		/* decoded */
+	enum sst_unit	 unit;
+	uint64_t	 n;		/* samples */
+	double		 end;		/* their weights summed in order */
+	size_t		 rank;		/* in the output */
+};
+/*
+ * Write the profiles of threads thr[order[0..n)] from the records of
+ * the spill (thread ids index thr) with frame ids mapped by the array.
+ */
+void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
+	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);
+/* --- end spdw.c --- */
 
 #endif
