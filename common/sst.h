@@ -10,7 +10,7 @@
  * (a progress line for long runs), jsonw.c (JSON output as Python
  * writes it), tally.c (totals per key), chain.c (chain rows), perf.c
  * (perf script text), spdw.c (speedscope writer), folded.c (folded
- * stacks).
+ * stacks), catmap.c (categories of functions).
  */
 #ifndef SST_H
 #define SST_H
@@ -487,5 +487,24 @@ void	 fold_medadd(struct fold_meds *, double, int);
  */
 char	*fold_median(struct fold_meds *, char *, size_t);
 /* --- end folded.c --- */
+
+/* --- catmap.c: categories of functions from JSON (sst-categories) --- */
+struct catmap {
+	struct htab	*names;		/* escaped category names */
+	struct htab	*func;		/* escaped function names */
+	size_t		*fcat;		/* by function: its category */
+};
+void	 catmap_init(struct catmap *);
+/*
+ * Add the categories of a JSON object of lists of function names, text
+ * js[0..len) called name in messages; if it is not one, exit 1.  The
+ * last list of a category wins, but the category keeps its first place;
+ * a function belongs to the last category that lists it.
+ */
+void	 catmap_xload(struct catmap *, const char *, size_t, const char *);
+/* The same with the text of the file path. */
+void	 catmap_xloadfile(struct catmap *, const char *);
+void	 catmap_free(struct catmap *);
+/* --- end catmap.c --- */
 
 #endif
