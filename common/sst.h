@@ -7,7 +7,10 @@
  * sort), fmt.c (number formatting and Python-compatible sums),
  * spill.c (append-only spill buffer backed by a temporary file),
  * lines.c (fast line reader), spd.c (speedscope reader), progress.c
- * (a progress line for long runs).
+ * (a progress line for long runs), jsonw.c (JSON output as Python
+ * writes it), tally.c (totals per key), chain.c (chain rows), perf.c
+ * (perf script text), spdw.c (speedscope writer), folded.c (folded
+ * stacks), catmap.c (categories of functions).
  */
 #ifndef SST_H
 #define SST_H
@@ -312,5 +315,196 @@ struct chainrow {
 int	 chainrow_parse(const char *, size_t, struct chainrow *,
 	    const char **);
 /* --- end chain.c --- */
+
+/* --- perf.c: the text perf script prints (perf2sst) --- */
+/* Views of the frame rules of -F (PERF_JAVA: the thread is java's). */
+#define PERF_ADDRS	0x01	/* [mod <pc>] for unknown functions */
+#define PERF_KERNEL	0x02	/* _[k] after kernel functions */
+#define PERF_JIT	0x04	/* _[j] after JIT-compiled functions */
+#define PERF_JAVA	0x08	/* "Lpkg/Class" loses its L */
+/* What names a thread with -F: comm, comm-pid or comm-pid/tid. */
+enum perf_id {
+	PERF_COMM,
+	PERF_PID,
+	PERF_TID
+};
+/* The views that -F asks for. */
+struct perf_view {
+	int		 fg;		/* stackcollapse-perf.pl's rules */
+	int		 ray;		/* perf.py's, asked for */
+	int		 period;	/* a sample weighs its period */
+	enum perf_id	 id;
+	int		 flags;		/* PERF_ADDRS, PERF_KERNEL, PERF_JIT */
+};
+/* Apply a comma-separated list of -F keywords to v; -1 if one is bad. */
+int	 perf_view(struct perf_view *, char *, const char **);
+/* The last "ab" in [s, e), or NULL. */
+const char *perf_lastpair(const char *, const char *, char, char);
+/* The end of [s, e) without a trailing "+0x" and lower-case hex digits. */
+const char *perf_stripoff(const char *, const char *);
+/*
+ * The event (*ev, *evn: without its ':') that ends a header "...:
+ * [period] event:", the period's digits added to *per; 1 if the header
+ * ends so, 0 if not (*ev may be set all the same).
+ */
+int	 perf_event(const char *, size_t, const char **, size_t *, double *);
+/*
+ * The weight of a sample of event ev[0..evn) with period per: 1 (unit
+ * none) if per is 0, per nanoseconds for cpu-clock and task-clock, else
+ * per (unit none); its unit in *unit.
+ */
+double	 perf_weight(const char *, size_t, double, enum sst_unit *);
+/* A header by perf.py's rules: its thread is s[*a, *b); 0 if not one. */
+int	 perf_rayhead(const char *, size_t, size_t *, size_t *);
+/* A sample header "comm pid[/tid] ..." by stackcollapse-perf.pl's rules. */
+struct perf_head {
+	size_t		 comm;		/* the command is s[0, comm) */
+	const char	*pid;		/* "?" if the header gives a tid only */
+	size_t		 pidn;
+	const char	*tid;
+	size_t		 tidn;
+};
+/* Parse header s[0..n) into h; 0 if it is not one. */
+int	 perf_fghead(const char *, size_t, struct perf_head *);
+/* Its thread into b, not escaped: comm[-pid[/tid]], each ' ' made '_'. */
+void	 perf_fgthread(struct buf *, const char *, const struct perf_head *,
+	    enum perf_id);
+/*
+ * Append the escaped frames of frame line [s, e) to out, ';' before
+ * each, by perf.py's rules or by stackcollapse-perf.pl's (fg, with
+ * PERF_* flags); tmp is scratch space.  0 ok, -1 if it is no frame line.
+ */
+int	 perf_rayframe(struct buf *, struct buf *, const char *, const char *);
+int	 perf_fgframe(struct buf *, struct buf *, const char *, const char *,
+	    int);
+/* Frame lines, each parsed once, to ids of their escaped frames. */
+#define PERF_NOFRAME	UINT32_MAX	/* a frame line that adds no frame */
+#define PERF_BADLINE	(UINT32_MAX - 1) /* a line that is no frame line */
+struct perf_frames;
+/* A table for perf.py's rules, or for -F's (fg) with PERF_* flags. */
+struct perf_frames *perf_frames_new(int, int);
+/* The id of frame line [t, e) of a java thread or not, or PERF_NO*. */
+uint32_t perf_frames_id(struct perf_frames *, const char *, const char *,
+	    int);
+/* Append the frames of ids[0..n) (leaf first) to b, root first. */
+void	 perf_frames_stack(const struct perf_frames *, const uint32_t *,
+	    size_t, struct buf *);
+void	 perf_frames_free(struct perf_frames *);
+/*
+ * Samples summed into sst records by thread, frames ids and unit, with
+ * the frames of a frame table; each: each sample is a record at once.
+ */
+struct perf_recs;
+struct perf_recs *perf_recs_new(const struct perf_frames *, int);
+/* A sample: escaped thread, frames ids (leaf first), weight, unit. */
+void	 perf_recs_add(struct perf_recs *, const char *, size_t,
+	    const uint32_t *, size_t, double, enum sst_unit);
+/* Write the records to standard output in first-seen order. */
+void	 perf_recs_put(struct perf_recs *);
+void	 perf_recs_free(struct perf_recs *);
+/* --- end perf.c --- */
+
+/* --- spdw.c: speedscope JSON as Python writes it (sst2speedscope) --- */
+/*
+ * Into the buffer (reset): the key of the frame named s[0..n) (escaped)
+ * at location entry l[0..ln) (":::": none).
+ */
+void	 spdw_framekey(struct buf *, const char *, size_t, const char *,
+	    size_t);
+/*
+ * Whether a location entry is "file:line:col", its line and col each
+ * empty, null or a JSON number.
+ */
+int	 spdw_locvalid(const char *, size_t);
+/* Write the entry of shared.frames of a frame key to standard output. */
+void	 spdw_putframe(const char *, size_t);
+/* A record in a spill: n samples of weight w, then nf frame ids. */
+struct spdw_rec {
+	uint32_t	 tid;
+	uint32_t	 nf;
+	uint64_t	 n;
+	double		 w;
+};
+/* The frame ids of the last record read. */
+struct spdw_ids {
+	uint32_t	*id;
+	size_t		 cap;
+};
+/* Read a record and its ids; 0 at the end.  A short read exits 1. */
+int	 spdw_xread(struct spill *, struct spdw_rec *, struct spdw_ids *);
+/* A thread's profile. */
+struct spdw_thread {
+	struct buf	 name;		/* decoded */
+	enum sst_unit	 unit;
+	uint64_t	 n;		/* samples */
+	double		 end;		/* their weights summed in order */
+	size_t		 rank;		/* in the output */
+};
+/*
+ * Write the profiles of threads thr[order[0..n)] from the records of
+ * the spill (thread ids index thr) with frame ids mapped by the array.
+ */
+void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
+	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);
+/* --- end spdw.c --- */
+
+/* --- folded.c: folded stacks "root;...;leaf weight" (collapsed2sst) --- */
+/* The length of s[0..n) without trailing white space (Python's). */
+size_t	 fold_rstrip(const char *, size_t);
+/*
+ * A weight as Python's int() or float() reads it into *w, and in *isint
+ * whether it is an int literal; the buffer is scratch space.  0 ok, -1
+ * if it is not a finite number.
+ */
+int	 fold_weight(const char *, size_t, double *, int *, struct buf *);
+/*
+ * The stack s[0..n) without each frame's trailing "+0x<hex>", in the
+ * buffer, or s if no frame has one; its length in *len.
+ */
+const char *fold_strip(struct buf *, const char *, size_t, size_t *);
+/* Into the buffer (reset): a stack as an sst(5) stack field. */
+void	 fold_stack(struct buf *, const char *, size_t);
+/*
+ * The scale to seconds (or none) and the unit of a unit name of -u,
+ * count being the scale of "count"; -1 if there is no such unit.
+ */
+int	 fold_unit(const char *, double, double *, enum sst_unit *);
+/* The weights of the lines, for their median. */
+struct fold_med {
+	double		 w;
+	size_t		 i;		/* line number, to break ties */
+	int		 isint;		/* an int literal, not a float */
+};
+struct fold_meds {
+	struct fold_med	*m;
+	size_t		 n, cap;
+};
+/* Add the next line's weight, an int literal (1) or not (0). */
+void	 fold_medadd(struct fold_meds *, double, int);
+/*
+ * sorted(weights)[n // 2] into the buffer as Python prints the int or
+ * float read; NULL if there is none.  The weights get sorted.
+ */
+char	*fold_median(struct fold_meds *, char *, size_t);
+/* --- end folded.c --- */
+
+/* --- catmap.c: categories of functions from JSON (sst-categories) --- */
+struct catmap {
+	struct htab	*names;		/* escaped category names */
+	struct htab	*func;		/* escaped function names */
+	size_t		*fcat;		/* by function: its category */
+};
+void	 catmap_init(struct catmap *);
+/*
+ * Add the categories of a JSON object of lists of function names, text
+ * js[0..len) called name in messages; if it is not one, exit 1.  The
+ * last list of a category wins, but the category keeps its first place;
+ * a function belongs to the last category that lists it.
+ */
+void	 catmap_xload(struct catmap *, const char *, size_t, const char *);
+/* The same with the text of the file path. */
+void	 catmap_xloadfile(struct catmap *, const char *);
+void	 catmap_free(struct catmap *);
+/* --- end catmap.c --- */
 
 #endif

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <err.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,13 +26,6 @@ struct acc {
 	int		 same[NSMAX];	/* all scaled weights equal per */
 };
 
-/* A line's weight, for the median. */
-struct med {
-	double		 w;
-	size_t		 i;		/* line number, to break ties */
-	int		 isint;		/* an int literal, not a float */
-};
-
 struct conv {
 	struct htab	*stacks;	/* offset-stripped raw stacks */
 	struct acc	*acc;		/* by stack id */
@@ -45,127 +37,20 @@ struct conv {
 	double		 sc[NSMAX];
 	int		 nsc;		/* 1 when -u fixes the scale */
 	int		 sflag;
-	int		 isint;		/* the last weight read was an int */
-	struct med	*med;		/* with -v: every line's weight */
-	size_t		 nmed, medcap;
+	int		 vflag;
+	struct fold_meds med;		/* with -v: every line's weight */
 	enum sst_unit	 unit;
 	const char	*tname;		/* -t */
 	struct buf	 key, thread, stack, num;
 };
 
-static int	isws(int);
-static size_t	digitpart(const char *, size_t, size_t *, int *);
-static int	parseweight(struct conv *, const char *, size_t, double *);
-static const char *strip(struct buf *, const char *, size_t, size_t *);
 static void	addline(struct conv *, const char *, unsigned long long,
 		    const char *, size_t);
 static void	readfile(struct conv *, const char *);
 static void	emit(struct conv *, const char *, size_t, uint64_t, double,
 		    int, double);
-static int	bymed(const void *, const void *);
 static void	report(struct conv *, const char *);
 static __dead void usage(void);
-
-/* Python's white space among the ASCII bytes. */
-static int
-isws(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
-
-/* Skip digits, with single '_' between digits; returns the digit count. */
-static size_t
-digitpart(const char *s, size_t n, size_t *i, int *under)
-{
-	size_t k = 0;
-
-	while (*i < n) {
-		if (s[*i] >= '0' && s[*i] <= '9')
-			k++;
-		else if (s[*i] == '_' && k > 0 && *i + 1 < n &&
-		    s[*i + 1] >= '0' && s[*i + 1] <= '9')
-			*under = 1;
-		else
-			break;
-		(*i)++;
-	}
-	return k;
-}
-
-/* A weight as Python's int() or float() reads it; 0 ok, -1 not. */
-static int
-parseweight(struct conv *c, const char *s, size_t n, double *w)
-{
-	size_t i = 0, j, nd;
-	uint64_t v = 0;
-	int under = 0, plain;
-
-	while (n > 0 && isws((unsigned char)*s))
-		s++, n--;
-	if (n > 0 && (s[0] == '+' || s[0] == '-'))
-		i++;
-	nd = digitpart(s, n, &i, &under);
-	plain = i == n && !under && nd <= 19;
-	c->isint = i == n || (s[i] != '.' && s[i] != 'e' && s[i] != 'E');
-	if (i < n && s[i] == '.') {
-		i++;
-		nd += digitpart(s, n, &i, &under);
-	}
-	if (nd == 0)
-		return -1;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (digitpart(s, n, &i, &under) == 0)
-			return -1;
-	}
-	if (i != n)
-		return -1;
-	if (plain) {
-		/* A cast rounds to nearest, as Python's int * float does. */
-		for (j = s[0] == '+' || s[0] == '-'; j < n; j++)
-			v = v * 10 + (uint64_t)(s[j] - '0');
-		*w = s[0] == '-' ? -(double)v : (double)v;
-		return 0;
-	}
-	buf_reset(&c->num);
-	for (j = 0; j < n; j++)
-		if (s[j] != '_')
-			buf_addc(&c->num, s[j]);
-	*w = strtod(c->num.data, NULL);
-	return isfinite(*w) ? 0 : -1;
-}
-
-/* The stack without each frame's trailing "+0x<hex>"; s if none has one. */
-static const char *
-strip(struct buf *b, const char *s, size_t n, size_t *len)
-{
-	const char *p, *f, *q, *e = s + n;
-
-	*len = n;
-	for (p = s; (p = memchr(p, '+', (size_t)(e - p))) != NULL; p++)
-		if (e - p > 3 && p[1] == '0' && p[2] == 'x')
-			break;
-	if (p == NULL)
-		return s;
-	buf_reset(b);
-	for (p = s;; p = f + 1) {
-		if ((f = memchr(p, ';', (size_t)(e - p))) == NULL)
-			f = e;
-		for (q = f; q > p && ((q[-1] >= '0' && q[-1] <= '9') ||
-		    (q[-1] >= 'a' && q[-1] <= 'f')); q--)
-			;
-		if (q < f && q - p >= 3 && memcmp(q - 3, "+0x", 3) == 0)
-			buf_add(b, p, (size_t)(q - 3 - p));
-		else
-			buf_add(b, p, (size_t)(f - p));
-		if (f == e)
-			break;
-		buf_addc(b, ';');
-	}
-	*len = b->len;
-	return b->data;
-}
 
 /* Parse one line (without its line end) and account for it. */
 static void
@@ -176,30 +61,22 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 	struct acc *a;
 	size_t id, kn;
 	double w, x;
-	int i, isnew;
+	int i, isnew, isint;
 
-	while (n > 0 && isws((unsigned char)s[n - 1]))
-		n--;
-	if (n == 0)
+	if ((n = fold_rstrip(s, n)) == 0)
 		return;
 	if ((sp = memrchr(s, ' ', n)) == NULL) {
 		warnx("%s:%llu: skipping malformed line", name, lineno);
 		return;
 	}
-	if (parseweight(c, sp + 1, (size_t)(s + n - sp - 1), &w) == -1) {
+	if (fold_weight(sp + 1, (size_t)(s + n - sp - 1), &w, &isint,
+	    &c->num) == -1) {
 		warnx("%s:%llu: skipping line with bad weight", name, lineno);
 		return;
 	}
-	k = strip(&c->key, s, (size_t)(sp - s), &kn);
-	if (c->medcap > 0) {
-		if (c->nmed == c->medcap - 1) {
-			c->medcap *= 2;
-			c->med = xreallocarray(c->med, c->medcap,
-			    sizeof(*c->med));
-		}
-		c->med[c->nmed] = (struct med){ w, c->nmed, c->isint };
-		c->nmed++;
-	}
+	k = fold_strip(&c->key, s, (size_t)(sp - s), &kn);
+	if (c->vflag)
+		fold_medadd(&c->med, w, isint);
 	c->nsmall += w <= 100000;
 	if (c->sflag && c->nsc == 1) {
 		x = w * c->sc[0];
@@ -270,24 +147,13 @@ static void
 emit(struct conv *c, const char *k, size_t n, uint64_t samples, double w,
     int hasper, double per)
 {
-	const char *p, *f, *e = k + n;
+	const char *f;
 
-	buf_reset(&c->stack);
-	for (p = k;; p = f + 1) {
-		if ((f = memchr(p, ';', (size_t)(e - p))) == NULL)
-			f = e;
-		if (f == p)
-			buf_add(&c->stack, "\\e", 2);
-		else
-			esc_add(&c->stack, p, (size_t)(f - p));
-		if (f == e)
-			break;
-		buf_addc(&c->stack, ';');
-	}
+	fold_stack(&c->stack, k, n);
 	if (c->tname == NULL) {
 		buf_reset(&c->thread);
 		f = memchr(k, ';', n);
-		esc_add(&c->thread, k, (size_t)((f != NULL ? f : e) - k));
+		esc_add(&c->thread, k, f != NULL ? (size_t)(f - k) : n);
 	}
 	rec_write(stdout, &(struct sst_rec){ .thread = c->thread.data,
 	    .threadlen = c->thread.len, .samples = samples, .weight = w,
@@ -295,36 +161,17 @@ emit(struct conv *c, const char *k, size_t n, uint64_t samples, double w,
 	    .stack = c->stack.data, .stacklen = c->stack.len, .locs = "" });
 }
 
-/* Weights in Python's sort order: by value, then by line. */
-static int
-bymed(const void *a, const void *b)
-{
-	const struct med *x = a, *y = b;
-
-	if (x->w != y->w)
-		return x->w < y->w ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* Report the lines read, their median weight and the unit taken. */
 static void
 report(struct conv *c, const char *unit)
 {
-	struct med *m;
 	char n[FMTBUF], w[FMTBUF];
 
-	fmt_commas(n, sizeof(n), c->nmed);
-	if (c->nmed == 0) {
+	fmt_commas(n, sizeof(n), c->med.n);
+	if (fold_median(&c->med, w, sizeof(w)) == NULL)
 		warnx("%s lines", n);
-		return;
-	}
-	qsort(c->med, c->nmed, sizeof(*c->med), bymed);
-	m = &c->med[c->nmed / 2];
-	if (m->isint)
-		snprintf(w, sizeof(w), "%.0f", m->w + 0.0);
 	else
-		fmt_pyfloat(w, sizeof(w), m->w);
-	warnx("%s lines, median weight %s, unit %s", n, w, unit);
+		warnx("%s lines, median weight %s, unit %s", n, w, unit);
 }
 
 static __dead void
@@ -338,12 +185,10 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	static const char *units[] = { "ns", "us", "ms", "s", "count", "none" };
-	static const double scales[] = { 1e-9, 1e-6, 1e-3, 1 };
 	struct conv c;
 	const char *errstr, *k, *uarg = NULL;
 	struct acc *a;
-	size_t i, n, u;
+	size_t i, n;
 	long long freq = 99;
 	int ch, sel;
 
@@ -366,9 +211,7 @@ main(int argc, char *argv[])
 			uarg = optarg;
 			break;
 		case 'v':
-			if (c.medcap == 0)
-				c.med = xreallocarray(NULL, c.medcap = 1024,
-				    sizeof(*c.med));
+			c.vflag = 1;
 			break;
 		default:
 			usage();
@@ -382,13 +225,9 @@ main(int argc, char *argv[])
 	c.sc[1] = 1.0 / (double)freq;
 	c.unit = U_SECONDS;
 	if (uarg != NULL) {
-		for (u = 0; u < 6 && strcmp(uarg, units[u]) != 0; u++)
-			;
-		if (u == 6)
+		if (fold_unit(uarg, c.sc[1], &c.sc[0], &c.unit) == -1)
 			errx(2, "-u: unknown unit: %s", uarg);
 		c.nsc = 1;
-		c.sc[0] = u < 4 ? scales[u] : u == 4 ? c.sc[1] : 1;
-		c.unit = u == 5 ? U_NONE : U_SECONDS;
 	}
 	c.stacks = ht_new();
 	buf_init(&c.key);
@@ -427,8 +266,8 @@ main(int argc, char *argv[])
 	buf_free(&c.stack);
 	buf_free(&c.num);
 	fshut(stdout, "stdout");
-	if (c.medcap > 0)
+	if (c.vflag)
 		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
-	free(c.med);
+	free(c.med.m);
 	return 0;
 }
