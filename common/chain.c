@@ -8,11 +8,14 @@
  *	samples TAB weight TAB thread TAB chain
  *
  * with the names escaped as in the stream; chainrow_parse() reads such a
- * row back.  The frames helpers split a stack field into frames and
- * find a frame by its escaped name.
+ * row back, and chainset_read() reads a file of them whole.  The frames
+ * helpers split a stack field into frames and find a frame by its
+ * escaped name.
  */
+#include <err.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sst.h"
 
@@ -55,6 +58,65 @@ chainrow_parse(const char *line, size_t len, struct chainrow *r,
 	r->chain = f[3];
 	r->chainlen = fl[3];
 	return *why == NULL ? 0 : -1;
+}
+
+void
+chainset_read(struct chainset *cs, const char *path)
+{
+	struct lines *l;
+	const char *why;
+	char *line;
+	size_t len;
+	int fd;
+
+	fd = xopen(path);
+	l = lines_open(fd, path);
+	while ((line = lines_next(l, &len)) != NULL) {
+		if (cs->n == cs->cap) {
+			cs->cap = cs->cap ? cs->cap * 2 : 64;
+			cs->rows = xreallocarray(cs->rows, cs->cap,
+			    sizeof(*cs->rows));
+			cs->lines = xreallocarray(cs->lines, cs->cap,
+			    sizeof(*cs->lines));
+		}
+		cs->lines[cs->n] = xmemdup(line, len);
+		if (chainrow_parse(cs->lines[cs->n], len, &cs->rows[cs->n],
+		    &why) == -1)
+			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
+			    why);
+		cs->n++;
+	}
+	lines_close(l);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+void
+chainset_free(struct chainset *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		free(cs->lines[i]);
+	free(cs->lines);
+	free(cs->rows);
+	memset(cs, 0, sizeof(*cs));
+}
+
+const char *
+chain_shortthread(const char *s, size_t len, size_t *olen)
+{
+	const char *q1, *q2;
+
+	*olen = len;
+	for (q1 = s + len; q1 > s && q1[-1] != '"'; q1--)
+		;
+	if (q1-- == s)
+		return s;
+	for (q2 = q1; q2 > s && q2[-1] != '"'; q2--)
+		;
+	*olen = (size_t)(q1 - q2);
+	return q2;
 }
 
 void

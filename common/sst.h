@@ -314,6 +314,17 @@ struct chainrow {
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 chainrow_parse(const char *, size_t, struct chainrow *,
 	    const char **);
+/* Chain rows read whole, each pointing into its own copy of its line. */
+struct chainset {
+	struct chainrow	*rows;
+	char		**lines;
+	size_t		 n, cap;
+};
+/* Add the rows of path (NULL or "-": stdin); exits 1 on a bad row. */
+void	 chainset_read(struct chainset *, const char *);
+void	 chainset_free(struct chainset *);
+/* The short name of a thread: Python's name.rsplit('"', 2)[-2]. */
+const char *chain_shortthread(const char *, size_t, size_t *);
 /* --- end chain.c --- */
 
 /* --- perf.c: the text perf script prints (perf2sst) --- */

@@ -17,10 +17,7 @@ enum view { V_CALLERS, V_FULL, V_GCALLERS, V_GCALLEES, NVIEWS };
 enum mark { M_LAST, M_NAME, M_CALLEE };
 
 struct tree {
-	struct chainrow	*rows;		/* pointing into lines */
-	char		**lines;
-	size_t		 n;
-	size_t		 cap;
+	struct chainset	 cs;
 	struct buf	 scratch;	/* a decoded name */
 	const char	*name;		/* -m */
 	double		 total;		/* -T */
@@ -28,7 +25,6 @@ struct tree {
 	int		 hasnum;
 };
 
-static void	readfile(struct tree *, const char *);
 static const char *decode(struct tree *, const char *, size_t, size_t *);
 static double	pct(double, double);
 static size_t	shown(const struct tree *, size_t);
@@ -39,38 +35,6 @@ static void	putchain(struct tree *, const struct chainrow *, int,
 static void	putstacks(struct tree *, double, int);
 static void	putgraph(struct tree *, int);
 static __dead void usage(void);
-
-/* Read the rows of one input. */
-static void
-readfile(struct tree *t, const char *path)
-{
-	struct lines *l;
-	const char *why;
-	char *line;
-	size_t len;
-	int fd;
-
-	fd = xopen(path);
-	l = lines_open(fd, path);
-	while ((line = lines_next(l, &len)) != NULL) {
-		if (t->n == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 64;
-			t->rows = xreallocarray(t->rows, t->cap,
-			    sizeof(*t->rows));
-			t->lines = xreallocarray(t->lines, t->cap,
-			    sizeof(*t->lines));
-		}
-		t->lines[t->n] = xmemdup(line, len);
-		if (chainrow_parse(t->lines[t->n], len, &t->rows[t->n],
-		    &why) == -1)
-			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
-			    why);
-		t->n++;
-	}
-	lines_close(l);
-	if (fd != STDIN_FILENO)
-		close(fd);
-}
 
 /* s[0, n) decoded from its escapes, in the scratch buffer. */
 static const char *
@@ -107,22 +71,15 @@ isdeep(const struct chainrow *r)
 	return memchr(r->chain, ';', r->chainlen) != NULL;
 }
 
-/* Print the short thread name: Python's tname.rsplit('"', 2)[-2]. */
+/* Print the short thread name of r. */
 static void
 putthread(struct tree *t, const struct chainrow *r)
 {
-	const char *s, *q1, *q2;
+	const char *s;
 	size_t len;
 
 	s = decode(t, r->thread, r->threadlen, &len);
-	for (q1 = s + len; q1 > s && q1[-1] != '"'; q1--)
-		;
-	if (q1-- > s) {
-		for (q2 = q1; q2 > s && q2[-1] != '"'; q2--)
-			;
-		len = (size_t)(q1 - q2);
-		s = q2;
-	}
+	s = chain_shortthread(s, len, &len);
 	fwrite(s, 1, len, stdout);
 }
 
@@ -172,15 +129,15 @@ putstacks(struct tree *t, double sum, int callers)
 	uint64_t samples = 0;
 	size_t i, n;
 
-	if (callers && t->n > 0) {
-		for (i = 0; i < t->n; i++)
-			samples += t->rows[i].samples;
+	if (callers && t->cs.n > 0) {
+		for (i = 0; i < t->cs.n; i++)
+			samples += t->cs.rows[i].samples;
 		printf("\n%s samples (%.2fs) contain '%s' (%.1f%% of thread "
 		    "CPU)\n\n", fmt_commas(sb, sizeof(sb), samples), sum,
 		    t->name, pct(sum, t->total));
 	}
-	for (i = 0, n = shown(t, t->n); i < n; i++) {
-		r = &t->rows[i];
+	for (i = 0, n = shown(t, t->cs.n); i < n; i++) {
+		r = &t->cs.rows[i];
 		printf("--- Stack #%zu: %s samples, %.2fs (%.1f%%", i + 1,
 		    fmt_commas(sb, sizeof(sb), r->samples), r->weight,
 		    pct(r->weight, t->total));
@@ -210,8 +167,8 @@ putgraph(struct tree *t, int callers)
 	double selfw = 0;
 	size_t i, j, k = 0, n, nself = 0;
 
-	for (i = 0; i < t->n; i++) {
-		r = &t->rows[i];
+	for (i = 0; i < t->cs.n; i++) {
+		r = &t->cs.rows[i];
 		if (callers || isdeep(r))
 			k++;
 		else if (r->chainlen > 0) {
@@ -229,7 +186,7 @@ putgraph(struct tree *t, int callers)
 		    pct(selfw, t->total), t->name);
 	n = shown(t, k);
 	for (i = 0, j = 0; j < n; i++) {
-		r = &t->rows[i];
+		r = &t->cs.rows[i];
 		if (!callers && !isdeep(r))
 			continue;
 		printf("  #%zu: %s samples, %.2fs (%.1f%%)\n", ++j,
@@ -295,21 +252,18 @@ main(int argc, char *argv[])
 
 	buf_init(&t.scratch);
 	if (argc == 0)
-		readfile(&t, NULL);
+		chainset_read(&t.cs, NULL);
 	for (ch = 0; ch < argc; ch++)
-		readfile(&t, argv[ch]);
-	for (i = 0; i < t.n; i++)
-		sum += t.rows[i].weight;
+		chainset_read(&t.cs, argv[ch]);
+	for (i = 0; i < t.cs.n; i++)
+		sum += t.cs.rows[i].weight;
 	if (!hastotal)
 		t.total = sum;
 	if (view == V_CALLERS || view == V_FULL)
 		putstacks(&t, sum, view == V_CALLERS);
 	else
 		putgraph(&t, view == V_GCALLERS);
-	for (i = 0; i < t.n; i++)
-		free(t.lines[i]);
-	free(t.lines);
-	free(t.rows);
+	chainset_free(&t.cs);
 	buf_free(&t.scratch);
 	fshut(stdout, "stdout");
 	return 0;

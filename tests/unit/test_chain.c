@@ -7,6 +7,7 @@
  */
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@ static void	 frame_eq(const struct frames *, const char *, size_t,
 static size_t	 find(const struct frames *, const char *, const char *,
 		    int);
 static const char *why(const char *);
+static char	*tmpwrite(const char *);
+static const char *shortname(const char *);
 static Suite	*chain_suite(void);
 
 /* A record with only what chains_add reads. */
@@ -115,6 +118,34 @@ why(const char *s)
 	if (chainrow_parse(s, strlen(s), &r, &w) == 0)
 		return w == NULL ? "ok" : "ok but message set";
 	return w == NULL ? "error without message" : w;
+}
+
+/* A temporary file holding s; the caller unlinks and frees its name. */
+static char *
+tmpwrite(const char *s)
+{
+	char *path;
+	int fd;
+
+	path = xstrdup("/tmp/test_chain.XXXXXX");
+	ck_assert_int_ne(fd = mkstemp(path), -1);
+	ck_assert_int_eq(write(fd, s, strlen(s)), (ssize_t)strlen(s));
+	close(fd);
+	return path;
+}
+
+/* chain_shortthread of s, as a string in a static buffer. */
+static const char *
+shortname(const char *s)
+{
+	static char out[256];
+	const char *p;
+	size_t len;
+
+	p = chain_shortthread(s, strlen(s), &len);
+	ck_assert(p >= s && p + len <= s + strlen(s));
+	snprintf(out, sizeof(out), "%.*s", (int)len, p);
+	return out;
 }
 
 START_TEST(test_split_empty)
@@ -606,6 +637,81 @@ START_TEST(test_parse_errors)
 }
 END_TEST
 
+START_TEST(test_set)
+{
+	struct chainset cs;
+	char *a, *b;
+
+	a = tmpwrite("3\t0.3\tThread 1 \"Main\"\tf;g\n1\t0.1\tt\t\n");
+	b = tmpwrite("2\t2e-1\tu\tx\\x3by");
+	memset(&cs, 0, sizeof(cs));
+	chainset_read(&cs, a);
+	ck_assert_uint_eq(cs.n, 2);
+	chainset_read(&cs, b);
+	ck_assert_uint_eq(cs.n, 3);
+	ck_assert_uint_eq(cs.rows[0].samples, 3);
+	ck_assert(cs.rows[0].weight == 0.3);
+	ck_assert_mem_eq(cs.rows[0].thread, "Thread 1 \"Main\"", 15);
+	ck_assert_uint_eq(cs.rows[0].chainlen, 3);
+	ck_assert_mem_eq(cs.rows[0].chain, "f;g", 3);
+	ck_assert_ptr_eq(cs.rows[0].thread, cs.lines[0] + 6);
+	ck_assert_uint_eq(cs.rows[1].chainlen, 0);
+	ck_assert_uint_eq(cs.rows[2].samples, 2);
+	ck_assert(cs.rows[2].weight == 0.2);
+	ck_assert_uint_eq(cs.rows[2].chainlen, 6);
+	ck_assert_mem_eq(cs.rows[2].chain, "x\\x3by", 6);
+	chainset_free(&cs);
+	ck_assert_uint_eq(cs.n, 0);
+	ck_assert_ptr_null(cs.rows);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A file that cannot be opened ends the program with status 1. */
+START_TEST(test_set_missing)
+{
+	struct chainset cs;
+
+	memset(&cs, 0, sizeof(cs));
+	chainset_read(&cs, "/nonexistent/test_chain");
+}
+END_TEST
+
+/* So does a bad row (here on standard input). */
+START_TEST(test_set_badrow)
+{
+	struct chainset cs;
+	char *a;
+	int fd;
+
+	a = tmpwrite("1\t1\tt\tc\nx\t1\tt\tc\n");
+	ck_assert_int_ne(fd = open(a, O_RDONLY), -1);
+	unlink(a);
+	free(a);
+	ck_assert_int_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	memset(&cs, 0, sizeof(cs));
+	chainset_read(&cs, NULL);
+}
+END_TEST
+
+START_TEST(test_shortthread)
+{
+	ck_assert_str_eq(shortname("Thread 4713 \"MainThread\""),
+	    "MainThread");
+	ck_assert_str_eq(shortname("a \"b\" c \"d\" e"), "d");
+	ck_assert_str_eq(shortname("a \"b\" c \"d\""), "d");
+	ck_assert_str_eq(shortname("\"x"), "");
+	ck_assert_str_eq(shortname("x\""), "x");
+	ck_assert_str_eq(shortname("\"\""), "");
+	ck_assert_str_eq(shortname("no quotes"), "no quotes");
+	ck_assert_str_eq(shortname(""), "");
+}
+END_TEST
+
 static Suite *
 chain_suite(void)
 {
@@ -626,6 +732,10 @@ chain_suite(void)
 	tcase_add_test(tc, test_chains_many);
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_parse_errors);
+	tcase_add_test(tc, test_set);
+	tcase_add_exit_test(tc, test_set_missing, 1);
+	tcase_add_exit_test(tc, test_set_badrow, 1);
+	tcase_add_test(tc, test_shortthread);
 	suite_add_tcase(s, tc);
 	return s;
 }
