@@ -16,8 +16,8 @@
 # link (or valgrind wrapper) per filter and a link per pipeline, so
 # the pipelines, which take the filters beside them, use them too.
 # TESTOUT=DIR: keep the outputs in DIR instead of tests/out.
-# ONLY=PATTERN: run only the tests whose names match the sh pattern
-# (unit/test_NAME, golden/PROG/CASE, pipelines/SCRIPT/CASE,
+# ONLY='PATTERN ...': run only the tests whose names match one of the
+# sh patterns (unit/test_NAME, golden/PROG/CASE, pipelines/SCRIPT/CASE,
 # malformed/ID); the others are neither run nor counted.
 top=$(cd "$(dirname "$0")/.." && pwd)
 FIX="$top/tests/fixtures"
@@ -102,6 +102,21 @@ reports() {
 }
 
 # Print the reports named in $rep.
+# Is test $1 one that ONLY asks for?
+picked() {
+	set -f
+	for p in $only; do
+		case $1 in
+		$p)
+			set +f
+			return 0
+			;;
+		esac
+	done
+	set +f
+	return 1
+}
+
 showreports() {
 	for f in $rep; do
 		echo "    $f:"
@@ -112,10 +127,7 @@ showreports() {
 for t in "$unitdir"/test_*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
-	case unit/$n in
-	$only) ;;
-	*) continue ;;
-	esac
+	picked "unit/$n" || continue
 	CK_FORK=yes "$t" >"$out/$n.log" 2>&1
 	if ! reports "unit_$n"; then
 		echo "FAIL unit $n: sanitizer or valgrind report"
@@ -145,10 +157,7 @@ for d in "$top"/tests/golden/*/*/ "$top"/tests/pipelines/*/*/; do
 	[ -f "$d/cmd" ] || continue
 	name=${d#"$top"/tests/}
 	name=${name%/}
-	case $name in
-	$only) ;;
-	*) continue ;;
-	esac
+	picked "$name" || continue
 	if grep -q 'CORPUS' "$d/cmd" && [ ! -d "$CORPUS" ]; then
 		echo "skipped: no corpus: $name"
 		skip=$((skip + 1))
@@ -197,10 +206,7 @@ while IFS= read -r row; do
 $row
 EOF
 	name=malformed/$id
-	case $name in
-	$only) ;;
-	*) continue ;;
-	esac
+	picked "$name" || continue
 	o="$out/malformed_$id"
 	dir=$mdir/in
 	stdin=/dev/null
