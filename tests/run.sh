@@ -19,12 +19,29 @@
 # ONLY='PATTERN ...': run only the tests whose names match one of the
 # sh patterns (unit/test_NAME, golden/PROG/CASE, pipelines/SCRIPT/CASE,
 # malformed/ID); the others are neither run nor counted.
+# SHARD=K/N: of those, only every Nth from the Kth (for parallel runs).
 top=$(cd "$(dirname "$0")/.." && pwd)
 FIX="$top/tests/fixtures"
 CORPUS="$top/../shared/corpus"
 LC_ALL=C
 pass=0 fail=0 skip=0
 only=${ONLY:-*}
+nth=0
+SHARD=${SHARD:-1/1}
+case $SHARD in
+*/*)	shard=${SHARD%/*} nshard=${SHARD#*/} ;;
+*)	shard= nshard= ;;
+esac
+case $shard$nshard in
+''|*[!0-9]*)
+	echo "run.sh: SHARD: expected K/N, got $SHARD" >&2
+	exit 2
+	;;
+esac
+if [ "$shard" -lt 1 ] || [ "$shard" -gt "$nshard" ]; then
+	echo "run.sh: SHARD: expected K/N with 1 <= K <= N, got $SHARD" >&2
+	exit 2
+fi
 out=${TESTOUT:-$top/tests/out}
 rm -rf "$out"
 mkdir -p "$out"
@@ -102,14 +119,16 @@ reports() {
 }
 
 # Print the reports named in $rep.
-# Is test $1 one that ONLY asks for?
+# Is test $1 one that ONLY asks for, and in this SHARD?
 picked() {
 	set -f
 	for p in $only; do
 		case $1 in
 		$p)
 			set +f
-			return 0
+			nth=$((nth + 1))
+			[ $((nth % nshard)) -eq $((shard - 1)) ]
+			return
 			;;
 		esac
 	done
