@@ -57,9 +57,15 @@ $(BIN)/%: filters/%.c $(B)/libsst.a common/sst.h
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libsst.a $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libsst.a common/sst.h
+$(B)/tests/tutil.o: tests/unit/tutil.c tests/unit/tutil.h common/sst.h
 	@mkdir -p $(B)/tests
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -c -o $@ tests/unit/tutil.c
+
+$(B)/tests/%: tests/unit/%.c $(B)/tests/tutil.o $(B)/libsst.a \
+    tests/unit/tutil.h common/sst.h
+	@mkdir -p $(B)/tests
+	$(CC) $(CFLAGS) -o $@ $< $(B)/tests/tutil.o $(B)/libsst.a \
+	    $(CHECKLIBS) $(LDLIBS)
 
 # Install the Debian packages the build and tests need, if any is missing.
 deps:

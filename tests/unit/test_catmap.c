@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "tutil.h"
 
 static void	 load(struct catmap *, const char *);
 static size_t	 cat(const struct catmap *, const char *);
@@ -152,17 +153,14 @@ END_TEST
 
 START_TEST(test_file)
 {
-	static const char js[] = "{\"A\": [\"f\"]}\n";
-	char path[] = "/tmp/test_catmap.XXXXXX";
 	struct catmap c;
-	int fd;
+	char *path;
 
-	ck_assert_int_ne(fd = mkstemp(path), -1);
-	ck_assert_int_eq(write(fd, js, sizeof(js) - 1), sizeof(js) - 1);
-	close(fd);
+	path = tu_tmpfile("{\"A\": [\"f\"]}\n");
 	catmap_init(&c);
 	catmap_xloadfile(&c, path);
 	unlink(path);
+	free(path);
 	ck_assert_uint_eq(ht_count(c.names), 1);
 	ck_assert_uint_eq(cat(&c, "f"), 0);
 	catmap_free(&c);

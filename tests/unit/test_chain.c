@@ -15,18 +15,18 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "tutil.h"
 
 static struct sst_rec rec(uint64_t, double, int, double);
 static void	 add(struct chains *, const char *, const char *,
 		    const struct sst_rec *);
-static char	*capture(const struct chains *);
+static void	 putchains(void *);
 static void	 split(struct frames *, const char *);
 static void	 frame_eq(const struct frames *, const char *, size_t,
 		    const char *);
 static size_t	 find(const struct frames *, const char *, const char *,
 		    int);
 static const char *why(const char *);
-static char	*tmpwrite(const char *);
 static const char *shortname(const char *);
 static Suite	*chain_suite(void);
 
@@ -53,31 +53,11 @@ add(struct chains *c, const char *thread, const char *chain,
 	chains_add(c, thread, strlen(thread), chain, strlen(chain), r);
 }
 
-/* What chains_put writes to standard output, through a temporary file. */
-static char *
-capture(const struct chains *c)
+/* chains_put, as a tu_capture() function. */
+static void
+putchains(void *c)
 {
-	char path[] = "/tmp/test_chain.XXXXXX", tmp[512];
-	struct buf b;
-	ssize_t n;
-	int fd, saved;
-
-	ck_assert_int_ne(fd = mkstemp(path), -1);
-	unlink(path);
-	fflush(stdout);
-	ck_assert_int_ne(saved = dup(1), -1);
-	ck_assert_int_eq(dup2(fd, 1), 1);
 	chains_put(c);
-	fflush(stdout);
-	ck_assert_int_eq(dup2(saved, 1), 1);
-	close(saved);
-	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
-	buf_init(&b);
-	buf_adds(&b, "");
-	while ((n = read(fd, tmp, sizeof(tmp))) > 0)
-		buf_add(&b, tmp, (size_t)n);
-	close(fd);
-	return b.data;
 }
 
 /* frames_split of a NUL-terminated field. */
@@ -118,20 +98,6 @@ why(const char *s)
 	if (chainrow_parse(s, strlen(s), &r, &w) == 0)
 		return w == NULL ? "ok" : "ok but message set";
 	return w == NULL ? "error without message" : w;
-}
-
-/* A temporary file holding s; the caller unlinks and frees its name. */
-static char *
-tmpwrite(const char *s)
-{
-	char *path;
-	int fd;
-
-	path = xstrdup("/tmp/test_chain.XXXXXX");
-	ck_assert_int_ne(fd = mkstemp(path), -1);
-	ck_assert_int_eq(write(fd, s, strlen(s)), (ssize_t)strlen(s));
-	close(fd);
-	return path;
 }
 
 /* chain_shortthread of s, as a string in a static buffer. */
@@ -364,7 +330,7 @@ START_TEST(test_chains_empty)
 	char *out;
 
 	c = chains_new();
-	out = capture(c);
+	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out, "");
 	free(out);
 	chains_free(c);
@@ -409,7 +375,7 @@ START_TEST(test_chains)
 	/* 1000 times 0.001 is not 1. */
 	r = rec(1000, 1, 1, 0.001);
 	add(c, "main", "s", &r);
-	out = capture(c);
+	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
 	    "1\t5\tmain\tlate\n"
 	    "2\t1.5\t\t\n"
@@ -422,7 +388,7 @@ START_TEST(test_chains)
 	    "1\t0.001\tmain\tz\n");
 	free(out);
 	/* Writing does not change the groups. */
-	out = capture(c);
+	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
 	    "1\t5\tmain\tlate\n"
 	    "2\t1.5\t\t\n"
@@ -449,7 +415,7 @@ START_TEST(test_chains_sums)
 	/* 0.1 * 10 is 1, the sum 0.9999999999999999. */
 	r = rec(10, 1, 1, 0.1);
 	add(c, "t", "x", &r);
-	out = capture(c);
+	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out, "10\t0.9999999999999999\tt\tx\n");
 	free(out);
 	/* (0.1 + 0.1 + 0.1) + 0.7 + 0.7 */
@@ -464,7 +430,7 @@ START_TEST(test_chains_sums)
 	add(c, "t", "z", &r);
 	/* Only the lengths given are the names. */
 	chains_add(c, "tX", 1, "xyz", 1, &r);
-	out = capture(c);
+	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
 	    "5\t1.7\tt\ty\n"
 	    "17\t1.25\tt\tx\n"
@@ -496,7 +462,7 @@ START_TEST(test_chains_many)
 			snprintf(name, sizeof(name), "f;%zu", i);
 			add(c, i % 2 ? "odd" : "even", name, &r);
 		}
-	out = capture(c);
+	out = tu_capture(putchains, c);
 	p = out;
 	for (wt = 6; wt >= 0; wt--)
 		for (i = (size_t)wt; i < n; i += 7) {
@@ -642,8 +608,8 @@ START_TEST(test_set)
 	struct chainset cs;
 	char *a, *b;
 
-	a = tmpwrite("3\t0.3\tThread 1 \"Main\"\tf;g\n1\t0.1\tt\t\n");
-	b = tmpwrite("2\t2e-1\tu\tx\\x3by");
+	a = tu_tmpfile("3\t0.3\tThread 1 \"Main\"\tf;g\n1\t0.1\tt\t\n");
+	b = tu_tmpfile("2\t2e-1\tu\tx\\x3by");
 	memset(&cs, 0, sizeof(cs));
 	chainset_read(&cs, a);
 	ck_assert_uint_eq(cs.n, 2);
@@ -687,7 +653,7 @@ START_TEST(test_set_badrow)
 	char *a;
 	int fd;
 
-	a = tmpwrite("1\t1\tt\tc\nx\t1\tt\tc\n");
+	a = tu_tmpfile("1\t1\tt\tc\nx\t1\tt\tc\n");
 	ck_assert_int_ne(fd = open(a, O_RDONLY), -1);
 	unlink(a);
 	free(a);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "tutil.h"
 
 /* A record table and the frames ids of its samples. */
 struct sample {
@@ -26,7 +27,6 @@ static int	 event(const char *, const char **, double *);
 static char	*ray(const char *, int *);
 static char	*fg(const char *, int, int *);
 static char	*head(const char *, enum perf_id);
-static char	*capture(void (*)(void *), void *);
 static void	 addeach(void *);
 static void	 putrecs(void *);
 static Suite	*perf_suite(void);
@@ -112,34 +112,7 @@ head(const char *s, enum perf_id id)
 	return b.data;
 }
 
-/* What fn(arg) writes to standard output; free() it. */
-static char *
-capture(void (*fn)(void *), void *arg)
-{
-	char path[] = "/tmp/test_perf.XXXXXX", *s;
-	FILE *f;
-	long n;
-	int fd;
-
-	ck_assert_int_ne(fd = mkstemp(path), -1);
-	fflush(stdout);
-	ck_assert_ptr_nonnull(freopen(path, "w", stdout));
-	fn(arg);
-	fflush(stdout);
-	close(fd);
-	f = xfopen(path, "r");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = xmalloc((size_t)n + 1);
-	ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	unlink(path);
-	return s;
-}
-
-/* Some samples of -s, as a capture() function. */
+/* Some samples of -s, as a tu_capture() function. */
 static void
 addeach(void *arg)
 {
@@ -151,7 +124,7 @@ addeach(void *arg)
 	perf_recs_add(sm->pr, "u", 1, sm->ids, 0, 1, U_NONE);
 }
 
-/* perf_recs_put as a capture() function. */
+/* perf_recs_put as a tu_capture() function. */
 static void
 putrecs(void *pr)
 {
@@ -532,7 +505,7 @@ START_TEST(test_recs)
 	l = "2 root";
 	ids[1] = perf_frames_id(pf, l, l + strlen(l), 0);
 	pr = perf_recs_new(pf, 0);
-	out = capture(putrecs, pr);
+	out = tu_capture(putrecs, pr);
 	ck_assert_str_eq(out, "");
 	free(out);
 	perf_recs_add(pr, "t", 1, ids, 2, 0.1, U_SECONDS);
@@ -542,7 +515,7 @@ START_TEST(test_recs)
 	perf_recs_add(pr, "t", 1, ids + 1, 1, 0.1, U_SECONDS);
 	perf_recs_add(pr, "t", 1, ids, 2, 0.2, U_SECONDS);
 	perf_recs_add(pr, "x\\ty", 4, ids, 0, 1, U_NONE);
-	out = capture(putrecs, pr);
+	out = tu_capture(putrecs, pr);
 	ck_assert_str_eq(out,
 	    "t\t3\t0.4\tseconds\t-\troot;leaf\t\n"
 	    "u\t1\t1\tnone\t1\troot;leaf\t\n"
@@ -569,14 +542,14 @@ START_TEST(test_recs_each)
 	l = "2 root";
 	sm.ids[1] = perf_frames_id(pf, l, l + strlen(l), 0);
 	sm.pr = perf_recs_new(pf, 1);
-	out = capture(addeach, &sm);
+	out = tu_capture(addeach, &sm);
 	ck_assert_str_eq(out,
 	    "t\t1\t0.5\tseconds\t0.5\troot;leaf\t\n"
 	    "t\t1\t0.5\tseconds\t0.5\troot;leaf\t\n"
 	    "u\t1\t2\tnone\t2\tleaf\t\n"
 	    "u\t1\t1\tnone\t1\t\t\n");
 	free(out);
-	out = capture(putrecs, sm.pr);
+	out = tu_capture(putrecs, sm.pr);
 	ck_assert_str_eq(out, "");
 	free(out);
 	perf_recs_free(sm.pr);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "tutil.h"
 
 /* What spdw_putprofiles is given. */
 struct profs {
@@ -22,7 +23,6 @@ struct profs {
 	uint32_t		*outid;
 };
 
-static char	*capture(void (*)(void *), void *);
 static void	 putframe(void *);
 static char	*frame(const char *, const char *);
 static int	 valid(const char *);
@@ -33,34 +33,7 @@ static void	 thread(struct spdw_thread *, const char *, enum sst_unit,
 		    size_t);
 static Suite	*spdw_suite(void);
 
-/* What fn(arg) writes to standard output; free() it. */
-static char *
-capture(void (*fn)(void *), void *arg)
-{
-	char path[] = "/tmp/test_spdw.XXXXXX", *s;
-	FILE *f;
-	long n;
-	int fd;
-
-	ck_assert_int_ne(fd = mkstemp(path), -1);
-	fflush(stdout);
-	ck_assert_ptr_nonnull(freopen(path, "w", stdout));
-	fn(arg);
-	fflush(stdout);
-	close(fd);
-	f = xfopen(path, "r");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = xmalloc((size_t)n + 1);
-	ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	unlink(path);
-	return s;
-}
-
-/* spdw_putframe of the key in a buf, as a capture() function. */
+/* spdw_putframe of the key in a buf, as a tu_capture() function. */
 static void
 putframe(void *arg)
 {
@@ -78,7 +51,7 @@ frame(const char *name, const char *loc)
 
 	buf_init(&key);
 	spdw_framekey(&key, name, strlen(name), loc, strlen(loc));
-	s = capture(putframe, &key);
+	s = tu_capture(putframe, &key);
 	buf_free(&key);
 	return s;
 }
@@ -90,7 +63,7 @@ valid(const char *l)
 	return spdw_locvalid(l, strlen(l));
 }
 
-/* spdw_putprofiles of a struct profs, as a capture() function. */
+/* spdw_putprofiles of a struct profs, as a tu_capture() function. */
 static void
 putprofs(void *arg)
 {
@@ -273,7 +246,7 @@ START_TEST(test_putprofiles)
 	addrec(p.sp, 0, 1, 0.1, NULL, 0);
 	thr[0].n = 3;
 	thr[0].end = 0.1 + 0.1 + 0.1;
-	s = capture(putprofs, &p);
+	s = tu_capture(putprofs, &p);
 	ck_assert_str_eq(s,
 	    "{\"type\": \"sampled\", \"name\": \"b\\\"\", \"unit\": \"none\", "
 	    "\"startValue\": 0, \"endValue\": 0, \"samples\": [], "
@@ -285,7 +258,7 @@ START_TEST(test_putprofiles)
 	free(s);
 	/* No threads: nothing. */
 	p.nth = 0;
-	s = capture(putprofs, &p);
+	s = tu_capture(putprofs, &p);
 	ck_assert_str_eq(s, "");
 	free(s);
 	spill_free(p.sp);
@@ -324,7 +297,7 @@ START_TEST(test_putprofiles_many)
 			buf_printf(&want, ", %zu.0", i);
 		buf_adds(&want, i > 0 ? "]}, " : "]}");
 	}
-	s = capture(putprofs, &p);
+	s = tu_capture(putprofs, &p);
 	ck_assert_str_eq(s, want.data);
 	free(s);
 	for (i = 0; i < 150; i++)
