@@ -11,8 +11,10 @@ DEBPKGS	= build-essential pkg-config libbsd-dev libjsmn-dev check mandoc
 
 # make SANITIZE=1 (with any target): AddressSanitizer and UBSan, built
 # into build/san/ so that plain and sanitized objects never mix.
-# make check VALGRIND=1: the golden suite with every filter under
-# valgrind.  make fuzz: the libFuzzer harnesses of tests/fuzz.
+# make check VALGRIND=1: every program of the golden, pipeline and
+# malformed cases run under valgrind memcheck (ONLY and SHARD pick
+# some; see tests/README).  make fuzz: the libFuzzer harnesses of
+# tests/fuzz.
 SAN_1	= -fsanitize=address,undefined,float-cast-overflow \
 	  -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANFLAGS = $(SAN_$(SANITIZE))
