@@ -17,6 +17,15 @@
 static const char hex[] = "0123456789abcdef";
 
 void
+esc_name(struct buf *b, const char *s, size_t n)
+{
+	if (n == 0)
+		buf_add(b, "\\e", 2);
+	else
+		esc_add(b, s, n);
+}
+
+void
 esc_add(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *e = p + n;

@@ -138,10 +138,7 @@ fold_stack(struct buf *b, const char *k, size_t n)
 	for (p = k;; p = f + 1) {
 		if ((f = memchr(p, ';', (size_t)(e - p))) == NULL)
 			f = e;
-		if (f == p)
-			buf_add(b, "\\e", 2);
-		else
-			esc_add(b, p, (size_t)(f - p));
+		esc_name(b, p, (size_t)(f - p));
 		if (f == e)
 			break;
 		buf_addc(b, ';');

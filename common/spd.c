@@ -277,10 +277,7 @@ readframe(struct spd *s, struct buf *loc)
 			if (hasname)
 				json_fail(s->j, "frame name given twice");
 			hasname = 1;
-			if (vlen == 0)
-				buf_adds(&s->arena, "\\e");
-			else
-				esc_add(&s->arena, v, vlen);
+			esc_name(&s->arena, v, vlen);
 		} else if (strcmp(k, "file") == 0 && t == JT_STR) {
 			buf_reset(loc);
 			esc_add(loc, v, vlen);

@@ -139,6 +139,8 @@ int	 json_rawnext(struct json *, const char *, size_t, const char **,
 
 /* esc.c: the stream's escaping (see sst(5)) */
 void	 esc_add(struct buf *, const char *, size_t);
+/* The same, but \e (the empty name) when n is 0, as in stacks. */
+void	 esc_name(struct buf *, const char *, size_t);
 /* Unescape in place into dst (dst may equal src); returns length. */
 size_t	 esc_decode(char *, const char *, size_t);
 /* Check that s is a well-formed escaped field (no control byte, TAB

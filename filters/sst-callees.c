@@ -92,9 +92,7 @@ main(int argc, char *argv[])
 		usage();
 
 	buf_init(&name);
-	esc_add(&name, argv[0], strlen(argv[0]));
-	if (name.len == 0)
-		buf_adds(&name, "\\e");
+	esc_name(&name, argv[0], strlen(argv[0]));
 	memset(&f, 0, sizeof(f));
 	c = chains_new();
 	if (argc == 1)

@@ -138,9 +138,7 @@ main(int argc, char *argv[])
 		usage();
 
 	buf_init(&name);
-	esc_add(&name, argv[0], strlen(argv[0]));
-	if (name.len == 0)
-		buf_adds(&name, "\\e");
+	esc_name(&name, argv[0], strlen(argv[0]));
 	o.name = name.data;
 	o.namelen = name.len;
 	memset(&f, 0, sizeof(f));

@@ -47,10 +47,7 @@ addnames(struct incl *in, char *list)
 		if ((e = strchr(p, ',')) != NULL)
 			*e++ = '\0';
 		buf_reset(&b);
-		if (*p == '\0')
-			buf_adds(&b, "\\e");
-		else
-			esc_add(&b, p, strlen(p));
+		esc_name(&b, p, strlen(p));
 		id = tally_intern(&in->tally, b.data, b.len, &isnew);
 		if (!isnew)
 			continue;

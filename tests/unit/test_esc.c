@@ -173,6 +173,24 @@ START_TEST(test_roundtrip_all)
 }
 END_TEST
 
+START_TEST(test_name)
+{
+	struct buf b;
+
+	buf_init(&b);
+	esc_name(&b, "", 0);
+	ck_assert_uint_eq(b.len, 2);
+	ck_assert_str_eq(b.data, "\\e");
+	buf_addc(&b, ';');
+	esc_name(&b, "a;b\t", 4);
+	ck_assert_str_eq(b.data, "\\e;a\\x3bb\\t");
+	buf_addc(&b, ';');
+	esc_name(&b, "xyz", 0);
+	ck_assert_str_eq(b.data, "\\e;a\\x3bb\\t;\\e");
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(test_decode)
 {
 	static const struct {
@@ -310,6 +328,7 @@ esc_suite(void)
 	tcase_add_test(tc, test_add_appends);
 	tcase_add_test(tc, test_add_every_byte);
 	tcase_add_test(tc, test_roundtrip_all);
+	tcase_add_test(tc, test_name);
 	tcase_add_test(tc, test_decode);
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_scan);
