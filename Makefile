@@ -6,8 +6,12 @@ BINDIR	= $(PREFIX)/bin
 MANDIR	= $(PREFIX)/share/man
 CC	= cc
 OPT	= -O2
-PKGS	= libbsd-overlay
-DEBPKGS	= build-essential pkg-config libbsd-dev libjsmn-dev check mandoc
+PKGS	= libbsd-overlay zlib libzstd sqlite3
+# libunistring ships no pkg-config file.
+EXTRALIBS = -lunistring
+DEBPKGS	= build-essential pkg-config libbsd-dev libjsmn-dev check mandoc \
+	  zlib1g-dev libzstd-dev libsqlite3-dev sqlite3 libunistring-dev \
+	  zstd graphviz libxml2-utils parallel openssh-server chromium
 
 # make SANITIZE=1 (with any target): AddressSanitizer and UBSan, built
 # into build/san/ so that plain and sanitized objects never mix.
@@ -35,10 +39,11 @@ endif
 CFLAGS	= -std=c11 -Wall -Wextra -pedantic $(OPT) -g -ffp-contract=off \
 	  -D_DEFAULT_SOURCE -DJSMN_STRICT -DJSMN_PARENT_LINKS \
 	  `pkg-config --cflags $(PKGS)` -Icommon $(SANFLAGS)
-LDLIBS	= `pkg-config --libs $(PKGS)` -lm
+LDLIBS	= -Wl,--as-needed `pkg-config --libs $(PKGS)` $(EXTRALIBS) -lm
 CHECKLIBS = `pkg-config --libs check`
 
 COMMON_SRC = $(wildcard common/*.c)
+COMMON_H = $(wildcard common/*.h)
 COMMON_OBJ = $(COMMON_SRC:common/%.c=$(B)/common/%.o)
 FILTERS	= $(patsubst filters/%.c,$(BIN)/%,$(wildcard filters/*.c))
 PIPELINES = $(wildcard pipelines/*)
@@ -47,7 +52,7 @@ MANS	= $(wildcard man/*.[157])
 
 all: $(FILTERS)
 
-$(B)/common/%.o: common/%.c common/sst.h
+$(B)/common/%.o: common/%.c $(COMMON_H)
 	@mkdir -p $(B)/common
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -55,16 +60,16 @@ $(B)/libsst.a: $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $(COMMON_OBJ)
 
-$(BIN)/%: filters/%.c $(B)/libsst.a common/sst.h
+$(BIN)/%: filters/%.c $(B)/libsst.a $(COMMON_H)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libsst.a $(LDLIBS)
 
-$(B)/tests/tutil.o: tests/unit/tutil.c tests/unit/tutil.h common/sst.h
+$(B)/tests/tutil.o: tests/unit/tutil.c tests/unit/tutil.h $(COMMON_H)
 	@mkdir -p $(B)/tests
 	$(CC) $(CFLAGS) -c -o $@ tests/unit/tutil.c
 
 $(B)/tests/%: tests/unit/%.c $(B)/tests/tutil.o $(B)/libsst.a \
-    tests/unit/tutil.h common/sst.h
+    tests/unit/tutil.h $(COMMON_H)
 	@mkdir -p $(B)/tests
 	$(CC) $(CFLAGS) -o $@ $< $(B)/tests/tutil.o $(B)/libsst.a \
 	    $(CHECKLIBS) $(LDLIBS)
@@ -124,7 +129,7 @@ FUZZERS	= json spd rec \
 	  $(foreach h,collapsed categories perf2sst,$(if $(wildcard \
 	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
 
-$(FZ)/common/%.o: common/%.c common/sst.h
+$(FZ)/common/%.o: common/%.c $(COMMON_H)
 	@mkdir -p $(FZ)/common
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
 	    -c -o $@ $<
@@ -133,7 +138,7 @@ $(FZ)/libsst.a: $(COMMON_SRC:common/%.c=$(FZ)/common/%.o)
 	rm -f $@
 	ar rcs $@ $^
 
-$(FZ)/filters/%.o: filters/%.c common/sst.h
+$(FZ)/filters/%.o: filters/%.c $(COMMON_H)
 	@mkdir -p $(FZ)/filters
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
 	    -Dmain=filter_main -Dsst_init=fuzz_sst_init -c -o $@ $<
