@@ -4,11 +4,15 @@
  *
  *	thread samples weight unit period stack locations
  *
- * Names stay escaped (esc.c) as they are in the stream; the reader
- * checks the numbers and that locations, when present, has as many
- * frames as stack.
+ * and an optional eighth, the start time of a per-sample or per-span
+ * record.  Names stay escaped (esc.c) as they are in the stream; the
+ * reader checks the numbers, that the weight is samples times period,
+ * and that locations, when present, has as many frames as stack.
  */
+#define _GNU_SOURCE		/* memmem */
 #include <err.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +22,7 @@
 
 struct sst_reader {
 	struct lines	*lines;
+	int		*unit;		/* NULL, or the one unit allowed */
 };
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
@@ -67,11 +72,33 @@ rec_last(const char *s, size_t n, size_t *len)
 	return p;
 }
 
+/*
+ * Whether weight can be the sum of n samples of weight per added left
+ * to right (sst(5)): n = 0 weighs 0; else weight / n may differ from per
+ * by the rounding of n - 1 additions, (n - 1)u / (1 - (n - 1)u) of per
+ * with u = 2^-53, plus that of the division and of n as a double, and
+ * an ulp of the subnormals.  Past 2^52 samples the sum may stop growing
+ * and only its sign is sure.
+ */
+static int
+weightok(double weight, double per, uint64_t n)
+{
+	double g, u = 0x1p-53;
+
+	if (n == 0)
+		return weight == 0;
+	g = (double)(n - 1) * u;
+	if (g >= 0.5)
+		return weight == 0 || per == 0 || (weight > 0) == (per > 0);
+	g = g / (1 - g) + 4 * u;
+	return fabs(weight / (double)n - per) <= fabs(per) * g + 0x1p-1073;
+}
+
 int
 rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 {
-	char *f[NFIELDS], *p, *e = line + len;
-	size_t fl[NFIELDS], ns, nl;
+	char *f[NFIELDS + 1], *p, *e = line + len;
+	size_t fl[NFIELDS + 1], ns, nl;
 	int i, locsok;
 
 	p = line;
@@ -87,11 +114,22 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		fl[i] = (size_t)(p - f[i]);
 		p++;
 	}
-	/* One pass over the locations checks them and counts frames. */
+	/*
+	 * One pass over the locations checks them and counts frames; only
+	 * when that fails may they hold the TAB of an eighth field.
+	 */
+	r->hasstart = 0;
 	if ((locsok = esc_scan(f[6], fl[6], &nl)) == -1 &&
-	    memchr(f[6], '\t', fl[6]) != NULL) {
-		*why = "expected 7 TAB-separated fields";
-		return -1;
+	    (p = memchr(f[6], '\t', fl[6])) != NULL) {
+		f[7] = p + 1;
+		fl[7] = (size_t)(e - f[7]);
+		fl[6] = (size_t)(p - f[6]);
+		if (memchr(f[7], '\t', fl[7]) != NULL) {
+			*why = "expected 7 or 8 TAB-separated fields";
+			return -1;
+		}
+		locsok = esc_scan(f[6], fl[6], &nl);
+		r->hasstart = 1;
 	}
 	r->thread = f[0];
 	r->threadlen = fl[0];
@@ -128,7 +166,112 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		*why = "stack and locations differ in length";
 		return -1;
 	}
+	if (r->hasstart && fmt_strtod(f[7], fl[7], &r->start) == -1) {
+		*why = "bad start time";
+		return -1;
+	}
+	if (r->samples == 0 && r->weight != 0) {
+		*why = "0 samples with a non-zero weight";
+		return -1;
+	}
+	if (r->hasperiod && !weightok(r->weight, r->period, r->samples)) {
+		*why = "weight is not samples times period";
+		return -1;
+	}
 	return 0;
+}
+
+/* Whether s[0..n) is digits, a '.' and digits. */
+static int
+isdecimal(const char *s, size_t n)
+{
+	size_t i, d;
+
+	for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == 0 || i == n || s[i] != '.')
+		return 0;
+	for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	return i == n && i > d;
+}
+
+/*
+ * Does line s[0..n) look like a perf script sample header, "comm pid
+ * [cpu] secs.usecs: ..." (a word ending in ':' that is a decimal time),
+ * or like one of its frame lines, white space and a hexadecimal address?
+ */
+static int
+isperf(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *w;
+
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p > s) {
+		for (w = p; p < e && ((*p >= '0' && *p <= '9') ||
+		    (*p >= 'a' && *p <= 'f')); p++)
+			;
+		return p - w >= 4 && p < e && *p == ' ';
+	}
+	for (; p < e; p = w + 1) {
+		if ((w = memchr(p, ' ', (size_t)(e - p))) == NULL)
+			w = e;
+		if (w - p >= 2 && w[-1] == ':' && isdecimal(p, (size_t)(w -
+		    p - 1)))
+			return 1;
+		if (w == e)
+			break;
+	}
+	return 0;
+}
+
+/* Does line s[0..n) look like folded stacks, "a;b;c 12"? */
+static int
+isfolded(const char *s, size_t n)
+{
+	const char *p;
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	for (p = s + n; p > s && ((p[-1] >= '0' && p[-1] <= '9') ||
+	    p[-1] == '.'); p--)
+		;
+	return p > s && p < s + n && p[-1] == ' ' && p - 1 > s &&
+	    memchr(s, '\t', n) == NULL;
+}
+
+const char *
+rec_sniff(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n;
+
+	if (n >= 2 && (unsigned char)s[0] == 0x1f &&
+	    (unsigned char)s[1] == 0x8b)
+		return "gzip-compressed data, not an sst(5) stream: "
+		    "decompress it, or give it to the producer of its format";
+	if (n >= 4 && memcmp(s, "\x28\xb5\x2f\xfd", 4) == 0)
+		return "zstd-compressed data, not an sst(5) stream: "
+		    "decompress it, or give it to the producer of its format";
+	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p < e && (*p == '{' || *p == '[')) {
+		if (memmem(p, (size_t)(e - p), "traceEvents", 11) != NULL ||
+		    memmem(p, (size_t)(e - p), "\"ph\"", 4) != NULL)
+			return "this is JSON (Chrome trace events), not an "
+			    "sst(5) stream: trace2sst reads it";
+		return "this is JSON, not an sst(5) stream: sst-flatten "
+		    "reads speedscope JSON (trace2sst Chrome trace events)";
+	}
+	if (isperf(s, n))
+		return "this looks like perf script output, not an sst(5) "
+		    "stream: perf2sst reads it";
+	if (isfolded(s, n))
+		return "this looks like folded stacks, not an sst(5) stream: "
+		    "collapsed2sst reads them";
+	return NULL;
 }
 
 struct sst_reader *
@@ -141,18 +284,51 @@ rec_open(int fd, const char *name)
 	return r;
 }
 
+void
+rec_oneunit(struct sst_reader *r, int *unit)
+{
+	r->unit = unit;
+}
+
+void
+rec_fail(struct sst_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%llu: ", getprogname(),
+	    lines_name(r->lines), lines_lineno(r->lines));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
 int
 rec_read(struct sst_reader *r, struct sst_rec *rec)
 {
-	const char *why;
+	const char *why, *what;
 	char *line;
 	size_t len;
 
 	if ((line = lines_next(r->lines, &len)) == NULL)
 		return 0;
-	if (rec_parse(line, len, rec, &why) == -1)
-		errx(1, "%s:%llu: %s", lines_name(r->lines),
-		    lines_lineno(r->lines), why);
+	if (rec_parse(line, len, rec, &why) == -1) {
+		if (lines_lineno(r->lines) == 1 &&
+		    (what = rec_sniff(line, len)) != NULL)
+			why = what;
+		rec_fail(r, "%s", why);
+	}
+	if (r->unit != NULL) {
+		if (*r->unit == -1)
+			*r->unit = (int)rec->unit;
+		else if (*r->unit != (int)rec->unit)
+			rec_fail(r, "unit %s after unit %s: a reducer adds "
+			    "weights of one unit only",
+			    rec_unitname(rec->unit),
+			    rec_unitname((enum sst_unit)*r->unit));
+	}
 	return 1;
 }
 
@@ -181,6 +357,8 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	fwrite(r->stack, 1, r->stacklen, fp);
 	putc('\t', fp);
 	fwrite(r->locs, 1, r->locslen, fp);
+	if (r->hasstart)
+		fprintf(fp, "\t%s", fmt_double(w, sizeof(w), r->start));
 	putc('\n', fp);
 }
 

@@ -167,6 +167,8 @@ struct sst_rec {
 	size_t		 stacklen;
 	const char	*locs;		/* escaped file:line:col joined by ';' */
 	size_t		 locslen;
+	int		 hasstart;	/* the optional eighth field */
+	double		 start;		/* seconds from the profile's start */
 };
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);
@@ -178,6 +180,20 @@ int	 rec_parseunit(const char *, size_t, enum sst_unit *);
 void	 rec_write(FILE *, const struct sst_rec *);
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
+/*
+ * What a first line that is no record looks like and which program
+ * reads it (JSON, folded stacks, perf script, compressed data), or NULL.
+ */
+const char *rec_sniff(const char *, size_t);
+/*
+ * From now on stop with an error at a record whose unit differs from
+ * *unit, naming both; *unit is -1 until a record sets it.  Readers of
+ * several inputs share one *unit (for reducers that add weights).
+ */
+void	 rec_oneunit(struct sst_reader *, int *);
+/* Report "prog: NAME:LINE: message" about the last record; exit 1. */
+__dead void rec_fail(struct sst_reader *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
 /* Number of frames in a stack/locs field, and the last one. */
 size_t	 rec_nframes(const char *, size_t);
 const char *rec_last(const char *, size_t, size_t *);
