@@ -271,6 +271,30 @@ EOF
 		diff "$o.want" "$o.err" | head -n 6 | sed 's/^/    /'
 		ok=0
 	fi
+	# Standard output: exactly out/ID, or what the script out/ID.sh
+	# writes (the outputs too big to keep), or nothing.
+	if [ "$outto" != /dev/full ]; then
+		if [ -f "$mdir/out/$id" ]; then
+			cp "$mdir/out/$id" "$o.wantout"
+		elif [ -f "$mdir/out/$id.sh" ]; then
+			(cd "$mdir/in" && GEN="sh $mdir/gen.sh" \
+			    sh "$mdir/out/$id.sh") >"$o.wantout"
+		else
+			: >"$o.wantout"
+		fi
+		if ! cmp -s "$o.wantout" "$o.out"; then
+			echo "FAIL $name: stdout differs"
+			if [ -s "$o.wantout" ] && [ -s "$o.out" ]; then
+				diff "$o.wantout" "$o.out" | cut -c 1-200 |
+				    head -n 6 | sed 's/^/    /'
+			else
+				echo "    expected $(wc -c <"$o.wantout") bytes," \
+				    "got $(wc -c <"$o.out")"
+			fi
+			ok=0
+		fi
+		rm -f "$o.wantout"
+	fi
 	if ! reports "malformed_$id"; then
 		echo "FAIL $name: sanitizer or valgrind report"
 		showreports
