@@ -58,6 +58,8 @@ struct lines *lines_open(int, const char *);
 char	*lines_next(struct lines *, size_t *);
 unsigned long long lines_lineno(const struct lines *);
 const char *lines_name(const struct lines *);
+/* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
+const char *lines_head(const struct lines *, size_t *);
 void	 lines_close(struct lines *);
 
 /* progress.c: a progress line on standard error for long runs */
@@ -111,6 +113,8 @@ unsigned long long json_line(const struct json *);
 unsigned long long json_col(const struct json *);
 /* The input's name for messages ("<stdin>" for standard input). */
 const char *json_name(const struct json *);
+/* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
+const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */
 const char *json_errmsg(const struct json *);
 /* Report "prog: NAME:LINE:COL: message" and exit 1. */
