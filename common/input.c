@@ -157,6 +157,7 @@ ssize_t
 input_read(struct input *in, void *buf, size_t n)
 {
 	ssize_t r;
+	size_t k;
 
 	if (in->failed)
 		return -1;
@@ -168,18 +169,27 @@ input_read(struct input *in, void *buf, size_t n)
 		r = readzstd(in, buf, n);
 		break;
 	default:
-		if (in->rp < in->re) {
-			r = (ssize_t)(in->re - in->rp < n ? in->re - in->rp :
-			    n);
-			memcpy(buf, in->raw + in->rp, (size_t)r);
-			in->rp += (size_t)r;
+		/* The bytes read to tell the kind, and more behind them. */
+		k = in->re - in->rp < n ? in->re - in->rp : n;
+		memcpy(buf, in->raw + in->rp, k);
+		in->rp += k;
+		if (k == n || (k > 0 && in->eof)) {
+			r = (ssize_t)k;
 			break;
 		}
-		while ((r = read(in->fd, buf, n)) == -1 && errno == EINTR)
+		while ((r = read(in->fd, (char *)buf + k, n - k)) == -1 &&
+		    errno == EINTR)
 			continue;
-		if (r == -1)
+		if (r == -1) {
+			if (k > 0) {
+				/* The error again at the next call. */
+				r = (ssize_t)k;
+				break;
+			}
 			return fail(in, "read error: %s", strerror(errno));
+		}
 		in->rawtotal += (unsigned long long)r;
+		r += (ssize_t)k;
 		break;
 	}
 	if (r > 0)
@@ -398,7 +408,8 @@ sniffjson(const char *s, size_t n)
 	if (*s == '[') {
 		for (s++; s < e && strchr(" \t\r\n", *s) != NULL; s++)
 			continue;
-		return s < e && *s == '{' ? SN_TRACEARRAY : SN_JSON;
+		return s < e && *s == '{' && has(s, (size_t)(e - s), "\"ph\"") ?
+		    SN_TRACEARRAY : SN_JSON;
 	}
 	if (has(s, n, "\"traceEvents\""))
 		return SN_TRACE;
@@ -406,7 +417,8 @@ sniffjson(const char *s, size_t n)
 		return SN_SPEEDSCOPE;
 	if (has(s, n, "\"nodes\"") && has(s, n, "\"callFrame\""))
 		return SN_CPUPROFILE;
-	if (has(s, n, "\"meta\"") && has(s, n, "\"threads\""))
+	if ((has(s, n, "\"meta\"") && has(s, n, "\"threads\"")) ||
+	    (has(s, n, "\"ticks\"") && has(s, n, "\"profile\"")))
 		return SN_FIREFOX;
 	if (has(s, n, "\"recording\""))
 		return SN_SAFARI;
@@ -468,7 +480,7 @@ sniff_what(enum sniff k)
 		[SN_TRACE] = "a Chrome trace (traceEvents)",
 		[SN_TRACEARRAY] = "a Chrome trace (an array of events)",
 		[SN_CPUPROFILE] = "a .cpuprofile (nodes and samples)",
-		[SN_FIREFOX] = "a Firefox profile (meta and threads)",
+		[SN_FIREFOX] = "a Firefox profile",
 		[SN_SAFARI] = "a Safari timeline recording",
 		[SN_JSON] = "JSON",
 		[SN_BINARY] = "binary data",
@@ -503,4 +515,14 @@ sniff_reader(enum sniff k)
 	default:
 		return NULL;
 	}
+}
+
+const char *
+sniff_says(enum sniff k, char *buf, size_t n)
+{
+	if (sniff_reader(k) == NULL)
+		return NULL;
+	snprintf(buf, n, "this looks like %s: %s", sniff_what(k),
+	    sniff_reader(k));
+	return buf;
 }

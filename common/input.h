@@ -68,5 +68,10 @@ const char *sniff_what(enum sniff);
  * sst"; NULL if nothing is known.
  */
 const char *sniff_reader(enum sniff);
+/*
+ * "this looks like WHAT: READER" into buf[0..n), for a message; NULL
+ * when sniff_reader() knows nothing.
+ */
+const char *sniff_says(enum sniff, char *, size_t);
 
 #endif

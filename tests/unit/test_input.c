@@ -361,8 +361,10 @@ START_TEST(test_sniff)
 	SNIFF("{\"schemaVersion\": 1, \"traceEvents\": [", SN_TRACE);
 	SNIFF("[\n  {\"ph\": \"X\"", SN_TRACEARRAY);
 	SNIFF("[1, 2]", SN_JSON);
+	SNIFF("[{\"shared\": {}}]", SN_JSON);
 	SNIFF("{\"nodes\":[{\"id\":1,\"callFrame\":{", SN_CPUPROFILE);
 	SNIFF("{\"meta\":{\"version\":24},\"threads\":[", SN_FIREFOX);
+	SNIFF("{\"label\":\"a\",\"ticks\":[],\"profile\":{", SN_FIREFOX);
 	SNIFF("{\"version\":1,\"recording\":{", SN_SAFARI);
 	SNIFF("{}", SN_JSON);
 	ck_assert_str_eq(sniff_what(SN_PERF), "perf script text");
