@@ -79,9 +79,6 @@ refuse(struct json *j, unsigned seen)
 		json_fail(j, "%s", json_errmsg(j));
 	if (seen & SPD_NOTOBJ)
 		json_fail(j, "expected a speedscope JSON object");
-	if (seen & SPD_PROFILES)
-		errx(1, "%s: speedscope JSON without a profile",
-		    json_name(j));
 	errx(1, "%s: JSON without \"profiles\": not a speedscope profile",
 	    json_name(j));
 }
@@ -104,7 +101,8 @@ flatten(const char *path, int persample, int progress)
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
 	seen = spd_flatten(j, persample, emit, &o);
-	if (o.n == 0)
+	/* A speedscope document may hold no profile. */
+	if (o.n == 0 && !(seen & SPD_PROFILES))
 		refuse(j, seen);
 	progress_close(pr);
 	json_close(j);
