@@ -366,20 +366,29 @@ sstline(const char *s, size_t n)
 	    (n == 5 && memcmp(f[3], "bytes", 5) == 0);
 }
 
-/* Whether line s[0..n) is a perf script frame: "\t<hex> <symbol>". */
+/*
+ * Whether line s[0..n) is a perf script frame: "\t<hex> <symbol>", or
+ * not indented (as old perf versions write them) "<hex> <symbol> (dso)".
+ */
 static int
 perfframe(const char *s, size_t n)
 {
 	const char *e = s + n, *h;
+	int indent;
 
-	if (n == 0 || (*s != ' ' && *s != '\t'))
+	while (n > 0 && s[n - 1] == '\r')
+		e = s + --n;
+	if (n == 0)
 		return 0;
+	indent = *s == ' ' || *s == '\t';
 	while (s < e && (*s == ' ' || *s == '\t'))
 		s++;
 	for (h = s; s < e && ((*s >= '0' && *s <= '9') ||
 	    (*s >= 'a' && *s <= 'f')); s++)
 		continue;
-	return s > h && s < e && *s == ' ';
+	if (s == h || s == e || *s != ' ')
+		return 0;
+	return indent || (s - h >= 6 && e[-1] == ')');
 }
 
 /* Whether line s[0..n) is folded: "frame;...;frame count". */

@@ -350,6 +350,8 @@ START_TEST(test_sniff)
 	SNIFF("xz 4005 100.0: 1 cycles:\n\t  7f12 main+0x1 (/bin/xz)\n",
 	    SN_PERF);
 	SNIFF("# cmdline: perf\nWeb Content 1 1.0: \n    ab f (x)\n", SN_PERF);
+	SNIFF("java 19983 cycles:\nffffffff8103d0ca native_write_msr_safe "
+	    "([kernel.kallsyms])\n", SN_PERF);
 	SNIFF("PERFILE2\0\0\0", SN_PERFDATA);
 	SNIFF("\x7f" "ELF\0\0", SN_BINARY);
 	SNIFF("main;f;g 12\nmain;h 3\n", SN_FOLDED);
