@@ -102,6 +102,7 @@ static __dead void fail(struct cp *, int, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
 static void	*grow(struct arr *, size_t);
 static enum json_tok next(struct cp *);
+static enum json_tok key(struct cp *, char *);
 static enum json_tok member(struct cp *, char *);
 static long long xint(struct cp *, enum json_tok, const char *);
 static void	 readints(struct cp *, enum json_tok, struct ints *,
@@ -165,24 +166,30 @@ next(struct cp *c)
 
 /*
  * The key of the next member into k (KEYMAX bytes; longer keys read as
- * ""), and the first token of its value; JT_OBJ_END at the end.
+ * ""): JT_KEY, or JT_OBJ_END at the end of the object.
  */
 static enum json_tok
-member(struct cp *c, char *k)
+key(struct cp *c, char *k)
 {
 	enum json_tok t;
 	const char *v;
 	size_t len;
 
-	if ((t = next(c)) != JT_KEY) {
-		k[0] = '\0';
+	k[0] = '\0';
+	if ((t = next(c)) != JT_KEY)
 		return t;
-	}
 	v = json_text(c->j, &len);
 	if (len < KEYMAX && memchr(v, '\0', len) == NULL)
 		memcpy(k, v, len + 1);
-	else
-		k[0] = '\0';
+	return t;
+}
+
+/* The key of the next member into k and the first token of its value. */
+static enum json_tok
+member(struct cp *c, char *k)
+{
+	if (key(c, k) == JT_OBJ_END)
+		return JT_OBJ_END;
 	return next(c);
 }
 
@@ -286,7 +293,14 @@ readnode(struct cp *c, enum json_tok t, size_t parent)
 	nd->nlen = c->arena.len - nd->noff;
 	while ((t = member(c, k)) != JT_OBJ_END) {
 		if (strcmp(k, "id") == 0) {
+			if (hasid)
+				fail(c, 1, "id: given twice");
 			id = xint(c, t, "id");
+			ht_intern(c->ids, &id, sizeof(id), &isnew);
+			if (!isnew)
+				fail(c, 1, "node id %lld given twice", id);
+			bi = grow(&c->byid, sizeof(*bi));
+			*bi = i;
 			hasid = 1;
 		} else if (strcmp(k, "parent") == 0) {
 			e = grow(&c->parents, sizeof(*e));
@@ -317,11 +331,6 @@ readnode(struct cp *c, enum json_tok t, size_t parent)
 	if (!hasid)
 		fail(c, 1, "a node without an id");
 	((struct node *)c->nodes.v)[i].id = id;
-	ht_intern(c->ids, &id, sizeof(id), &isnew);
-	if (!isnew)
-		fail(c, 1, "node id %lld given twice", id);
-	bi = grow(&c->byid, sizeof(*bi));
-	*bi = i;
 	return i;
 }
 
@@ -338,7 +347,7 @@ readtop(struct cp *c)
 		    "use trace2sst");
 	if (t != JT_OBJ)
 		fail(c, 1, "expected a .cpuprofile JSON object");
-	while ((t = member(c, k)) != JT_OBJ_END) {
+	while (key(c, k) != JT_OBJ_END) {
 		if (strcmp(k, "traceEvents") == 0)
 			fail(c, 1, "a Chrome trace, not a .cpuprofile: "
 			    "use trace2sst");
@@ -346,6 +355,7 @@ readtop(struct cp *c)
 		    strcmp(k, "$schema") == 0)
 			fail(c, 1, "a speedscope file, not a .cpuprofile: "
 			    "use sst-flatten");
+		t = next(c);
 		if (strcmp(k, "nodes") == 0) {
 			if (t != JT_ARR)
 				fail(c, 1, "nodes: expected an array");
