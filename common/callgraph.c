@@ -27,6 +27,7 @@ cg_init(struct cg *g)
 	g->funcs = ht_new();
 	tally_init(&g->threads);
 	buf_init(&g->key);
+	buf_init(&g->tmp);
 	g->diff = -1;
 }
 

@@ -28,11 +28,16 @@ struct dot {
 	size_t		 nfocus;
 	double		 wfocus;
 	size_t		*trank;		/* thread id -> colour rank */
+	size_t		 nodrop, edrop;	/* nodes and edges dropped */
+	size_t		 ntop, norig;	/* nodes kept by -n, out of */
+	double		 ncut, ecut;	/* by weight under these */
+	const char	*path;		/* being read */
 };
 
 static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
-static void	putlegend(struct dot *, size_t, double, size_t, double);
+static void	putlegend(struct dot *);
+static void	prune(struct dot *, double, double, size_t);
 static void	putnodes(struct dot *);
 static __dead void usage(void);
 
@@ -44,6 +49,10 @@ add(void *arg, uint32_t t, const uint32_t *ids, size_t n,
 	struct dot *d = arg;
 	const char *s;
 	size_t i, len;
+
+	if (d->cg.diff == 1)
+		errx(1, "%s: two-count folded lines, which sst-flame draws; "
+		    "sst-dot reads an sst(5) stream", d->path);
 
 	for (i = 0; d->focus && i < n; i++) {
 		s = cg_name(&d->cg, ids[i], &len);
@@ -61,10 +70,46 @@ add(void *arg, uint32_t t, const uint32_t *ids, size_t n,
 	dg_add(&d->dg, t, ids, n, r->weight);
 }
 
+/*
+ * Build the graph as pprof does: without the nodes lighter than nfrac
+ * of the total, then without the edges lighter than efrac, then with
+ * the best nmax nodes only (0: all), then without light edges again.
+ */
+static void
+prune(struct dot *d, double nfrac, double efrac, size_t nmax)
+{
+	unsigned char *keep;
+	size_t i;
+
+	d->ncut = d->cg.total * nfrac;
+	d->ecut = d->cg.total * efrac;
+	keep = xcalloc(d->dg.nfuncs + 1, 1);
+	dg_build(&d->dg, NULL);
+	for (i = 0; i < d->dg.nnodes; i++)
+		if (fabs(d->dg.cum[i]) >= d->ncut)
+			keep[d->dg.node[i]] = 1;
+		else
+			d->nodrop++;
+	if (d->nodrop > 0)
+		dg_build(&d->dg, keep);
+	dg_sort(&d->dg, &d->cg);
+	dg_trimedges(&d->dg, d->ecut);
+	if (nmax > 0 && d->dg.nnodes > nmax) {
+		memset(keep, 0, d->dg.nfuncs + 1);
+		for (i = 0; i < nmax; i++)
+			keep[d->dg.node[i]] = 1;
+		d->ntop = nmax;
+		d->norig = d->dg.nnodes;
+		dg_build(&d->dg, keep);
+		dg_sort(&d->dg, &d->cg);
+	}
+	d->edrop = dg_trimedges(&d->dg, d->ecut);
+	free(keep);
+}
+
 /* The legend: totals, what was dropped, and the thread colours. */
 static void
-putlegend(struct dot *d, size_t nodrop, double ncut, size_t edrop,
-    double ecut)
+putlegend(struct dot *d)
 {
 	struct tally *th = &d->cg.threads;
 	struct buf b;
@@ -86,12 +131,15 @@ putlegend(struct dot *d, size_t nodrop, double ncut, size_t edrop,
 	    svg_weight(w1, sizeof(w1), shown, d->cg.unit),
 	    100 * shown / d->cg.total, svg_weight(w2, sizeof(w2),
 	    d->cg.total, d->cg.unit));
-	if (nodrop > 0)
-		printf("Dropped %zu nodes (cum <= %s)\\l", nodrop,
-		    svg_weight(w1, sizeof(w1), ncut, d->cg.unit));
-	if (edrop > 0)
-		printf("Dropped %zu edges (freq <= %s)\\l", edrop,
-		    svg_weight(w1, sizeof(w1), ecut, d->cg.unit));
+	if (d->nodrop > 0)
+		printf("Dropped %zu nodes (cum <= %s)\\l", d->nodrop,
+		    svg_weight(w1, sizeof(w1), d->ncut, d->cg.unit));
+	if (d->edrop > 0)
+		printf("Dropped %zu edges (freq <= %s)\\l", d->edrop,
+		    svg_weight(w1, sizeof(w1), d->ecut, d->cg.unit));
+	if (d->ntop > 0)
+		printf("Showing top %zu nodes out of %zu\\l", d->ntop,
+		    d->norig);
 	printf("\" tooltip=\"sst-dot\"]\n\"threads\" [shape=plaintext "
 	    "label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" "
 	    "cellpadding=\"4\">");
@@ -202,11 +250,10 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dot d;
-	unsigned char *keep;
 	const char *errstr;
-	double nfrac = 0.005, efrac = 0.001, *fr, ncut, ecut;
+	double nfrac = 0.005, efrac = 0.001, *fr;
 	long long nmax = 80;
-	size_t i, nodrop = 0, edrop;
+	size_t i;
 	char *end;
 	int ch, rc;
 
@@ -252,13 +299,13 @@ main(int argc, char *argv[])
 	cg_init(&d.cg);
 	dg_init(&d.dg);
 	buf_init(&d.name);
+	d.path = "<stdin>";
 	if (argc == 0)
 		cg_read(&d.cg, NULL, add, &d);
-	for (i = 0; i < (size_t)argc; i++)
+	for (i = 0; i < (size_t)argc; i++) {
+		d.path = argv[i];
 		cg_read(&d.cg, argv[i], add, &d);
-	if (d.cg.diff == 1)
-		errx(1, "%s: two-count folded lines: sst-dot reads an sst(5) "
-		    "stream", argc ? argv[argc - 1] : "<stdin>");
+	}
 	if (d.cg.samples == 0 || d.cg.total <= 0)
 		errx(1, "%s: no samples with weight: sst-dot reads an "
 		    "sst(5) stream (sst-flatten, perf2sst and collapsed2sst "
@@ -267,38 +314,13 @@ main(int argc, char *argv[])
 		errx(1, "-m: no sample has a frame that matches");
 
 	d.trank = dg_ranks(&d.cg.threads);
-	ncut = d.cg.total * nfrac;
-	ecut = d.cg.total * efrac;
-	keep = xcalloc(d.dg.nfuncs + 1, 1);
-	dg_build(&d.dg, NULL);
-	for (i = 0; i < d.dg.nnodes; i++)
-		if (fabs(d.dg.cum[i]) >= ncut && ncut > 0)
-			keep[d.dg.node[i]] = 1;
-		else if (ncut > 0)
-			nodrop++;
-		else
-			keep[d.dg.node[i]] = 1;
-	if (nodrop > 0)
-		dg_build(&d.dg, keep);
-	dg_sort(&d.dg, &d.cg);
-	dg_trimedges(&d.dg, ecut);
-	if (nmax > 0 && d.dg.nnodes > (size_t)nmax) {
-		memset(keep, 0, d.dg.nfuncs + 1);
-		for (i = 0; i < (size_t)nmax; i++)
-			keep[d.dg.node[i]] = 1;
-		nodrop += d.dg.nnodes - (size_t)nmax;
-		dg_build(&d.dg, keep);
-		dg_sort(&d.dg, &d.cg);
-	}
-	edrop = dg_trimedges(&d.dg, ecut);
-
+	prune(&d, nfrac, efrac, (size_t)nmax);
 	printf("digraph \"sst\" {\nnode [style=filled fillcolor=\"#f8f8f8\"]"
 	    "\n");
-	putlegend(&d, nodrop, ncut, edrop, ecut);
+	putlegend(&d);
 	putnodes(&d);
 	printf("}\n");
 	fshut(stdout, "stdout");
-	free(keep);
 	free(d.trank);
 	dg_free(&d.dg);
 	cg_free(&d.cg);
