@@ -17,6 +17,7 @@
 
 #include "sst.h"
 #include "nest.h"
+#include "nsys.h"
 
 enum kind { K_PUSHPOP, K_STARTEND, K_KERNEL, NKINDS };
 
@@ -47,7 +48,6 @@ static const char *kernsql =
 static void	emit(const struct sst_rec *, void *);
 static void	usage(int);
 static __dead void dberr(struct conv *, const char *);
-static void	xopendb(struct conv *);
 static int	hastable(struct conv *, const char *);
 static sqlite3_stmt *prepare(struct conv *, const char *);
 static struct nest *thread(struct conv *, enum kind, int64_t, int64_t);
@@ -78,69 +78,14 @@ dberr(struct conv *c, const char *what)
 	errx(1, "%s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
 }
 
-/* Open the database, naming what the file is if it is none. */
-static void
-xopendb(struct conv *c)
-{
-	char *data = NULL, head[16];
-	size_t n = 0, cap = 0;
-	ssize_t r;
-	int fd;
-
-	fd = xopen(c->file);
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			if ((data = sqlite3_realloc64(data, cap)) == NULL)
-				errx(1, "out of memory");
-		}
-		if ((r = read(fd, data + n, cap - n)) == -1)
-			err(1, "%s", c->path);
-		n += (size_t)r;
-	} while (r > 0 && (fd == STDIN_FILENO || n < 16));
-	if (fd != STDIN_FILENO)
-		close(fd);
-	memset(head, 0, sizeof(head));
-	memcpy(head, data, n < 16 ? n : 16);
-	if (memcmp(head, "SQLite format 3", 16) != 0) {
-		sqlite3_free(data);
-		if (n == 0)
-			errx(1, "%s: empty file: not an nsys SQLite export",
-			    c->path);
-		if (head[0] == '{' || head[0] == '[')
-			errx(1, "%s: JSON, not an SQLite database: trace2sst, "
-			    "cpuprofile2sst or sst-flatten read JSON", c->path);
-		errx(1, "%s: not an SQLite database: make one from a report "
-		    "with nsys export --type sqlite", c->path);
-	}
-	if (fd != STDIN_FILENO) {
-		sqlite3_free(data);
-		if (sqlite3_open_v2(c->path, &c->db, SQLITE_OPEN_READONLY,
-		    NULL) != SQLITE_OK)
-			dberr(c, "open");
-		return;
-	}
-	if (sqlite3_open(":memory:", &c->db) != SQLITE_OK)
-		dberr(c, "open");
-	if (sqlite3_deserialize(c->db, "main", (unsigned char *)data, n, cap,
-	    SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) !=
-	    SQLITE_OK)
-		dberr(c, "open");
-}
-
 static int
 hastable(struct conv *c, const char *t)
 {
-	sqlite3_stmt *st;
-	int has;
+	int rv;
 
-	st = prepare(c, "SELECT 1 FROM sqlite_master WHERE type = 'table' "
-	    "AND name = ?");
-	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-	if ((has = sqlite3_step(st)) != SQLITE_ROW && has != SQLITE_DONE)
+	if ((rv = nsys_hastable(c->db, t)) == -1)
 		dberr(c, "sqlite_master");
-	sqlite3_finalize(st);
-	return has == SQLITE_ROW;
+	return rv;
 }
 
 static sqlite3_stmt *
@@ -211,10 +156,6 @@ addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
 static void
 name(struct conv *c, struct buf *out, enum kind k, int64_t a, int64_t b)
 {
-	sqlite3_stmt *st;
-	const unsigned char *t;
-	long long pid = a / 0x1000000 % 0x1000000, tid = a % 0x1000000;
-
 	buf_reset(out);
 	buf_add(out, c->prefix.data, c->prefix.len);
 	if (k == K_KERNEL) {
@@ -222,35 +163,8 @@ name(struct conv *c, struct buf *out, enum kind k, int64_t a, int64_t b)
 		    (long long)b);
 		return;
 	}
-	buf_printf(out, "Process %lld", pid);
-	if (hastable(c, "PROCESSES")) {
-		st = prepare(c, "SELECT name FROM PROCESSES WHERE globalPid = "
-		    "? AND name IS NOT NULL AND name != '' ORDER BY rowid");
-		sqlite3_bind_int64(st, 1, a - tid);
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    (t = sqlite3_column_text(st, 0)) != NULL) {
-			buf_adds(out, " \"");
-			esc_add(out, (const char *)t,
-			    (size_t)sqlite3_column_bytes(st, 0));
-			buf_addc(out, '"');
-		}
-		sqlite3_finalize(st);
-	}
-	buf_printf(out, " Thread %lld", tid);
-	if (hastable(c, "ThreadNames") && hastable(c, "StringIds")) {
-		st = prepare(c, "SELECT s.value FROM ThreadNames n JOIN "
-		    "StringIds s ON n.nameId = s.id WHERE n.globalTid = ? "
-		    "ORDER BY n.priority DESC, n.rowid DESC");
-		sqlite3_bind_int64(st, 1, a);
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    (t = sqlite3_column_text(st, 0)) != NULL) {
-			buf_adds(out, " \"");
-			esc_add(out, (const char *)t,
-			    (size_t)sqlite3_column_bytes(st, 0));
-			buf_addc(out, '"');
-		}
-		sqlite3_finalize(st);
-	}
+	if (nsys_thread(c->db, out, a) == -1)
+		dberr(c, "thread names");
 	if (k == K_STARTEND)
 		buf_adds(out, " (start/end)");
 }
@@ -263,7 +177,7 @@ convert(const char *path, const char *label, int prefix, int flags)
 	struct nest_stats ns;
 	struct buf thr;
 	sqlite3_stmt *st;
-	char sql[512];
+	char sql[512], err[512];
 	size_t i, nspans = 0;
 	int k, rc, strs, nvtx, kern;
 
@@ -286,7 +200,8 @@ convert(const char *path, const char *label, int prefix, int flags)
 		}
 		buf_adds(&c.prefix, ": ");
 	}
-	xopendb(&c);
+	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
+		errx(1, "%s", err);
 	for (k = 0; k < NKINDS; k++)
 		c.keys[k] = ht_new();
 	strs = hastable(&c, "StringIds");
