@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "sst.h"
+#include "label.h"
 #include "nest.h"
 #include "nsys.h"
 
@@ -187,19 +188,7 @@ convert(const char *path, const char *label, int prefix, int flags)
 	c.flags = flags;
 	buf_init(&c.prefix);
 	buf_init(&thr);
-	if (label != NULL || prefix) {
-		if (label != NULL)
-			esc_add(&c.prefix, label, strlen(label));
-		else {
-			const char *s = strrchr(path, '/'), *e;
-
-			s = strcmp(path, "-") == 0 ? "stdin" :
-			    s != NULL ? s + 1 : path;
-			e = strchr(s, '.');
-			esc_add(&c.prefix, s, e ? (size_t)(e - s) : strlen(s));
-		}
-		buf_adds(&c.prefix, ": ");
-	}
+	label_prefix(&c.prefix, path, label, prefix);
 	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
 		errx(1, "%s", err);
 	for (k = 0; k < NKINDS; k++)
