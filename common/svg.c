@@ -19,11 +19,11 @@ static const char *palette[SVG_NPALETTE] = {
 	"#b3de69", "#fccde5", "#bc80bd", "#ccebc5", "#ffed6f"
 };
 
-/* Append one byte c as DOT or XML wants it. */
+/* Append one byte c as DOT or XML wants it; hex: as text \xHH. */
 static void
-putbyte(struct buf *b, unsigned char c, enum svg_quote q)
+putbyte(struct buf *b, unsigned char c, enum svg_quote q, int hex)
 {
-	if (c < 0x20 || c == 0x7f) {
+	if (hex || c < 0x20 || c == 0x7f) {
 		buf_printf(b, q == SVG_DOT ? "\\\\x%02x" : "\\x%02x", c);
 		return;
 	}
@@ -72,8 +72,12 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 			break;
 		}
 		chars++;
-		if (*p < 0x80 || (k = u8_mbtoucr(&uc, p, (size_t)(e - p))) < 0) {
-			putbyte(b, *p++, q);
+		if (*p < 0x80) {
+			putbyte(b, *p++, q, 0);
+			continue;
+		}
+		if ((k = u8_mbtoucr(&uc, p, (size_t)(e - p))) < 0) {
+			putbyte(b, *p++, q, 1);
 			continue;
 		}
 		buf_add(b, p, (size_t)k);
