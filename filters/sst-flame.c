@@ -217,11 +217,13 @@ header(struct fg *f, const char *title)
 	    "text-anchor=\"middle\">%s</text>\n", svg_num(h, sizeof(h),
 	    f->width / 2), f->b.data);
 	printf("<text id=\"sub\" x=\"%s\" y=\"38\" text-anchor=\"middle\">"
-	    "%s%s, %llu samples, unit %s%s</text>\n", h, f->cg.diff ?
-	    "after: " : "", svg_weight(t, sizeof(t), f->cg.total,
-	    f->cg.unit), (unsigned long long)f->cg.samples,
-	    rec_unitname(f->cg.unit), f->cg.diff ? "; red grew, blue shrank" :
-	    "");
+	    "%s", h, svg_weight(t, sizeof(t), f->cg.total, f->cg.unit));
+	if (f->cg.diff)
+		printf(" after (widths), red: grew, blue: shrank</text>\n");
+	else
+		printf(", %llu samples, unit %s</text>\n",
+		    (unsigned long long)f->cg.samples,
+		    rec_unitname(f->cg.unit));
 	printf("<text id=\"reset\" class=\"btn hide\" x=\"%d\" y=\"22\">"
 	    "Reset Zoom</text>\n<text id=\"search\" class=\"btn\" x=\"%s\" "
 	    "y=\"22\" text-anchor=\"end\">Search</text>\n", PAD,
