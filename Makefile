@@ -79,6 +79,8 @@ deps:
 	@sh tests/deps.sh $(DEBPKGS)
 	@sh tests/s3/install.sh || \
 	    echo "warning: no local S3 server: the S3 tests will fail" >&2
+	@sh tests/pics/install.sh || \
+	    echo "warning: no jsdom: the sst-flame script tests will fail" >&2
 
 # With SANITIZE=1 the plain bin/ is built too, for the scripts that run
 # pipelines/ by path (which then use bin/); the rest use build/san/bin.
