@@ -103,6 +103,23 @@ demo: deps
 bench: all build/genpyspy
 	sh bench/run.sh
 
+# The pictures of README, from the demo profile: a flame graph (SVG,
+# and a PNG screenshot by headless Chromium) and a call graph (PNG).
+PICS	= pictures
+pictures: all
+	@mkdir -p $(PICS) build
+	bin/sst-flatten tests/fixtures/demo.speedscope.json >build/demo.sst
+	bin/sst-flame --title 'sst-flame: the demo profile' build/demo.sst \
+	    >$(PICS)/demo-flame.svg
+	h=`sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' \
+	    $(PICS)/demo-flame.svg` && t=`mktemp -d` && \
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	    --user-data-dir=$$t --window-size=1200,$$h \
+	    --screenshot=$(CURDIR)/$(PICS)/demo-flame.png \
+	    file://$(CURDIR)/$(PICS)/demo-flame.svg 2>/dev/null; \
+	    st=$$?; rm -rf $$t; exit $$st
+	pipelines/sst-graph -o $(PICS)/demo-callgraph.png build/demo.sst
+
 build/genpyspy: bench/genpyspy.c
 	@mkdir -p build
 	$(CC) $(CFLAGS) -o $@ bench/genpyspy.c $(LDLIBS)
@@ -181,4 +198,4 @@ clean:
 	rm -rf bin build tests/out
 
 .PHONY: all check units lint demo bench install clean deps fuzz fuzz-build \
-	fuzz-deps
+	fuzz-deps pictures

@@ -222,9 +222,9 @@ svg_kindcolor(char *s, size_t n, enum svg_kind k, const char *name,
 		r = g = b = 160;
 		break;
 	case SK_PYTHON:		/* yellow to orange */
-		r = 235 + (unsigned)(20 * v);
-		g = 175 + (unsigned)(60 * v);
-		b = 40 + (unsigned)(40 * v);
+		r = 225 + (unsigned)(30 * v);
+		g = 140 + (unsigned)(95 * v);
+		b = 30 + (unsigned)(70 * (1 - v));
 		break;
 	case SK_KERNEL:		/* orange-brown */
 		r = 200 + (unsigned)(40 * v);

@@ -100,8 +100,8 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 {
 	struct buf *b = &f->b;
 	char xb[FMTBUF], wb[FMTBUF], yb[FMTBUF], c[16];
-	const char *s, *file = "";
-	size_t len, flen = 0;
+	const char *s, *sn, *file = "";
+	size_t len, flen = 0, sl, fit;
 	double wt = f->t.w[nd], y, delta;
 	enum svg_kind k = SK_ROOT;
 
@@ -126,6 +126,15 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 	if (merged != NULL) {
 		wt = w / f->span * f->cg.total;
 		buf_printf(b, "[%zu frames]\n%s", n, merged);
+	} else if (k == SK_THREAD) {
+		/* The quoted short name first: labels and search use it. */
+		sn = chain_shortthread(s, len, &sl);
+		if (sl > 0 && sl < len) {
+			svg_text(b, sn, sl, SVG_XML, 0);
+			file = s;
+			flen = len;
+		} else
+			svg_text(b, s, len, SVG_XML, 0);
 	} else
 		svg_text(b, s, len, SVG_XML, 0);
 	if (flen > 0) {
@@ -143,24 +152,28 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 		    svg_weight(xb, sizeof(xb), f->t.wa[nd], f->cg.unit),
 		    delta >= 0 ? "+" : "", 100 * delta / f->cg.total);
 	if (f->cg.diff && merged == NULL && nd > 0 && f->maxdelta > 0) {
-		len = (size_t)(210 * (1 - fabs(delta) / f->maxdelta));
+		sl = (size_t)(210 * (1 - fabs(delta) / f->maxdelta));
 		snprintf(c, sizeof(c), delta > 0 ? "#ff%02zx%02zx" :
-		    "#%02zx%02zxff", len, len);
+		    "#%02zx%02zxff", sl, sl);
 	} else
 		svg_kindcolor(c, sizeof(c), k, s, len);
 	buf_printf(b, "</title><rect x=\"%s\" y=\"%s\" width=\"%s\" "
 	    "height=\"%d\" fill=\"%s\"/>", svg_num(xb, sizeof(xb), x),
 	    svg_num(yb, sizeof(yb), y), svg_num(wb, sizeof(wb), w),
 	    FRAMEH - 1, c);
-	if ((len = (size_t)fmax(0, floor((w - 6) / 7.1))) >= 3) {
+	if ((fit = (size_t)fmax(0, floor((w - 6) / 7.1))) >= 3) {
 		buf_printf(b, "<text x=\"%s\" y=\"%s\">",
 		    svg_num(xb, sizeof(xb), x + 3), svg_num(yb, sizeof(yb),
 		    y + 11));
 		if (merged != NULL)
 			buf_printf(b, "[%zu frames]", n);
 		else {
-			s = nodename(f, (uint32_t)nd, &flen);
-			svg_text(b, s, flen, SVG_XML, len);
+			if (k == SK_THREAD) {
+				sn = chain_shortthread(s, len, &sl);
+				if (sl > 0)
+					s = sn, len = sl;
+			}
+			svg_text(b, s, len, SVG_XML, fit);
 		}
 		buf_adds(b, "</text>");
 	}
