@@ -58,7 +58,7 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 	char tmp[256], *d = tmp;
 	const uint8_t *p, *e;
 	ucs4_t uc;
-	size_t len, chars = 0;
+	size_t len, chars = 0, total;
 	int k;
 
 	if (n > sizeof(tmp))
@@ -66,8 +66,11 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 	len = esc_decode(d, s, n);
 	p = (const uint8_t *)d;
 	e = p + len;
+	for (total = 0; p < e; p++)
+		total += (*p & 0xc0) != 0x80;
+	p = (const uint8_t *)d;
 	while (p < e) {
-		if (max > 0 && chars + 2 >= max && chars + 2 < len) {
+		if (max > 0 && chars + 2 >= max && max < total) {
 			buf_adds(b, "..");
 			break;
 		}
