@@ -9,7 +9,6 @@
  * reader checks the numbers, that the weight is samples times period,
  * and that locations, when present, has as many frames as stack.
  */
-#define _GNU_SOURCE		/* memmem */
 #include <err.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 #include <string.h>
 
 #include "sst.h"
+#include "input.h"
 
 #define NFIELDS	7
 
@@ -181,97 +181,31 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 	return 0;
 }
 
-/* Whether s[0..n) is digits, a '.' and digits. */
-static int
-isdecimal(const char *s, size_t n)
-{
-	size_t i, d;
-
-	for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (i == 0 || i == n || s[i] != '.')
-		return 0;
-	for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	return i == n && i > d;
-}
-
 /*
- * Does line s[0..n) look like a perf script sample header, "comm pid
- * [cpu] secs.usecs: ..." (a word ending in ':' that is a decimal time),
- * or like one of its frame lines, white space and a hexadecimal address?
+ * What a first line that is no record says about the input, if its
+ * first bytes look like another format: the program that reads it.
  */
-static int
-isperf(const char *s, size_t n)
+static const char *
+notsst(struct sst_reader *r, char *buf, size_t n)
 {
-	const char *p = s, *e = s + n, *w;
+	const char *head;
+	size_t len;
+	enum sniff k;
 
-	while (p < e && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p > s) {
-		for (w = p; p < e && ((*p >= '0' && *p <= '9') ||
-		    (*p >= 'a' && *p <= 'f')); p++)
-			;
-		return p - w >= 4 && p < e && *p == ' ';
+	head = lines_head(r->lines, &len);
+	switch (k = sniff(head, len)) {
+	case SN_SST:
+	case SN_EMPTY:
+	case SN_TEXT:
+		return NULL;
+	case SN_JSON:
+		return "this is JSON, not an sst(5) stream: sst-flatten reads "
+		    "speedscope JSON, trace2sst Chrome trace events";
+	default:
+		snprintf(buf, n, "this looks like %s, not an sst(5) stream: "
+		    "%s", sniff_what(k), sniff_reader(k));
+		return buf;
 	}
-	for (; p < e; p = w + 1) {
-		if ((w = memchr(p, ' ', (size_t)(e - p))) == NULL)
-			w = e;
-		if (w - p >= 2 && w[-1] == ':' && isdecimal(p, (size_t)(w -
-		    p - 1)))
-			return 1;
-		if (w == e)
-			break;
-	}
-	return 0;
-}
-
-/* Does line s[0..n) look like folded stacks, "a;b;c 12"? */
-static int
-isfolded(const char *s, size_t n)
-{
-	const char *p;
-
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
-		n--;
-	for (p = s + n; p > s && ((p[-1] >= '0' && p[-1] <= '9') ||
-	    p[-1] == '.'); p--)
-		;
-	return p > s && p < s + n && p[-1] == ' ' && p - 1 > s &&
-	    memchr(s, '\t', n) == NULL;
-}
-
-const char *
-rec_sniff(const char *s, size_t n)
-{
-	const char *p = s, *e = s + n;
-
-	if (n >= 2 && (unsigned char)s[0] == 0x1f &&
-	    (unsigned char)s[1] == 0x8b)
-		return "gzip-compressed data, not an sst(5) stream: "
-		    "decompress it, or give it to the producer of its format";
-	if (n >= 4 && memcmp(s, "\x28\xb5\x2f\xfd", 4) == 0)
-		return "zstd-compressed data, not an sst(5) stream: "
-		    "decompress it, or give it to the producer of its format";
-	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
-		p += 3;
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
-		p++;
-	if (p < e && (*p == '{' || *p == '[')) {
-		if (memmem(p, (size_t)(e - p), "traceEvents", 11) != NULL ||
-		    memmem(p, (size_t)(e - p), "\"ph\"", 4) != NULL)
-			return "this is JSON (Chrome trace events), not an "
-			    "sst(5) stream: trace2sst reads it";
-		return "this is JSON, not an sst(5) stream: sst-flatten "
-		    "reads speedscope JSON (trace2sst Chrome trace events)";
-	}
-	if (isperf(s, n))
-		return "this looks like perf script output, not an sst(5) "
-		    "stream: perf2sst reads it";
-	if (isfolded(s, n))
-		return "this looks like folded stacks, not an sst(5) stream: "
-		    "collapsed2sst reads them";
-	return NULL;
 }
 
 struct sst_reader *
@@ -309,14 +243,14 @@ int
 rec_read(struct sst_reader *r, struct sst_rec *rec)
 {
 	const char *why, *what;
-	char *line;
+	char *line, buf[256];
 	size_t len;
 
 	if ((line = lines_next(r->lines, &len)) == NULL)
 		return 0;
 	if (rec_parse(line, len, rec, &why) == -1) {
 		if (lines_lineno(r->lines) == 1 &&
-		    (what = rec_sniff(line, len)) != NULL)
+		    (what = notsst(r, buf, sizeof(buf))) != NULL)
 			why = what;
 		rec_fail(r, "%s", why);
 	}
