@@ -254,7 +254,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 			why = what;
 		rec_fail(r, "%s", why);
 	}
-	if (r->unit != NULL) {
+	if (r->unit != NULL && rec->samples > 0) {
 		if (*r->unit == -1)
 			*r->unit = (int)rec->unit;
 		else if (*r->unit != (int)rec->unit)

@@ -193,9 +193,10 @@ void	 rec_write(FILE *, const struct sst_rec *);
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
 /*
- * From now on stop with an error at a record whose unit differs from
- * *unit, naming both; *unit is -1 until a record sets it.  Readers of
- * several inputs share one *unit (for reducers that add weights).
+ * From now on stop with an error at a record with samples whose unit
+ * differs from *unit, naming both; *unit is -1 until such a record sets
+ * it.  Readers of several inputs share one *unit (for reducers that add
+ * weights); records of 0 samples (thread declarations) add nothing.
  */
 void	 rec_oneunit(struct sst_reader *, int *);
 /* Report "prog: NAME:LINE: message" about the last record; exit 1. */
