@@ -490,6 +490,12 @@ size_t	 fold_rstrip(const char *, size_t);
  */
 int	 fold_weight(const char *, size_t, double *, int *, struct buf *);
 /*
+ * The weight s[0..n) (valid for fold_weight()) as a count: 1 and *v
+ * when it is a non-negative int literal, 0 when not, -1 when it passes
+ * 2^64 - 1.
+ */
+int	 fold_count(const char *, size_t, uint64_t *);
+/*
  * The stack s[0..n) without each frame's trailing "+0x<hex>", in the
  * buffer, or s if no frame has one; its length in *len.
  */
