@@ -428,8 +428,11 @@ void	 perf_frames_free(struct perf_frames *);
  */
 struct perf_recs;
 struct perf_recs *perf_recs_new(const struct perf_frames *, int);
-/* A sample: escaped thread, frames ids (leaf first), weight, unit. */
-void	 perf_recs_add(struct perf_recs *, const char *, size_t,
+/*
+ * A sample: escaped thread, frames ids (leaf first), weight, unit; -1
+ * if the weight, or its record's summed weight, is not finite.
+ */
+int	 perf_recs_add(struct perf_recs *, const char *, size_t,
 	    const uint32_t *, size_t, double, enum sst_unit);
 /* Write the records to standard output in first-seen order. */
 void	 perf_recs_put(struct perf_recs *);

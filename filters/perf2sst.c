@@ -73,8 +73,10 @@ setweight(struct conv *c, const char *ev, size_t evn, double per)
 static void
 endsample(struct conv *c)
 {
-	perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
-	    c->nids, c->w, c->unit);
+	if (perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
+	    c->nids, c->w, c->unit) == -1)
+		errx(1, "%s:%llu: the weight of the sample's stack overflows "
+		    "to inf", c->name, c->lineno);
 	c->nids = 0;
 	c->nsamples++;
 }
