@@ -652,21 +652,6 @@ cpuprof_read(struct json *j, const char *thr, size_t thrlen, spd_emit emit,
 	return rv;
 }
 
-void
-cpuprof_label(struct buf *b, const char *path)
-{
-	const char *s, *e;
-
-	if (strcmp(path, "-") == 0) {
-		buf_adds(b, "stdin");
-		return;
-	}
-	s = (s = strrchr(path, '/')) != NULL ? s + 1 : path;
-	if ((e = strchr(s, '.')) == NULL)
-		e = s + strlen(s);
-	esc_add(b, s, (size_t)(e - s));
-}
-
 /* Whether s[0..n) is n >= 1 digits. */
 static int
 digits(const char *s, size_t n)

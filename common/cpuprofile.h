@@ -19,10 +19,4 @@ int	 cpuprof_read(struct json *, const char *, size_t, spd_emit, void *,
  * CPU.DATE.TIME.PID.TID.SEQ.cpuprofile, else "Profile".
  */
 void	 cpuprof_thread(struct buf *, const char *);
-/*
- * Into the buffer (appended, escaped): the label of the file at path,
- * its name without directories up to its first '.', "stdin" for "-".
- */
-void	 cpuprof_label(struct buf *, const char *);
-
 #endif

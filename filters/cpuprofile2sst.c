@@ -15,6 +15,7 @@
 
 #include "sst.h"
 #include "cpuprofile.h"
+#include "label.h"
 
 static void	emit(const struct sst_rec *, void *);
 static void	convert(const char *, const char *, int);
@@ -46,13 +47,7 @@ convert(const char *path, const char *label, int prefix)
 	int fd;
 
 	buf_init(&thr);
-	if (label != NULL) {
-		esc_add(&thr, label, strlen(label));
-		buf_adds(&thr, ": ");
-	} else if (prefix) {
-		cpuprof_label(&thr, path);
-		buf_adds(&thr, ": ");
-	}
+	label_prefix(&thr, path, label, prefix);
 	cpuprof_thread(&thr, path);
 	fd = xopen(path);
 	j = json_open(fd, path);

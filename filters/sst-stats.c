@@ -10,6 +10,7 @@
  */
 #include <err.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ struct stats {
 /* The columns of times, in order. */
 enum { C_TOTAL, C_AVG, C_MED, C_MIN, C_MAX, C_SD, NCOLS };
 
+static __dead void fail(struct sst_reader *, const char *,
+		    unsigned long long, const char *, ...)
+		    __attribute__((__format__(__printf__, 4, 5)));
 static void	readstream(struct stats *, const char *);
 static double	col(const struct dist_sum *, int);
 static const char *scale(double, double *);
@@ -45,6 +49,22 @@ usage(int help)
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
+}
+
+/* Close the reader and exit 1 with "path:line: message". */
+static __dead void
+fail(struct sst_reader *rd, const char *path, unsigned long long line,
+    const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rec_close(rd);
+	errx(1, "%s:%llu: %s", strcmp(path, "-") ? path : "<stdin>", line,
+	    msg);
 }
 
 /* Add the instances of the stream at path ("-": standard input). */
@@ -69,15 +89,13 @@ readstream(struct stats *st, const char *path)
 			st->unit = r.unit;
 			st->hasunit = 1;
 		} else if (r.unit != st->unit)
-			errx(1, "%s:%llu: unit %s after %s: one unit per "
-			    "table", strcmp(path, "-") ? path : "<stdin>",
-			    line, rec_unitname(r.unit),
+			fail(rd, path, line, "unit %s after %s: one unit per "
+			    "table", rec_unitname(r.unit),
 			    rec_unitname(st->unit));
 		if (r.samples > 1 && !r.hasperiod)
-			errx(1, "%s:%llu: %llu samples of different weights "
-			    "in one record: sst-stats needs one record per "
-			    "span or sample (the producer's -s)",
-			    strcmp(path, "-") ? path : "<stdin>", line,
+			fail(rd, path, line, "%llu samples of different "
+			    "weights in one record: sst-stats needs one record "
+			    "per span or sample (the producer's -s)",
 			    (unsigned long long)r.samples);
 		leaf = rec_last(r.stack, r.stacklen, &len);
 		id = ht_intern(st->names, leaf, len, &isnew);

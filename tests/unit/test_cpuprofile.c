@@ -1,6 +1,6 @@
 /*
  * test_cpuprofile.c: Check suite for .cpuprofile reading
- * (common/cpuprofile.c): thread names and labels from file names, the
+ * (common/cpuprofile.c): thread names from file names, the
  * records of small profiles worked out by hand with nodes before and
  * after the samples, children and parent links, the old head format,
  * and errors with their messages.
@@ -17,7 +17,6 @@
 static void	 collect(const struct sst_rec *, void *);
 static int	 run(const char *, struct buf *, char *, size_t);
 static const char *thread(const char *);
-static const char *label(const char *);
 static Suite	*cpuprofile_suite(void);
 
 /* Append the record as a stream line to the buffer. */
@@ -70,22 +69,6 @@ thread(const char *path)
 	return b.data;
 }
 
-/* cpuprof_label into a static buffer. */
-static const char *
-label(const char *path)
-{
-	static struct buf b;
-	static int init;
-
-	if (!init) {
-		buf_init(&b);
-		init = 1;
-	}
-	buf_reset(&b);
-	cpuprof_label(&b, path);
-	return b.data;
-}
-
 START_TEST(test_thread)
 {
 	ck_assert_str_eq(thread("CPU.20261202.115905.15330.0.001.cpuprofile"),
@@ -99,16 +82,6 @@ START_TEST(test_thread)
 	ck_assert_str_eq(thread("CPU.1..77.3.9.cpuprofile"), "Profile");
 	ck_assert_str_eq(thread("-"), "Profile");
 	ck_assert_str_eq(thread("Profile-20180101.cpuprofile"), "Profile");
-}
-END_TEST
-
-START_TEST(test_label)
-{
-	ck_assert_str_eq(label("-"), "stdin");
-	ck_assert_str_eq(label("a/b.c/host_12.34.cpuprofile"), "host_12");
-	ck_assert_str_eq(label("plain"), "plain");
-	ck_assert_str_eq(label("dir/x;y\tz.cpuprofile"), "x\\x3by\\tz");
-	ck_assert_str_eq(label(".hidden"), "");
 }
 END_TEST
 
@@ -236,7 +209,6 @@ cpuprofile_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_thread);
-	tcase_add_test(tc, test_label);
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_old);
