@@ -56,8 +56,8 @@ nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 			    nm, says);
 		else if (head[0] == '{' || head[0] == '[')
 			snprintf(err, errlen, "%s: JSON, not an SQLite "
-			    "database: trace2sst, cpuprofile2sst or sst-flatten "
-			    "read JSON", nm);
+			    "database: trace2sst, cpuprofile2sst or "
+			    "sst-flatten read JSON", nm);
 		else
 			snprintf(err, errlen, "%s: not an SQLite database: "
 			    "make one from a report with nsys export --type "
