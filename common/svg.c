@@ -19,11 +19,11 @@ static const char *palette[SVG_NPALETTE] = {
 	"#b3de69", "#fccde5", "#bc80bd", "#ccebc5", "#ffed6f"
 };
 
-/* Append one byte c as DOT or XML wants it. */
+/* Append one byte c as DOT or XML wants it; hex: as text \xHH. */
 static void
-putbyte(struct buf *b, unsigned char c, enum svg_quote q)
+putbyte(struct buf *b, unsigned char c, enum svg_quote q, int hex)
 {
-	if (c < 0x20 || c == 0x7f) {
+	if (hex || c < 0x20 || c == 0x7f) {
 		buf_printf(b, q == SVG_DOT ? "\\\\x%02x" : "\\x%02x", c);
 		return;
 	}
@@ -58,7 +58,7 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 	char tmp[256], *d = tmp;
 	const uint8_t *p, *e;
 	ucs4_t uc;
-	size_t len, chars = 0;
+	size_t len, chars = 0, total;
 	int k;
 
 	if (n > sizeof(tmp))
@@ -66,14 +66,21 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 	len = esc_decode(d, s, n);
 	p = (const uint8_t *)d;
 	e = p + len;
+	for (total = 0; p < e; p++)
+		total += (*p & 0xc0) != 0x80;
+	p = (const uint8_t *)d;
 	while (p < e) {
-		if (max > 0 && chars + 2 >= max && chars + 2 < len) {
+		if (max > 0 && chars + 2 >= max && max < total) {
 			buf_adds(b, "..");
 			break;
 		}
 		chars++;
-		if (*p < 0x80 || (k = u8_mbtoucr(&uc, p, (size_t)(e - p))) < 0) {
-			putbyte(b, *p++, q);
+		if (*p < 0x80) {
+			putbyte(b, *p++, q, 0);
+			continue;
+		}
+		if ((k = u8_mbtoucr(&uc, p, (size_t)(e - p))) < 0) {
+			putbyte(b, *p++, q, 1);
 			continue;
 		}
 		buf_add(b, p, (size_t)k);
@@ -218,9 +225,9 @@ svg_kindcolor(char *s, size_t n, enum svg_kind k, const char *name,
 		r = g = b = 160;
 		break;
 	case SK_PYTHON:		/* yellow to orange */
-		r = 235 + (unsigned)(20 * v);
-		g = 175 + (unsigned)(60 * v);
-		b = 40 + (unsigned)(40 * v);
+		r = 225 + (unsigned)(30 * v);
+		g = 140 + (unsigned)(95 * v);
+		b = 30 + (unsigned)(70 * (1 - v));
 		break;
 	case SK_KERNEL:		/* orange-brown */
 		r = 200 + (unsigned)(40 * v);

@@ -262,7 +262,9 @@ EOF
 		ok=0
 	fi
 	if [ -n "$want" ]; then
-		printf '%s\n' "$want" >"$o.want"
+		# \n in the field separates the lines of the message.
+		printf '%s\n' "$want" | sed 's/\\n/\
+/g' >"$o.want"
 	else
 		: >"$o.want"
 	fi
