@@ -58,6 +58,8 @@ struct lines *lines_open(int, const char *);
 char	*lines_next(struct lines *, size_t *);
 unsigned long long lines_lineno(const struct lines *);
 const char *lines_name(const struct lines *);
+/* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
+const char *lines_head(const struct lines *, size_t *);
 void	 lines_close(struct lines *);
 
 /* progress.c: a progress line on standard error for long runs */
@@ -111,6 +113,8 @@ unsigned long long json_line(const struct json *);
 unsigned long long json_col(const struct json *);
 /* The input's name for messages ("<stdin>" for standard input). */
 const char *json_name(const struct json *);
+/* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
+const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */
 const char *json_errmsg(const struct json *);
 /* Report "prog: NAME:LINE:COL: message" and exit 1. */
@@ -233,8 +237,23 @@ void	 spill_free(struct spill *);
 
 /* spd.c: speedscope JSON -> sst records, in bounded memory */
 typedef void (*spd_emit)(const struct sst_rec *, void *);
-/* Read one speedscope document; persample: one record per sample. */
-void	 spd_flatten(struct json *, int, spd_emit, void *);
+/*
+ * Read one speedscope document; persample: one record per sample.
+ * Returns what it found at the top level: SPD_NOTJSON (a tokenizer
+ * error at the first token) or SPD_NOTOBJ (not an object) with nothing
+ * read past the first token, else the SPD_* keys the object has.
+ */
+#define SPD_NOTJSON	0x01
+#define SPD_NOTOBJ	0x02
+#define SPD_PROFILES	0x04	/* "profiles" */
+#define SPD_TRACE	0x08	/* "traceEvents" */
+#define SPD_NODES	0x10	/* "nodes" */
+#define SPD_META	0x20	/* "meta" */
+#define SPD_THREADS	0x40	/* "threads" */
+#define SPD_RECORDING	0x80	/* "recording" */
+#define SPD_PROFILE	0x100	/* "profile" */
+#define SPD_TICKS	0x200	/* "ticks" */
+unsigned spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64
 
