@@ -352,15 +352,22 @@ void	 frames_free(struct frames *);
 /* Groups by (thread, chain) with samples and exact weights. */
 struct chains;
 struct chains *chains_new(void);
-void	 chains_add(struct chains *, const char *, size_t, const char *,
+/* Add r to (thread, chain); -1 if its totals would overflow. */
+int	 chains_add(struct chains *, const char *, size_t, const char *,
 	    size_t, const struct sst_rec *);
-/* Write "samples TAB weight TAB thread TAB chain" rows, heaviest first. */
-void	 chains_put(const struct chains *);
+/* What overflowed when chains_add() returned -1. */
+const char *chains_over(const struct chains *);
+/*
+ * Write "samples TAB weight TAB unit TAB thread TAB chain" rows,
+ * heaviest first, the first max of them (all if max < 0).
+ */
+void	 chains_put(const struct chains *, long long);
 void	 chains_free(struct chains *);
 /* One chain row, its names escaped, pointing into the line. */
 struct chainrow {
 	uint64_t	 samples;
 	double		 weight;
+	enum sst_unit	 unit;
 	const char	*thread;
 	size_t		 threadlen;
 	const char	*chain;
@@ -375,7 +382,10 @@ struct chainset {
 	char		**lines;
 	size_t		 n, cap;
 };
-/* Add the rows of path (NULL or "-": stdin); exits 1 on a bad row. */
+/*
+ * Add the rows of path (NULL or "-": stdin); exits 1 on a bad row or a
+ * row of another unit than the first.
+ */
 void	 chainset_read(struct chainset *, const char *);
 void	 chainset_free(struct chainset *);
 /* The short name of a thread: Python's name.rsplit('"', 2)[-2]. */
