@@ -95,7 +95,7 @@ fi
 # samples (the records keep their sample counts): sst2speedscope's input.
 mkstream() {
 	sst-flatten "$in_pbig" >"$dir/.one.sst" || return 1
-	n=$(sst-threads -t "$dir/.one.sst" | cut -f1)
+	n=$(sst-threads -F total "$dir/.one.sst" | cut -f1)
 	[ "$n" -gt 0 ] || return 1
 	k=$(((10000000 + n - 1) / n))
 	while [ "$k" -gt 0 ]; do
