@@ -472,8 +472,11 @@ void	 perf_frames_free(struct perf_frames *);
  */
 struct perf_recs;
 struct perf_recs *perf_recs_new(const struct perf_frames *, int);
-/* A sample: escaped thread, frames ids (leaf first), weight, unit. */
-void	 perf_recs_add(struct perf_recs *, const char *, size_t,
+/*
+ * A sample: escaped thread, frames ids (leaf first), weight, unit; -1
+ * if the weight, or its record's summed weight, is not finite.
+ */
+int	 perf_recs_add(struct perf_recs *, const char *, size_t,
 	    const uint32_t *, size_t, double, enum sst_unit);
 /* Write the records to standard output in first-seen order. */
 void	 perf_recs_put(struct perf_recs *);
@@ -533,6 +536,12 @@ size_t	 fold_rstrip(const char *, size_t);
  * if it is not a finite number.
  */
 int	 fold_weight(const char *, size_t, double *, int *, struct buf *);
+/*
+ * The weight s[0..n) (valid for fold_weight()) as a count: 1 and *v
+ * when it is a non-negative int literal, 0 when not, -1 when it passes
+ * 2^64 - 1.
+ */
+int	 fold_count(const char *, size_t, uint64_t *);
 /*
  * The stack s[0..n) without each frame's trailing "+0x<hex>", in the
  * buffer, or s if no frame has one; its length in *len.
