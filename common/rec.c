@@ -202,6 +202,8 @@ notsst(struct sst_reader *r, char *buf, size_t n)
 		return "this is JSON, not an sst(5) stream: sst-flatten reads "
 		    "speedscope JSON, trace2sst Chrome trace events";
 	default:
+		if (sniff_reader(k) == NULL)
+			return NULL;
 		snprintf(buf, n, "this looks like %s, not an sst(5) stream: "
 		    "%s", sniff_what(k), sniff_reader(k));
 		return buf;
