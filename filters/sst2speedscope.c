@@ -257,14 +257,16 @@ main(int argc, char *argv[])
 	putchar('}');
 	fshut(stdout, "stdout");
 	if (vflag) {
-		warnx("%s frames, %s profiles", fmt_commas(c1, sizeof(c1), nfr),
-		    fmt_commas(c2, sizeof(c2), ht_count(thtab)));
+		warnx("%s frame%s, %s profile%s", fmt_commas(c1, sizeof(c1),
+		    nfr), nfr == 1 ? "" : "s", fmt_commas(c2, sizeof(c2),
+		    ht_count(thtab)), ht_count(thtab) == 1 ? "" : "s");
 		for (i = 0; i < ht_count(thtab); i++) {
 			fputs("sst2speedscope: ", stderr);
 			fwrite(thr[order[i]].name.data, 1,
 			    thr[order[i]].name.len, stderr);
-			fprintf(stderr, ": %s samples\n", fmt_commas(c1,
-			    sizeof(c1), thr[order[i]].n));
+			fprintf(stderr, ": %s sample%s\n", fmt_commas(c1,
+			    sizeof(c1), thr[order[i]].n),
+			    thr[order[i]].n == 1 ? "" : "s");
 		}
 	}
 	for (i = 0; i < ht_count(thtab); i++)
