@@ -80,6 +80,10 @@ readfile(const char *path)
 		h = (struct spdw_rec){ (uint32_t)tid,
 		    (uint32_t)rec_nframes(r.stack, r.stacklen), r.samples,
 		    r.hasperiod ? r.period : r.weight / (double)r.samples };
+		if (h.n > UINT64_MAX - t->n)
+			errx(1, "%s:%llu: the sample count of thread %.*s "
+			    "passes 2^64-1", name, lineno, (int)r.threadlen,
+			    r.thread);
 		t->n += h.n;
 		t->end = fmt_pysum(t->end, h.w, h.n);
 		spill_write(all, &h, sizeof(h));
