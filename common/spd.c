@@ -30,6 +30,8 @@
 #define SPILLMEM	(1 << 20)
 #define CHUNK		4096	/* bytes moved to or from a spill at once */
 #define KEYMAX		32
+#define RECSZ		(4 + 8 + 8)	/* a record: stack id, n, weight */
+#define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
 /* A sample ahead, peeked at: offset and length of its raw text, hash. */
 struct hint {
@@ -57,6 +59,10 @@ struct prof {
 	double		 bw;		/* the weight of every sample in it */
 	uint64_t	 nbatch;
 	struct spill	*recs;		/* closed batches: (id, n, weight) */
+	uint64_t	 nrecs;		/* in recs */
+	char		*crecs;		/* or these, once pending */
+	char		*keys;		/* the stacks' keys, once pending */
+	size_t		*koff;		/* key i is keys[koff[i]..koff[i+1]) */
 	struct spill	*first;		/* ids or weights, until paired */
 	int		 firstkind;	/* 0 none, 'S' samples, 'W' weights */
 	uint64_t	 nfirst;
@@ -78,6 +84,8 @@ struct spd {
 	struct prof	*pending, **tail;
 	struct prof	*cur;		/* being read */
 	struct htab	*pnames;	/* thread names written so far */
+	size_t		*ndup;		/* by name: profiles named so, less 1 */
+	size_t		 ndupcap;
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key, "3,2,1" */
@@ -109,6 +117,11 @@ static void	 putfirst(struct spd *, struct prof *, const void *, size_t);
 static void	 endfirst(struct spd *, struct prof *, int, uint64_t);
 static int	 getfirst(struct spd *, struct prof *, void *, size_t);
 static void	 rewindfirst(struct spd *, struct prof *, size_t);
+static void	 shrink(struct prof *);
+static const char *pkey(const struct prof *, size_t, size_t *);
+static int	 nextrec(struct prof *, uint64_t *, uint32_t *, uint64_t *,
+		    double *);
+static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
 static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
@@ -251,6 +264,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	}
 	buf_free(&s.arena);
 	ht_free(s.pnames);
+	free(s.ndup);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
 	buf_free(&s.sbuf);
@@ -415,6 +429,7 @@ readprofile(struct spd *s, size_t i)
 		freeprof(p);
 		return;
 	}
+	shrink(p);
 	*s->tail = p;
 	s->tail = &p->next;
 }
@@ -609,6 +624,7 @@ closebatch(struct prof *p)
 		spill_write(p->recs, &p->agg[p->blist[i]].n, sizeof(uint64_t));
 		spill_write(p->recs, &p->bw, sizeof(p->bw));
 	}
+	p->nrecs += p->blen;
 	p->blen = 0;
 	p->nbatch++;
 }
@@ -926,6 +942,112 @@ fields(struct spd *s, const char *key, size_t len)
 	s->lbuf.len = lq - s->lbuf.data;
 }
 
+/*
+ * Make a pending profile (read whole, waiting for shared.frames) cost
+ * what its records and stacks need: the stacks' keys packed, the table
+ * and the per-batch arrays freed, records that fit in memory moved out
+ * of their spill (which reserves SPILLMEM).
+ */
+static void
+shrink(struct prof *p)
+{
+	const char *k;
+	size_t i, n, len, tot = 0;
+
+	closebatch(p);
+	free(p->agg);
+	free(p->blist);
+	p->agg = NULL;
+	p->blist = NULL;
+	p->aggcap = p->bcap = 0;
+	n = ht_count(p->stacks);
+	p->koff = xreallocarray(NULL, n + 1, sizeof(*p->koff));
+	for (i = 0; i < n; i++) {
+		ht_key(p->stacks, i, &len);
+		p->koff[i] = tot;
+		tot += len;
+	}
+	p->koff[n] = tot;
+	p->keys = xmalloc(tot);
+	for (i = 0; i < n; i++) {
+		k = ht_key(p->stacks, i, &len);
+		memcpy(p->keys + p->koff[i], k, len);
+	}
+	ht_free(p->stacks);
+	p->stacks = NULL;
+	if (p->recs != NULL && p->nrecs * RECSZ <= SPILLMEM) {
+		p->crecs = xmalloc(p->nrecs * RECSZ);
+		spill_rewind(p->recs);
+		if (spill_read(p->recs, p->crecs, p->nrecs * RECSZ) == -1)
+			errx(1, "temporary file: short read");
+		spill_free(p->recs);
+		p->recs = NULL;
+	}
+}
+
+/* The key of stack id of p, from its table or packed. */
+static const char *
+pkey(const struct prof *p, size_t id, size_t *len)
+{
+	if (p->stacks != NULL)
+		return ht_key(p->stacks, id, len);
+	*len = p->koff[id + 1] - p->koff[id];
+	return p->keys + p->koff[id];
+}
+
+/* The next record of p (*pos: records read); 0 at the end. */
+static int
+nextrec(struct prof *p, uint64_t *pos, uint32_t *id, uint64_t *n,
+    double *w)
+{
+	const char *q;
+
+	if (*pos == p->nrecs)
+		return 0;
+	if (p->crecs != NULL) {
+		q = p->crecs + *pos * RECSZ;
+		memcpy(id, q, 4);
+		memcpy(n, q + 4, 8);
+		memcpy(w, q + 12, 8);
+	} else if (spill_read(p->recs, id, sizeof(*id)) == -1 ||
+	    spill_read(p->recs, n, sizeof(*n)) == -1 ||
+	    spill_read(p->recs, w, sizeof(*w)) == -1)
+		errx(1, "temporary file: short read");
+	(*pos)++;
+	return 1;
+}
+
+/*
+ * A profile named like earlier ones gets "\e" (nothing) appended once
+ * for each of them, up to DUPMAX: it reads the same, yet stays a thread
+ * of its own, as the profiles are apart in the input.  Past DUPMAX, the
+ * (DUPMAX + 2)th and later get "\e#N", N their rank among the profiles
+ * named so, so that names and the time to make them stay linear.  An
+ * escaped name from the input never holds "\e", so these are new.
+ */
+static void
+pname(struct spd *s, struct prof *p)
+{
+	size_t id, k, cap;
+	int isnew;
+
+	id = ht_intern(s->pnames, p->name.data, p->name.len, &isnew);
+	if (id >= s->ndupcap) {
+		cap = s->ndupcap ? s->ndupcap * 2 : 256;
+		s->ndup = xreallocarray(s->ndup, cap, sizeof(*s->ndup));
+		s->ndupcap = cap;
+	}
+	if (isnew) {
+		s->ndup[id] = 0;
+		return;
+	}
+	if ((k = ++s->ndup[id]) <= DUPMAX)
+		while (k-- > 0)
+			buf_adds(&p->name, "\\e");
+	else
+		buf_printf(&p->name, "\\e#%zu", k + 1);
+}
+
 /* Write a profile's records, batch after batch. */
 static void
 emitprof(struct spd *s, struct prof *p)
@@ -935,6 +1057,7 @@ emitprof(struct spd *s, struct prof *p)
 	size_t len;
 	uint64_t n;
 	uint32_t id, last = UINT32_MAX;
+	uint64_t pos = 0;
 	double w;
 	char num[FMTBUF];
 
@@ -944,31 +1067,23 @@ emitprof(struct spd *s, struct prof *p)
 		    "(%zu frames)", json_name(s->j), p->idxline, p->idxcol,
 		    (unsigned long)p->maxidx, s->nframes);
 	}
-	/*
-	 * A profile named like an earlier one gets "\e" (nothing) appended
-	 * until its name is new: it reads the same, yet stays a thread of
-	 * its own, as the profiles are apart in the input.
-	 */
-	while (ht_find(s->pnames, p->name.data, p->name.len) != (size_t)-1)
-		buf_adds(&p->name, "\\e");
-	ht_intern(s->pnames, p->name.data, p->name.len, NULL);
+	pname(s, p);
 	memset(&r, 0, sizeof(r));
 	r.thread = p->name.data;
 	r.threadlen = p->name.len;
 	r.unit = p->unit;
 	closebatch(p);
-	if (p->recs == NULL) {
+	if (p->nrecs == 0) {
 		r.stack = r.locs = "";
 		s->emit(&r, s->arg);
 		return;
 	}
-	spill_rewind(p->recs);
-	while (spill_read(p->recs, &id, sizeof(id)) == 0 &&
-	    spill_read(p->recs, &n, sizeof(n)) == 0 &&
-	    spill_read(p->recs, &w, sizeof(w)) == 0) {
+	if (p->recs != NULL)
+		spill_rewind(p->recs);
+	while (nextrec(p, &pos, &id, &n, &w)) {
 		/* The fields of the record before serve again if they can. */
 		if (id != last) {
-			k = ht_key(p->stacks, id, &len);
+			k = pkey(p, id, &len);
 			fields(s, k, len);
 			last = id;
 		}
@@ -1001,5 +1116,8 @@ freeprof(struct prof *p)
 	free(p->blist);
 	spill_free(p->first);
 	spill_free(p->recs);
+	free(p->crecs);
+	free(p->keys);
+	free(p->koff);
 	free(p);
 }
