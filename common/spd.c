@@ -46,6 +46,22 @@ struct agg {
 	uint64_t	 batch;
 };
 
+/* What a profile has read of its per-sample arrays. */
+enum pstate {
+	PS_NONE,
+	PS_SAMPLES,	/* samples, waiting for weights */
+	PS_WEIGHTS,	/* weights, waiting for samples */
+	PS_PAIRED,	/* both, paired into records */
+	PS_EVENTS	/* events, made into records */
+};
+
+/* Per-sample data being written to or read from a spill. */
+struct seqbuf {
+	unsigned char	 buf[CHUNK];
+	size_t		 len, pos;
+	uint64_t	 left;		/* bytes left in the spill */
+};
+
 struct prof {
 	struct buf	 name;		/* escaped */
 	int		 hasname;
@@ -63,9 +79,13 @@ struct prof {
 	char		*crecs;		/* or these, once pending */
 	char		*keys;		/* the stacks' keys, once pending */
 	size_t		*koff;		/* key i is keys[koff[i]..koff[i+1]) */
-	struct spill	*first;		/* ids or weights, until paired */
-	int		 firstkind;	/* 0 none, 'S' samples, 'W' weights */
-	uint64_t	 nfirst;
+	enum pstate	 state;
+	struct spill	*sids;		/* the samples' stack ids */
+	uint64_t	 nsids;
+	struct spill	*wts;		/* the weights, if not the records' */
+	uint64_t	 nw;
+	int		 hasw;		/* a weights array was read */
+	int		 bad;		/* samples and weights differ in length */
 	uint32_t	 maxidx;
 	int		 hasidx;
 	unsigned long long idxline, idxcol;
@@ -95,9 +115,7 @@ struct spd {
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[2];	/* the next two samples */
 	struct buf	 sbuf, lbuf;
-	unsigned char	 chunk[CHUNK];	/* per-sample data to or from */
-	size_t		 clen, cpos;	/* the spill of the profile read */
-	uint64_t	 cleft;		/* bytes left in the spill */
+	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
 };
 
 static void	 readframes(struct spd *);
@@ -113,10 +131,13 @@ static int	 newkey(struct spd *, struct prof *, size_t);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double);
-static void	 putfirst(struct spd *, struct prof *, const void *, size_t);
-static void	 endfirst(struct spd *, struct prof *, int, uint64_t);
-static int	 getfirst(struct spd *, struct prof *, void *, size_t);
-static void	 rewindfirst(struct spd *, struct prof *, size_t);
+static void	 putseq(struct spd *, struct spill *, const void *, size_t);
+static void	 endseq(struct spd *, struct spill *);
+static int	 getseq(struct spd *, struct spill *, void *, size_t);
+static void	 rewindseq(struct spd *, struct spill *, uint64_t, size_t);
+static void	 resetrecs(struct prof *);
+static void	 resetstacks(struct spd *, struct prof *);
+static void	 transit(struct spd *, struct prof *, enum pstate);
 static void	 shrink(struct prof *);
 static const char *pkey(const struct prof *, size_t, size_t *);
 static int	 nextrec(struct prof *, uint64_t *, uint32_t *, uint64_t *,
@@ -232,21 +253,27 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.lbuf);
 	while ((t = member(&s, k)) != JT_OBJ_END) {
 		seen |= keybit(k);
+		/* A key given again replaces the first, as in Python. */
 		if (strcmp(k, "shared") == 0) {
 			expect(&s, t, JT_OBJ, "shared: expected an object");
+			s.hasframes = 0;
 			while ((t = member(&s, k)) != JT_OBJ_END) {
 				if (strcmp(k, "frames") != 0) {
 					skip(&s, t);
 					continue;
 				}
-				if (s.hasframes)
-					json_fail(j, "shared.frames given twice");
 				expect(&s, t, JT_ARR,
 				    "shared.frames: expected an array");
 				readframes(&s);
 			}
 		} else if (strcmp(k, "profiles") == 0) {
 			expect(&s, t, JT_ARR, "profiles: expected an array");
+			for (p = s.pending; p != NULL; p = np) {
+				np = p->next;
+				freeprof(p);
+			}
+			s.pending = NULL;
+			s.tail = &s.pending;
 			readprofiles(&s);
 		} else
 			skip(&s, t);
@@ -284,6 +311,8 @@ readframes(struct spd *s)
 	size_t cap = 0;
 
 	buf_init(&loc);
+	buf_reset(&s->arena);
+	s->nframes = 0;
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_OBJ, "frame: expected an object");
 		if (s->nframes + 1 >= cap) {
@@ -417,18 +446,18 @@ readprofile(struct spd *s, size_t i)
 		else
 			skip(s, t);
 	}
-	if (p->firstkind == 'S')
+	if (p->state == PS_SAMPLES)
 		json_fail(s->j, "profile %zu: %llu samples but no weights", i,
-		    (unsigned long long)p->nfirst);
-	if (p->firstkind == 'W')
+		    (unsigned long long)p->nsids);
+	if (p->state == PS_WEIGHTS)
 		json_fail(s->j, "profile %zu: %llu weights but no samples", i,
-		    (unsigned long long)p->nfirst);
+		    (unsigned long long)p->nw);
+	/* Known only now: a later array might have replaced one. */
+	if (p->bad)
+		json_fail(s->j, "profile %zu: %llu samples but %llu weights",
+		    i, (unsigned long long)p->nsids, (unsigned long long)p->nw);
 	s->cur = NULL;
-	if (s->hasframes && s->pending == NULL) {
-		emitprof(s, p);
-		freeprof(p);
-		return;
-	}
+	/* Held to the end: another "profiles" would replace this one. */
 	shrink(p);
 	*s->tail = p;
 	s->tail = &p->next;
@@ -671,59 +700,136 @@ addsample(struct spd *s, struct prof *p, size_t id, double w)
 		closebatch(p);
 }
 
-/* Write n bytes of per-sample data to p->first, through s->chunk. */
+/* Write n bytes of per-sample data to sp, through s->wr. */
 static void
-putfirst(struct spd *s, struct prof *p, const void *v, size_t n)
+putseq(struct spd *s, struct spill *sp, const void *v, size_t n)
 {
-	if (s->clen + n > CHUNK) {
-		spill_write(p->first, s->chunk, s->clen);
-		s->clen = 0;
+	if (s->wr.len + n > CHUNK) {
+		spill_write(sp, s->wr.buf, s->wr.len);
+		s->wr.len = 0;
 	}
-	memcpy(s->chunk + s->clen, v, n);
-	s->clen += n;
+	memcpy(s->wr.buf + s->wr.len, v, n);
+	s->wr.len += n;
 }
 
-/* The end of the first array, of kind 'S' or 'W' and n items. */
+/* The end of the data written to sp. */
 static void
-endfirst(struct spd *s, struct prof *p, int kind, uint64_t n)
+endseq(struct spd *s, struct spill *sp)
 {
-	spill_write(p->first, s->chunk, s->clen);
-	p->firstkind = kind;
-	p->nfirst = n;
+	spill_write(sp, s->wr.buf, s->wr.len);
+	s->wr.len = 0;
 }
 
 /*
- * Read the next n bytes of per-sample data from p->first, CHUNK bytes
- * at a time (a whole number of items); -1 at the end.
+ * Read the next n bytes of per-sample data from sp, CHUNK bytes at a
+ * time (a whole number of items), through s->rd; -1 at the end.
  */
 static int
-getfirst(struct spd *s, struct prof *p, void *v, size_t n)
+getseq(struct spd *s, struct spill *sp, void *v, size_t n)
 {
 	size_t k;
 
-	if (s->cpos + n > s->clen) {
-		k = s->cleft < CHUNK ? s->cleft : CHUNK;
-		if (k == 0 || spill_read(p->first, s->chunk, k) == -1)
+	if (s->rd.pos + n > s->rd.len) {
+		k = s->rd.left < CHUNK ? s->rd.left : CHUNK;
+		if (k == 0 || spill_read(sp, s->rd.buf, k) == -1)
 			return -1;
-		s->cleft -= k;
-		s->clen = k;
-		s->cpos = 0;
+		s->rd.left -= k;
+		s->rd.len = k;
+		s->rd.pos = 0;
 	}
-	memcpy(v, s->chunk + s->cpos, n);
-	s->cpos += n;
+	memcpy(v, s->rd.buf + s->rd.pos, n);
+	s->rd.pos += n;
 	return 0;
 }
 
-/* Start reading back p->first, of items of size bytes. */
+/* Start reading back sp, of n items of size bytes. */
 static void
-rewindfirst(struct spd *s, struct prof *p, size_t size)
+rewindseq(struct spd *s, struct spill *sp, uint64_t n, size_t size)
 {
-	spill_rewind(p->first);
-	s->cleft = p->nfirst * size;
-	s->clen = s->cpos = 0;
+	spill_rewind(sp);
+	s->rd.left = n * size;
+	s->rd.len = s->rd.pos = 0;
 }
 
-/* Read the samples array, pairing with weights read before, if any. */
+/* Forget the records made so far (their arrays are read again). */
+static void
+resetrecs(struct prof *p)
+{
+	spill_free(p->recs);
+	p->recs = NULL;
+	p->nrecs = 0;
+	p->blen = 0;
+	p->nbatch++;
+}
+
+/* Forget the stacks and frame indices seen (their array is read again). */
+static void
+resetstacks(struct spd *s, struct prof *p)
+{
+	ht_free(p->stacks);
+	p->stacks = ht_new();
+	free(p->agg);
+	p->agg = NULL;
+	p->aggcap = 0;
+	p->hasidx = 0;
+	s->last = 0;
+}
+
+/*
+ * The one transition check of a profile's state for its next array,
+ * of kind k: events go with no samples nor weights; a second array of a
+ * kind replaces the first (the last wins, as in Python's json.load), so
+ * what was made of the first is forgotten.  Samples and weights pair
+ * whatever their order, and a later samples or weights array pairs with
+ * the other kind again: so the samples' stack ids are always kept (in
+ * p->sids), the weights when they come first (in p->wts), and when they
+ * come second they are those of the records, taken back from them.
+ */
+static void
+transit(struct spd *s, struct prof *p, enum pstate k)
+{
+	struct spill *w;
+	uint64_t pos = 0, n, i;
+	uint32_t id;
+	double x;
+
+	if ((k == PS_EVENTS) != (p->state == PS_EVENTS) &&
+	    p->state != PS_NONE)
+		json_fail(s->j, "%s in a profile with %s", k == PS_EVENTS ?
+		    "events" : k == PS_SAMPLES ? "samples" : "weights",
+		    k == PS_EVENTS ? "samples or weights" : "events");
+	if (k == PS_EVENTS) {
+		resetrecs(p);
+		resetstacks(s, p);
+	} else if (k == PS_SAMPLES && p->sids != NULL) {
+		if (p->state == PS_PAIRED && p->wts == NULL) {
+			/* The weights, from the records, in sample order. */
+			w = spill_new(SPILLMEM);
+			closebatch(p);
+			if (p->recs != NULL)
+				spill_rewind(p->recs);
+			while (nextrec(p, &pos, &id, &n, &x))
+				for (i = 0; i < n; i++)
+					putseq(s, w, &x, sizeof(x));
+			endseq(s, w);
+			p->wts = w;
+		}
+		spill_free(p->sids);
+		p->sids = NULL;
+		p->nsids = 0;
+		resetrecs(p);
+		resetstacks(s, p);
+	} else if (k == PS_WEIGHTS && p->hasw) {
+		spill_free(p->wts);
+		p->wts = NULL;
+		resetrecs(p);
+		p->hasw = 0;
+	}
+	p->bad = 0;
+	p->state = k;
+}
+
+/* Read the samples array, pairing with the weights, if any. */
 static void
 readsamples(struct spd *s, struct prof *p)
 {
@@ -732,60 +838,48 @@ readsamples(struct spd *s, struct prof *p)
 	uint32_t id;
 	double w;
 
-	if (p->firstkind == 'S')
-		json_fail(s->j, "samples given twice");
+	transit(s, p, PS_SAMPLES);
 	s->last = 0;
-	if (p->firstkind == 'W')
-		rewindfirst(s, p, sizeof(w));
-	else {
-		p->first = spill_new(SPILLMEM);
-		s->clen = 0;
-	}
+	if (p->hasw)
+		rewindseq(s, p->wts, p->nw, sizeof(w));
+	p->sids = spill_new(SPILLMEM);
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_ARR, "sample: expected an array");
 		id = (uint32_t)readstack(s, p);
 		n++;
-		if (p->firstkind == 'W') {
-			if (getfirst(s, p, &w, sizeof(w)) == -1)
-				json_fail(s->j, "more samples than the %llu "
-				    "weights", (unsigned long long)p->nfirst);
-			addsample(s, p, id, w);
-		} else
-			putfirst(s, p, &id, sizeof(id));
+		if (p->hasw && !p->bad) {
+			if (getseq(s, p->wts, &w, sizeof(w)) == -1)
+				p->bad = 1;
+			else
+				addsample(s, p, id, w);
+		}
+		putseq(s, p->sids, &id, sizeof(id));
 	}
-	if (p->firstkind == 'W') {
-		if (n != p->nfirst)
-			json_fail(s->j, "%llu samples but %llu weights",
-			    (unsigned long long)n,
-			    (unsigned long long)p->nfirst);
-		p->firstkind = 'P';
-		spill_free(p->first);
-		p->first = NULL;
-		return;
+	endseq(s, p->sids);
+	p->nsids = n;
+	if (p->hasw) {
+		p->bad |= n != p->nw;
+		p->state = PS_PAIRED;
 	}
-	endfirst(s, p, 'S', n);
 }
 
-/* Read the weights array, pairing with samples read before, if any. */
+/* Read the weights array, pairing with the samples, if any. */
 static void
 readweights(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
 	uint64_t n = 0;
 	uint32_t id;
-	double w;
+	double w = 0;
 	const char *v;
 	char last[32];
 	size_t len, lastlen = 0;
 
-	if (p->firstkind == 'W' || p->firstkind == 'P')
-		json_fail(s->j, "weights given twice");
-	if (p->firstkind == 'S')
-		rewindfirst(s, p, sizeof(id));
-	else {
-		p->first = spill_new(SPILLMEM);
-		s->clen = 0;
-	}
+	transit(s, p, PS_WEIGHTS);
+	if (p->sids != NULL)
+		rewindseq(s, p->sids, p->nsids, sizeof(id));
+	else
+		p->wts = spill_new(SPILLMEM);
 	while ((t = next(s)) != JT_ARR_END) {
 		if (t != JT_NUM)
 			json_fail(s->j, "weight: expected a finite number");
@@ -798,25 +892,23 @@ readweights(struct spd *s, struct prof *p)
 			memcpy(last, v, lastlen);
 		}
 		n++;
-		if (p->firstkind == 'S') {
-			if (getfirst(s, p, &id, sizeof(id)) == -1)
-				json_fail(s->j, "more weights than the %llu "
-				    "samples", (unsigned long long)p->nfirst);
-			addsample(s, p, id, w);
+		if (p->sids != NULL) {
+			if (!p->bad && getseq(s, p->sids, &id, sizeof(id)) ==
+			    -1)
+				p->bad = 1;
+			else if (!p->bad)
+				addsample(s, p, id, w);
 		} else
-			putfirst(s, p, &w, sizeof(w));
+			putseq(s, p->wts, &w, sizeof(w));
 	}
-	if (p->firstkind == 'S') {
-		if (n != p->nfirst)
-			json_fail(s->j, "%llu samples but %llu weights",
-			    (unsigned long long)p->nfirst,
-			    (unsigned long long)n);
-		p->firstkind = 'P';
-		spill_free(p->first);
-		p->first = NULL;
+	p->hasw = 1;
+	p->nw = n;
+	if (p->sids == NULL) {
+		endseq(s, p->wts);
 		return;
 	}
-	endfirst(s, p, 'W', n);
+	p->bad |= n != p->nsids;
+	p->state = PS_PAIRED;
 }
 
 /*
@@ -834,6 +926,7 @@ readevents(struct spd *s, struct prof *p)
 	double at, last = 0;
 	int type, started = 0, hasat, hasfr;
 
+	transit(s, p, PS_EVENTS);
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_OBJ, "event: expected an object");
 		type = 0;
@@ -889,7 +982,6 @@ readevents(struct spd *s, struct prof *p)
 	}
 	if (depth > 0)
 		json_fail(s->j, "events: %zu frames left open", depth);
-	p->firstkind = 'P';
 }
 
 /*
@@ -975,6 +1067,9 @@ shrink(struct prof *p)
 	}
 	ht_free(p->stacks);
 	p->stacks = NULL;
+	spill_free(p->sids);
+	spill_free(p->wts);
+	p->sids = p->wts = NULL;
 	if (p->recs != NULL && p->nrecs * RECSZ <= SPILLMEM) {
 		p->crecs = xmalloc(p->nrecs * RECSZ);
 		spill_rewind(p->recs);
@@ -1114,7 +1209,8 @@ freeprof(struct prof *p)
 	ht_free(p->stacks);
 	free(p->agg);
 	free(p->blist);
-	spill_free(p->first);
+	spill_free(p->sids);
+	spill_free(p->wts);
 	spill_free(p->recs);
 	free(p->crecs);
 	free(p->keys);
