@@ -1,0 +1,1334 @@
+/*
+ * trace.c: Chrome trace-event JSON to sst(5) records.
+ *
+ * The document (an object with "traceEvents", or a bare array of
+ * events) is read token by token with json.c's pull tokenizer, so an
+ * event may span many lines and the whole file may be one line.  Each
+ * event keeps only what the rules need: X events and matched B/E pairs
+ * become spans of their thread (pid, tid), M events name processes and
+ * threads, everything else is skipped.
+ *
+ * Times are read from the decimal text, microseconds, as integer
+ * nanoseconds, so that nesting compares exact values and self times add
+ * up exactly whatever their order; weights are nanoseconds / 1e9.
+ *
+ * A span is one small entry (start, duration, name, input order) in its
+ * thread's array.  At the end of the input each thread's spans are
+ * sorted by start, longer first on equal starts, then input order, and
+ * nested with a stack of open spans: a span that starts at or after the
+ * end of the innermost open span closes it, a span that ends after its
+ * parent is cut to the parent's end, and self time is the duration less
+ * the durations of the direct children.  Stacks are nodes (thread,
+ * parent, name) of a hash table, created in that order, so the records
+ * of a thread come out in the order their stacks were first entered.
+ *
+ * With -g each GPU span (kernel, gpu_memcpy, gpu_memset) is also added
+ * under the node of the launch (cuda_runtime, cuda_driver) that shares
+ * its args.correlation, on the launching thread.
+ */
+#include <err.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "trace.h"
+
+#define NONE	UINT32_MAX
+
+/* A span: times in nanoseconds. */
+struct span {
+	int64_t		 start;
+	int64_t		 dur;
+	int64_t		 corr;		/* -g: args.correlation */
+	uint32_t	 name;		/* and its kind in the top 2 bits */
+	uint32_t	 seq;		/* input order */
+};
+#define KINDSHIFT	30
+#define NAMEMASK	((1U << KINDSHIFT) - 1)
+#define FLUSHN		256	/* pending spans of a sorted thread */
+
+/* An open B event. */
+struct bopen {
+	int64_t		 start;
+	int64_t		 corr;
+	uint32_t	 name;
+	uint32_t	 seq;
+	int		 kept;
+	int		 kind;
+};
+
+/* An open span while nesting. */
+struct frame {
+	int64_t		 start;
+	int64_t		 end;
+	int64_t		 kids;		/* durations of direct children */
+	uint32_t	 node;
+	uint64_t	 order;
+};
+
+/* What -g does with a span. */
+enum kind {
+	K_CPU,
+	K_LAUNCH,	/* has a correlation id */
+	K_GPU		/* kernel, gpu_memcpy, gpu_memset */
+};
+
+/*
+ * A thread.  While its X, B and E events come in time order (sorted),
+ * the spans that start before the latest event are nested as the input
+ * goes and written to the spill; if it turns out not to be sorted after
+ * that (tainted), they are read back and the thread nested again.
+ */
+struct thread {
+	uint32_t	 pid;		/* id in the pids table */
+	uint32_t	 name;		/* thread_name, or NONE */
+	struct span	*sp;		/* pending */
+	size_t		 n, cap;
+	struct bopen	*b;
+	size_t		 nb, capb;
+	struct frame	*f;		/* open spans, outermost first */
+	size_t		 nf, capf;
+	int64_t		 last;		/* latest time seen */
+	int64_t		 maxts;		/* latest X, B or E ts */
+	int		 hastime, hasmax;
+	int		 sorted, flushed, tainted;
+	uint64_t	 clipped;	/* spans cut to their parent's end */
+};
+
+/* A record of -s, or a span attached with -g. */
+struct one {
+	int64_t		 start;
+	int64_t		 self;
+	uint32_t	 thread;
+	uint32_t	 node;
+	uint64_t	 order;
+};
+
+/* A GPU span waiting for its launch. */
+struct gspan {
+	int64_t		 corr;
+	int64_t		 start;
+	int64_t		 dur;
+	uint32_t	 name;
+	uint32_t	 thread;
+	uint32_t	 seq;
+};
+
+/* The event being read. */
+struct event {
+	struct buf	 ph, name, cat, pid, tid, aname;
+	int		 hasts, hasdur, hascorr;
+	int64_t		 ts, dur, corr;
+};
+
+struct trace {
+	struct json		*j;
+	const struct trace_opt	*opt;
+	struct trace_stats	*st;
+	struct htab		*names;		/* span and M names */
+	struct htab		*pids;		/* type byte + text */
+	uint32_t		*pname;		/* by pid: process_name */
+	size_t			 pcap;
+	struct htab		*tids;		/* pid key, NUL, tid key */
+	struct thread		*th;
+	size_t			 thcap;
+	struct spill		*spill;		/* spans nested early */
+	struct htab		*launch;	/* -g: correlation -> node */
+	uint32_t		*lnode, *lseq;
+	size_t			 lcap;
+	struct gspan		*gs;
+	size_t			 ngs, capgs;
+	struct htab		*nodes;		/* thread, parent, name */
+	uint32_t		*nthread, *nparent, *nname;
+	uint64_t		*nsamples;
+	int64_t			*nns, *nfirst;
+	uint64_t		*nrank;		/* when first entered */
+	char			*nmixed;
+	size_t			 ncap;
+	struct one		*ones;		/* -s */
+	size_t			 nones, capones;
+	uint32_t		*path;		/* a stack, leaf first */
+	size_t			 npath, cappath;
+	uint64_t		 order;
+	uint64_t		 rank;
+	uint32_t		 seq;
+	uint64_t		 nspan;		/* spans before -c, -C */
+	int			 partial;	/* the array had no ']' */
+	struct event		 ev;
+};
+
+static void	 digit(char, char *, size_t *, long *, int *);
+static enum json_tok next(struct trace *);
+static void	 skip(struct trace *, enum json_tok);
+static void	 getstr(struct trace *, enum json_tok, struct buf *,
+		    const char *);
+static void	 getid(struct trace *, enum json_tok, struct buf *,
+		    const char *);
+static int64_t	 getns(struct trace *, enum json_tok, const char *);
+static void	 readargs(struct trace *);
+static void	 readevent(struct trace *);
+static void	 events(struct trace *, int);
+static int	 isev(const struct buf *, const char *);
+static uint32_t	 intern(struct htab *, const struct buf *);
+static size_t	 thread(struct trace *);
+static void	 seen(struct thread *, int64_t);
+static int	 kindof(struct trace *, const char *, size_t);
+static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
+		    uint32_t, int, int64_t);
+static void	 dispatch(struct trace *);
+static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
+static void	 account(struct trace *, uint32_t, int64_t, int64_t,
+		    uint64_t);
+static int	 before(const struct span *, const struct span *);
+static void	 swap(struct span *, struct span *);
+static void	 sortspans(struct span *, size_t);
+static int	 onecmp(const void *, const void *);
+static void	 close1(struct trace *, struct thread *);
+static uint32_t	 enter(struct trace *, uint32_t, uint32_t, uint32_t);
+static void	 gpuspan(struct trace *, uint32_t, const struct span *,
+		    int64_t, uint32_t);
+static void	 nestspans(struct trace *, uint32_t, const struct span *,
+		    size_t);
+static void	 flush(struct trace *, uint32_t, int64_t);
+static void	 reset(struct trace *, uint32_t);
+static void	 readback(struct trace *);
+static void	 finish(struct trace *, uint32_t);
+static int	 gscmp(const void *, const void *);
+static void	 attach(struct trace *);
+static int	 nodecmp(size_t, size_t, void *);
+static void	 threadfield(struct trace *, uint32_t, const char *,
+		    struct buf *);
+static void	 stackfield(struct trace *, uint32_t, struct buf *);
+static void	 output(struct trace *, const char *, FILE *);
+static void	 freetrace(struct trace *);
+
+/* The next token; a tokenizer error ends the program. */
+static enum json_tok
+next(struct trace *t)
+{
+	enum json_tok tok;
+
+	if ((tok = json_next(t->j)) == JT_ERROR)
+		json_fail(t->j, "%s", json_errmsg(t->j));
+	return tok;
+}
+
+/* Skip a value whose first token tok was just read. */
+static void
+skip(struct trace *t, enum json_tok tok)
+{
+	if (json_skip(t->j, tok) == -1)
+		json_fail(t->j, "%s", json_errmsg(t->j));
+}
+
+/* A string value into b, or fail naming the member. */
+static void
+getstr(struct trace *t, enum json_tok tok, struct buf *b, const char *what)
+{
+	const char *s;
+	size_t n;
+
+	if (tok != JT_STR)
+		json_fail(t->j, "%s: expected a string", what);
+	s = json_text(t->j, &n);
+	buf_reset(b);
+	buf_add(b, s, n);
+}
+
+/* A pid or tid, number or string, into b behind a type byte. */
+static void
+getid(struct trace *t, enum json_tok tok, struct buf *b, const char *what)
+{
+	const char *s;
+	size_t n;
+
+	if (tok != JT_STR && tok != JT_NUM)
+		json_fail(t->j, "%s: expected a number or a string", what);
+	s = json_text(t->j, &n);
+	buf_reset(b);
+	buf_addc(b, tok == JT_STR ? 's' : 'n');
+	buf_add(b, s, n);
+}
+
+/* A time in microseconds (a number, or a string holding one) in ns. */
+static int64_t
+getns(struct trace *t, enum json_tok tok, const char *what)
+{
+	const char *s;
+	size_t n;
+	int64_t v;
+
+	if (tok != JT_NUM && tok != JT_STR)
+		json_fail(t->j, "%s: expected a number", what);
+	s = json_text(t->j, &n);
+	if (trace_ns(s, n, &v) == -1) {
+		if (tok == JT_STR)
+			json_fail(t->j, "%s: expected a number, not \"%s\"",
+			    what, s);
+		json_fail(t->j, "%s: %s out of range", what, s);
+	}
+	return v;
+}
+
+/*
+ * Add a digit of a number to dig: leading zeros only move the point
+ * (*pt), digits past the 64th only tell whether they are all zero.
+ */
+static void
+digit(char c, char *dig, size_t *nd, long *pt, int *rest)
+{
+	if (*nd == 0 && c == '0')
+		(*pt)--;
+	else if (*nd < 64)
+		dig[(*nd)++] = c;
+	else if (c != '0')
+		*rest = 1;
+}
+
+int
+trace_ns(const char *s, size_t n, int64_t *out)
+{
+	const char *e = s + n, *p = s, *ip, *ie, *fp = NULL, *fe = NULL;
+	char dig[64];
+	size_t nd = 0, i;
+	long long x = 0;
+	long pt;
+	uint64_t v = 0;
+	int neg = 0, up = 0, esign = 1, rest = 0;
+
+	if (p < e && *p == '-')
+		neg = *p++ == '-';
+	for (ip = p; p < e && *p >= '0' && *p <= '9'; p++)
+		;
+	if ((ie = p) == ip)
+		return -1;
+	if (p < e && *p == '.') {
+		for (fp = ++p; p < e && *p >= '0' && *p <= '9'; p++)
+			;
+		if ((fe = p) == fp)
+			return -1;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (++p < e && (*p == '+' || *p == '-'))
+			esign = *p++ == '-' ? -1 : 1;
+		if (p == e)
+			return -1;
+		for (; p < e && *p >= '0' && *p <= '9'; p++)
+			if (x < 100000)
+				x = x * 10 + (*p - '0');
+	}
+	if (p != e)
+		return -1;
+	/* pt digits of dig stand before the point of the value in ns. */
+	pt = (long)(ie - ip) + 3 + (long)(esign * x);
+	for (p = ip; p < ie; p++)
+		digit(*p, dig, &nd, &pt, &rest);
+	for (p = fp; fp != NULL && p < fe; p++)
+		digit(*p, dig, &nd, &pt, &rest);
+	if (nd == 0 || pt < 0) {
+		*out = 0;
+		return 0;
+	}
+	if (pt > 19)
+		return -1;
+	for (i = 0; (long)i < pt; i++)
+		v = v * 10 + (i < nd ? (uint64_t)(dig[i] - '0') : 0);
+	/* What is left rounds half to even. */
+	if ((size_t)pt < nd) {
+		for (i = (size_t)pt + 1; i < nd; i++)
+			if (dig[i] != '0')
+				rest = 1;
+		if (dig[pt] > '5' || (dig[pt] == '5' && (rest || (v & 1))))
+			up = 1;
+	}
+	v += (uint64_t)up;
+	if (v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+struct htab *
+trace_cats(const char *list)
+{
+	struct htab *h = ht_new();
+	const char *p, *e;
+
+	for (p = list;; p = e + 1) {
+		if ((e = strchr(p, ',')) == NULL)
+			e = p + strlen(p);
+		if (e > p)
+			ht_intern(h, p, (size_t)(e - p), NULL);
+		if (*e == '\0')
+			break;
+	}
+	return h;
+}
+
+int
+trace_catok(const struct trace_opt *o, const char *cat, size_t n)
+{
+	const char *p, *e, *end = cat + n;
+	int inkeep = 0;
+
+	if (o->keep == NULL && o->drop == NULL)
+		return 1;
+	for (p = cat;; p = e + 1) {
+		if ((e = memchr(p, ',', (size_t)(end - p))) == NULL)
+			e = end;
+		if (o->drop != NULL &&
+		    ht_find(o->drop, p, (size_t)(e - p)) != (size_t)-1)
+			return 0;
+		if (o->keep != NULL &&
+		    ht_find(o->keep, p, (size_t)(e - p)) != (size_t)-1)
+			inkeep = 1;
+		if (e == end)
+			break;
+	}
+	return o->keep == NULL || inkeep;
+}
+
+/* The members of args that matter: name (of M events), correlation. */
+static void
+readargs(struct trace *t)
+{
+	enum json_tok tok;
+	const char *k;
+	size_t n;
+	long long v;
+
+	while ((tok = next(t)) == JT_KEY) {
+		k = json_text(t->j, &n);
+		if (n == 4 && memcmp(k, "name", 4) == 0) {
+			if ((tok = next(t)) == JT_STR)
+				getstr(t, tok, &t->ev.aname, "args.name");
+			else
+				skip(t, tok);
+		} else if (n == 11 && memcmp(k, "correlation", 11) == 0) {
+			tok = next(t);
+			if (tok == JT_NUM && json_int(t->j, &v) == 0) {
+				t->ev.corr = v;
+				t->ev.hascorr = 1;
+			} else
+				skip(t, tok);
+		} else
+			skip(t, tok);
+	}
+}
+
+/* Whether the event's ph is the string s. */
+static int
+isev(const struct buf *ph, const char *s)
+{
+	return ph->len == strlen(s) && memcmp(ph->data, s, ph->len) == 0;
+}
+
+/* Read one event object, its '{' just read, and act on it. */
+static void
+readevent(struct trace *t)
+{
+	struct event *ev = &t->ev;
+	enum json_tok tok;
+	const char *k;
+	size_t n;
+
+	buf_reset(&ev->ph);
+	buf_reset(&ev->name);
+	buf_reset(&ev->cat);
+	buf_reset(&ev->pid);
+	buf_reset(&ev->tid);
+	buf_reset(&ev->aname);
+	ev->hasts = ev->hasdur = ev->hascorr = 0;
+	ev->corr = 0;
+	while ((tok = next(t)) == JT_KEY) {
+		k = json_text(t->j, &n);
+		if (n == 2 && memcmp(k, "ph", 2) == 0)
+			getstr(t, next(t), &ev->ph, "ph");
+		else if (n == 4 && memcmp(k, "name", 4) == 0) {
+			if ((tok = next(t)) == JT_STR)
+				getstr(t, tok, &ev->name, "name");
+			else
+				skip(t, tok);
+		} else if (n == 3 && memcmp(k, "cat", 3) == 0) {
+			if ((tok = next(t)) == JT_STR)
+				getstr(t, tok, &ev->cat, "cat");
+			else
+				skip(t, tok);
+		} else if (n == 3 && memcmp(k, "pid", 3) == 0)
+			getid(t, next(t), &ev->pid, "pid");
+		else if (n == 3 && memcmp(k, "tid", 3) == 0)
+			getid(t, next(t), &ev->tid, "tid");
+		else if (n == 2 && memcmp(k, "ts", 2) == 0) {
+			ev->ts = getns(t, next(t), "ts");
+			ev->hasts = 1;
+		} else if (n == 3 && memcmp(k, "dur", 3) == 0) {
+			ev->dur = getns(t, next(t), "dur");
+			if (ev->dur < 0)
+				json_fail(t->j, "dur: negative duration");
+			ev->hasdur = 1;
+		} else if (n == 4 && memcmp(k, "args", 4) == 0) {
+			if ((tok = next(t)) == JT_OBJ)
+				readargs(t);
+			else
+				skip(t, tok);
+		} else
+			skip(t, next(t));
+	}
+	dispatch(t);
+}
+
+/* The id of b's bytes in h. */
+static uint32_t
+intern(struct htab *h, const struct buf *b)
+{
+	size_t id = ht_intern(h, b->data, b->len, NULL);
+
+	if (id >= NONE)
+		errx(1, "too many names");
+	return (uint32_t)id;
+}
+
+/* The thread of the current event, made on first sight. */
+static size_t
+thread(struct trace *t)
+{
+	struct buf *k = &t->ev.pid;
+	size_t pid, id, cap;
+	int isnew;
+
+	pid = ht_intern(t->pids, t->ev.pid.data, t->ev.pid.len, &isnew);
+	if (isnew) {
+		if (pid >= t->pcap) {
+			cap = t->pcap ? 2 * t->pcap : 16;
+			t->pname = xreallocarray(t->pname, cap,
+			    sizeof(*t->pname));
+			t->pcap = cap;
+		}
+		t->pname[pid] = NONE;
+	}
+	buf_addc(k, '\0');
+	buf_add(k, t->ev.tid.data, t->ev.tid.len);
+	id = ht_intern(t->tids, k->data, k->len, &isnew);
+	k->len -= t->ev.tid.len + 1;
+	k->data[k->len] = '\0';
+	if (isnew) {
+		if (id >= NONE)
+			errx(1, "too many threads");
+		if (id >= t->thcap) {
+			cap = t->thcap ? 2 * t->thcap : 16;
+			t->th = xreallocarray(t->th, cap, sizeof(*t->th));
+			t->thcap = cap;
+		}
+		memset(&t->th[id], 0, sizeof(t->th[id]));
+		t->th[id].sorted = 1;
+		t->th[id].pid = (uint32_t)pid;
+		t->th[id].name = NONE;
+	}
+	return id;
+}
+
+/* Time v was seen on thread th. */
+static void
+seen(struct thread *th, int64_t v)
+{
+	if (!th->hastime || v > th->last)
+		th->last = v;
+	th->hastime = 1;
+}
+
+/* What -g makes of a span of categories cat[0..n). */
+static int
+kindof(struct trace *t, const char *cat, size_t n)
+{
+	if (!t->opt->gpu || !t->ev.hascorr)
+		return K_CPU;
+	if ((n == 6 && memcmp(cat, "kernel", 6) == 0) ||
+	    (n == 10 && memcmp(cat, "gpu_memcpy", 10) == 0) ||
+	    (n == 10 && memcmp(cat, "gpu_memset", 10) == 0))
+		return K_GPU;
+	return K_LAUNCH;
+}
+
+/* Add a span to thread id. */
+static void
+addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
+    uint32_t name, uint32_t seq, int kind, int64_t corr)
+{
+	struct thread *th = &t->th[id];
+	struct span *sp;
+
+	if (th->n == th->cap) {
+		th->cap = th->cap ? 2 * th->cap : 64;
+		th->sp = xreallocarray(th->sp, th->cap, sizeof(*th->sp));
+	}
+	if (name > NAMEMASK)
+		errx(1, "%s: too many names", json_name(t->j));
+	sp = &th->sp[th->n++];
+	sp->start = start;
+	sp->dur = dur;
+	sp->corr = corr;
+	sp->name = name | (uint32_t)kind << KINDSHIFT;
+	sp->seq = seq;
+	t->st->spans++;
+}
+
+/* Act on the event just read. */
+static void
+dispatch(struct trace *t)
+{
+	struct event *ev = &t->ev;
+	struct thread *th;
+	struct bopen *b;
+	size_t id;
+	uint32_t seq;
+	int kept;
+
+	if (t->seq == NONE)
+		errx(1, "%s: too many events", json_name(t->j));
+	seq = t->seq++;
+	if (isev(&ev->ph, "M")) {
+		if (isev(&ev->name, "process_name")) {
+			id = thread(t);
+			t->pname[t->th[id].pid] = intern(t->names, &ev->aname);
+		} else if (isev(&ev->name, "thread_name")) {
+			id = thread(t);
+			t->th[id].name = intern(t->names, &ev->aname);
+		}
+		return;
+	}
+	if (ev->ph.len == 0)
+		return;
+	if (!isev(&ev->ph, "X") && !isev(&ev->ph, "B") &&
+	    !isev(&ev->ph, "E")) {
+		if (ev->hasts) {
+			id = thread(t);		/* may move t->th */
+			seen(&t->th[id], ev->ts);
+		}
+		return;
+	}
+	if (!ev->hasts)
+		json_fail(t->j, "%s event without ts", ev->ph.data);
+	id = thread(t);
+	th = &t->th[id];
+	seen(th, ev->ts);
+	if (th->hasmax && ev->ts < th->maxts && th->sorted) {
+		th->sorted = 0;
+		th->tainted = th->flushed;
+	}
+	if (!th->hasmax || ev->ts > th->maxts)
+		th->maxts = ev->ts;
+	th->hasmax = 1;
+	kept = trace_catok(t->opt, ev->cat.data, ev->cat.len);
+	if (!isev(&ev->ph, "E"))
+		t->nspan++;
+	switch (ev->ph.data[0]) {
+	case 'X':
+		if (!ev->hasdur)
+			ev->dur = 0;
+		if (ev->dur > INT64_MAX - ev->ts)
+			json_fail(t->j, "ts + dur out of range");
+		seen(th, ev->ts + ev->dur);
+		if (kept)
+			addspan(t, id, ev->ts, ev->dur, intern(t->names,
+			    &ev->name), seq, kindof(t, ev->cat.data,
+			    ev->cat.len), ev->corr);
+		break;
+	case 'B':
+		if (th->nb == th->capb) {
+			th->capb = th->capb ? 2 * th->capb : 16;
+			th->b = xreallocarray(th->b, th->capb, sizeof(*th->b));
+		}
+		b = &th->b[th->nb++];
+		b->start = ev->ts;
+		b->name = intern(t->names, &ev->name);
+		b->seq = seq;
+		b->kept = kept;
+		b->kind = kindof(t, ev->cat.data, ev->cat.len);
+		b->corr = ev->corr;
+		break;
+	case 'E':
+		if (th->nb == 0) {
+			t->st->unmatched++;
+			break;
+		}
+		b = &th->b[--th->nb];
+		if (ev->ts < b->start)
+			json_fail(t->j, "E event before its B");
+		if (b->kept)
+			addspan(t, id, b->start, ev->ts - b->start, b->name,
+			    b->seq, b->kind, b->corr);
+		break;
+	}
+	if (th->sorted && th->nb == 0 &&
+	    th->n >= (t->opt->batch > 0 ? t->opt->batch : FLUSHN))
+		flush(t, (uint32_t)id, ev->ts);
+}
+
+/*
+ * The events of the array just opened; bare: the top-level array, whose
+ * closing ']' may be missing, as the trace-event format allows.
+ */
+static void
+events(struct trace *t, int bare)
+{
+	enum json_tok tok;
+
+	for (;;) {
+		tok = json_next(t->j);
+		if (tok == JT_ERROR && bare && t->seq > 0 &&
+		    strcmp(json_errmsg(t->j), "unexpected end of input") == 0) {
+			t->partial = 1;
+			return;
+		}
+		if (tok == JT_ERROR)
+			json_fail(t->j, "%s", json_errmsg(t->j));
+		if (tok == JT_ARR_END)
+			break;
+		if (tok != JT_OBJ)
+			json_fail(t->j, "event: expected an object");
+		readevent(t);
+	}
+}
+
+/* The node of name under parent (NONE: the root) on thread th. */
+static uint32_t
+node(struct trace *t, uint32_t th, uint32_t parent, uint32_t name)
+{
+	uint32_t key[3] = { th, parent, name };
+	size_t id, cap;
+	int isnew;
+
+	id = ht_intern(t->nodes, key, sizeof(key), &isnew);
+	if (!isnew)
+		return (uint32_t)id;
+	if (id >= NONE)
+		errx(1, "too many stacks");
+	if (id >= t->ncap) {
+		cap = t->ncap ? 2 * t->ncap : 256;
+		t->nthread = xreallocarray(t->nthread, cap, sizeof(uint32_t));
+		t->nparent = xreallocarray(t->nparent, cap, sizeof(uint32_t));
+		t->nname = xreallocarray(t->nname, cap, sizeof(uint32_t));
+		t->nsamples = xreallocarray(t->nsamples, cap,
+		    sizeof(uint64_t));
+		t->nns = xreallocarray(t->nns, cap, sizeof(int64_t));
+		t->nfirst = xreallocarray(t->nfirst, cap, sizeof(int64_t));
+		t->nmixed = xreallocarray(t->nmixed, cap, 1);
+		t->nrank = xreallocarray(t->nrank, cap, sizeof(uint64_t));
+		t->ncap = cap;
+	}
+	t->nthread[id] = th;
+	t->nparent[id] = parent;
+	t->nname[id] = name;
+	t->nsamples[id] = 0;
+	t->nns[id] = 0;
+	t->nmixed[id] = 0;
+	t->nrank[id] = UINT64_MAX;
+	return (uint32_t)id;
+}
+
+/* A span of self time self ns ended at node n; with -s a record. */
+static void
+account(struct trace *t, uint32_t n, int64_t start, int64_t self,
+    uint64_t order)
+{
+	struct one *o;
+
+	if (t->nsamples[n] == 0)
+		t->nfirst[n] = self;
+	else if (t->nfirst[n] != self)
+		t->nmixed[n] = 1;
+	t->nsamples[n]++;
+	t->nns[n] += self;
+	if (!t->opt->persample)
+		return;
+	if (t->nones == t->capones) {
+		t->capones = t->capones ? 2 * t->capones : 256;
+		t->ones = xreallocarray(t->ones, t->capones, sizeof(*t->ones));
+	}
+	o = &t->ones[t->nones++];
+	o->start = start;
+	o->self = self;
+	o->thread = t->nthread[n];
+	o->node = n;
+	o->order = order;
+}
+
+/* Whether span x is taken before y: by start, longer first, then input. */
+static int
+before(const struct span *x, const struct span *y)
+{
+	if (x->start != y->start)
+		return x->start < y->start;
+	if (x->dur != y->dur)
+		return x->dur > y->dur;
+	return x->seq < y->seq;
+}
+
+/* Swap two spans. */
+static void
+swap(struct span *x, struct span *y)
+{
+	struct span tmp = *x;
+
+	*x = *y;
+	*y = tmp;
+}
+
+/*
+ * Sort spans in place (qsort(3) may take a copy as large as the array):
+ * quicksort on the median of three, the smaller part first, insertion
+ * sort for short runs.  The order is total, so stability is moot.
+ */
+static void
+sortspans(struct span *a, size_t n)
+{
+	size_t i, j, m;
+	struct span p;
+
+	while (n > 16) {
+		m = n / 2;
+		if (before(&a[m], &a[0]))
+			swap(&a[m], &a[0]);
+		if (before(&a[n - 1], &a[0]))
+			swap(&a[n - 1], &a[0]);
+		if (before(&a[n - 1], &a[m]))
+			swap(&a[n - 1], &a[m]);
+		p = a[m];
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (before(&a[i], &p))
+				i++;
+			while (before(&p, &a[j]))
+				j--;
+			if (i >= j)
+				break;
+			swap(&a[i++], &a[j--]);
+		}
+		/* a[0..j] <= p <= a[j+1..n) */
+		if (j + 1 < n - j - 1) {
+			sortspans(a, j + 1);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sortspans(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		p = a[i];
+		for (j = i; j > 0 && before(&p, &a[j - 1]); j--)
+			a[j] = a[j - 1];
+		a[j] = p;
+	}
+}
+
+/* By thread, start, then the order the spans were taken. */
+static int
+onecmp(const void *a, const void *b)
+{
+	const struct one *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Close the innermost open span of thread th. */
+static void
+close1(struct trace *t, struct thread *th)
+{
+	struct frame *c = &th->f[--th->nf];
+	int64_t dur = c->end - c->start;
+
+	account(t, c->node, c->start, dur - c->kids, c->order);
+	if (th->nf > 0)
+		th->f[th->nf - 1].kids += dur;
+}
+
+/* The node of name under parent on thread id, entered now. */
+static uint32_t
+enter(struct trace *t, uint32_t id, uint32_t parent, uint32_t name)
+{
+	uint32_t n = node(t, id, parent, name);
+
+	if (t->nrank[n] == UINT64_MAX)
+		t->nrank[n] = t->rank++;
+	return n;
+}
+
+/* With -g: a launch's node, or a GPU span to attach at the end. */
+static void
+gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
+    uint32_t n)
+{
+	size_t c;
+	int isnew;
+
+	if (s->name >> KINDSHIFT == K_LAUNCH) {
+		/* Of launches sharing an id, the first in the input. */
+		c = ht_intern(t->launch, &s->corr, sizeof(s->corr), &isnew);
+		if (c >= t->lcap) {
+			t->lcap = t->lcap ? 2 * t->lcap : 256;
+			t->lnode = xreallocarray(t->lnode, t->lcap,
+			    sizeof(*t->lnode));
+			t->lseq = xreallocarray(t->lseq, t->lcap,
+			    sizeof(*t->lseq));
+		}
+		if (isnew || s->seq <= t->lseq[c]) {
+			t->lnode[c] = n;
+			t->lseq[c] = s->seq;
+		}
+		return;
+	}
+	if (t->ngs == t->capgs) {
+		t->capgs = t->capgs ? 2 * t->capgs : 256;
+		t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
+	}
+	t->gs[t->ngs].corr = s->corr;
+	t->gs[t->ngs].start = s->start;
+	t->gs[t->ngs].dur = end - s->start;
+	t->gs[t->ngs].name = s->name & NAMEMASK;
+	t->gs[t->ngs].thread = id;
+	t->gs[t->ngs].seq = s->seq;
+	t->ngs++;
+}
+
+/* Nest the n sorted spans sp of thread id, after those nested before. */
+static void
+nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
+{
+	struct thread *th = &t->th[id];
+	struct frame *f;
+	const struct span *s;
+	size_t i;
+	int64_t end;
+	uint32_t nd;
+
+	for (i = 0; i < n; i++) {
+		s = &sp[i];
+		while (th->nf > 0 && s->start >= th->f[th->nf - 1].end)
+			close1(t, th);
+		end = s->start + s->dur;
+		if (th->nf > 0 && end > th->f[th->nf - 1].end) {
+			end = th->f[th->nf - 1].end;
+			th->clipped++;
+		}
+		nd = enter(t, id, th->nf > 0 ? th->f[th->nf - 1].node : NONE,
+		    s->name & NAMEMASK);
+		if (th->nf == th->capf) {
+			th->capf = th->capf ? 2 * th->capf : 64;
+			th->f = xreallocarray(th->f, th->capf, sizeof(*th->f));
+		}
+		f = &th->f[th->nf++];
+		f->start = s->start;
+		f->end = end;
+		f->kids = 0;
+		f->node = nd;
+		f->order = t->order++;
+		if (s->name >> KINDSHIFT != K_CPU)
+			gpuspan(t, id, s, end, nd);
+	}
+}
+
+/*
+ * Thread id is sorted and has no open B: nest its pending spans that
+ * start before ts, which no later event can precede, and keep them in
+ * the spill in case the thread turns out not to be sorted after all.
+ */
+static void
+flush(struct trace *t, uint32_t id, int64_t ts)
+{
+	struct thread *th = &t->th[id];
+	size_t k, i;
+
+	sortspans(th->sp, th->n);
+	for (k = 0; k < th->n && th->sp[k].start < ts; k++)
+		;
+	if (k == 0)
+		return;
+	nestspans(t, id, th->sp, k);
+	for (i = 0; i < k; i++) {
+		spill_write(t->spill, &id, sizeof(id));
+		spill_write(t->spill, &th->sp[i], sizeof(th->sp[i]));
+	}
+	memmove(th->sp, th->sp + k, (th->n - k) * sizeof(*th->sp));
+	th->n -= k;
+	th->flushed = 1;
+}
+
+/* Forget what was made of the tainted thread id: it is nested again. */
+static void
+reset(struct trace *t, uint32_t id)
+{
+	struct thread *th = &t->th[id];
+	size_t i, k;
+
+	for (i = 0; i < ht_count(t->nodes); i++)
+		if (t->nthread[i] == id) {
+			t->nsamples[i] = 0;
+			t->nns[i] = 0;
+			t->nmixed[i] = 0;
+			t->nrank[i] = UINT64_MAX;
+		}
+	for (i = k = 0; i < t->nones; i++)
+		if (t->ones[i].thread != id)
+			t->ones[k++] = t->ones[i];
+	t->nones = k;
+	for (i = k = 0; i < t->ngs; i++)
+		if (t->gs[i].thread != id)
+			t->gs[k++] = t->gs[i];
+	t->ngs = k;
+	th->nf = 0;
+	th->clipped = 0;
+}
+
+/* Read the spans of tainted threads back from the spill. */
+static void
+readback(struct trace *t)
+{
+	struct span sp;
+	struct thread *th;
+	uint32_t id;
+
+	spill_rewind(t->spill);
+	while (spill_read(t->spill, &id, sizeof(id)) == 0) {
+		if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
+			errx(1, "spill: short read");
+		th = &t->th[id];
+		if (!th->tainted)
+			continue;
+		if (th->n == th->cap) {
+			th->cap = th->cap ? 2 * th->cap : 64;
+			th->sp = xreallocarray(th->sp, th->cap,
+			    sizeof(*th->sp));
+		}
+		th->sp[th->n++] = sp;
+	}
+}
+
+/* At the end of the input: nest what is left of thread id. */
+static void
+finish(struct trace *t, uint32_t id)
+{
+	struct thread *th = &t->th[id];
+	struct bopen *b;
+
+	/* B events never closed end at the thread's last time. */
+	while (th->nb > 0) {
+		b = &th->b[--th->nb];
+		t->st->unclosed++;
+		if (b->kept)
+			addspan(t, id, b->start, th->last - b->start, b->name,
+			    b->seq, b->kind, b->corr);
+	}
+	if (th->tainted)
+		reset(t, id);
+	sortspans(th->sp, th->n);
+	nestspans(t, id, th->sp, th->n);
+	while (th->nf > 0)
+		close1(t, th);
+	t->st->clipped += th->clipped;
+	free(th->sp);
+	th->sp = NULL;
+	th->n = th->cap = 0;
+}
+
+/* GPU spans by thread, then as nestspans() took them. */
+static int
+gscmp(const void *a, const void *b)
+{
+	const struct gspan *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* With -g: each GPU span under the node of its launch. */
+static void
+attach(struct trace *t)
+{
+	struct gspan *g;
+	size_t i, c;
+	uint32_t n;
+
+	qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
+	for (i = 0; i < t->ngs; i++) {
+		g = &t->gs[i];
+		if ((c = ht_find(t->launch, &g->corr, sizeof(g->corr))) ==
+		    (size_t)-1)
+			continue;
+		n = enter(t, t->nthread[t->lnode[c]], t->lnode[c], g->name);
+		account(t, n, g->start, g->dur, t->order++);
+	}
+}
+
+/* Nodes by thread, then in the order they were first entered. */
+static int
+nodecmp(size_t a, size_t b, void *arg)
+{
+	const struct trace *t = arg;
+
+	if (t->nthread[a] != t->nthread[b])
+		return t->nthread[a] < t->nthread[b] ? -1 : 1;
+	if (t->nrank[a] != t->nrank[b])
+		return t->nrank[a] < t->nrank[b] ? -1 : 1;
+	return 0;
+}
+
+/* The escaped thread field of thread id into b. */
+static void
+threadfield(struct trace *t, uint32_t id, const char *prefix, struct buf *b)
+{
+	struct buf raw;
+	const struct thread *th = &t->th[id];
+	const char *k, *tid;
+	size_t n;
+
+	buf_init(&raw);
+	if (prefix != NULL)
+		buf_printf(&raw, "%s: ", prefix);
+	k = ht_key(t->pids, th->pid, &n);
+	buf_adds(&raw, "Process ");
+	buf_add(&raw, k + 1, n - 1);
+	if (t->pname[th->pid] != NONE) {
+		k = ht_key(t->names, t->pname[th->pid], &n);
+		buf_adds(&raw, " \"");
+		buf_add(&raw, k, n);
+		buf_addc(&raw, '"');
+	}
+	k = ht_key(t->tids, id, &n);
+	tid = (const char *)memchr(k, 0, n) + 2;
+	buf_adds(&raw, " Thread ");
+	buf_add(&raw, tid, n - (size_t)(tid - k));
+	if (th->name != NONE) {
+		k = ht_key(t->names, th->name, &n);
+		buf_adds(&raw, " \"");
+		buf_add(&raw, k, n);
+		buf_addc(&raw, '"');
+	}
+	buf_reset(b);
+	esc_add(b, raw.data, raw.len);
+	buf_free(&raw);
+}
+
+/* The escaped stack field of node n into b. */
+static void
+stackfield(struct trace *t, uint32_t n, struct buf *b)
+{
+	const char *k;
+	size_t len;
+
+	t->npath = 0;
+	for (; n != NONE; n = t->nparent[n]) {
+		if (t->npath == t->cappath) {
+			t->cappath = t->cappath ? 2 * t->cappath : 64;
+			t->path = xreallocarray(t->path, t->cappath,
+			    sizeof(*t->path));
+		}
+		t->path[t->npath++] = t->nname[n];
+	}
+	buf_reset(b);
+	while (t->npath > 0) {
+		k = ht_key(t->names, t->path[--t->npath], &len);
+		esc_name(b, k, len);
+		if (t->npath > 0)
+			buf_addc(b, ';');
+	}
+}
+
+/* Write the records, threads in the order they were first seen. */
+static void
+output(struct trace *t, const char *prefix, FILE *fp)
+{
+	struct sst_rec r;
+	struct buf tf, sf;
+	size_t *ix, i, nn = ht_count(t->nodes), k;
+	uint32_t cur = NONE;
+
+	buf_init(&tf);
+	buf_init(&sf);
+	memset(&r, 0, sizeof(r));
+	r.unit = U_SECONDS;
+	r.locs = "";
+	if (t->opt->persample) {
+		qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
+		for (i = 0; i < t->nones; i++) {
+			if (t->ones[i].thread != cur) {
+				cur = t->ones[i].thread;
+				threadfield(t, cur, prefix, &tf);
+			}
+			stackfield(t, t->ones[i].node, &sf);
+			r.thread = tf.data;
+			r.threadlen = tf.len;
+			r.samples = 1;
+			r.weight = r.period = (double)t->ones[i].self / 1e9;
+			r.hasperiod = 1;
+			r.stack = sf.data;
+			r.stacklen = sf.len;
+			rec_write(fp, &r);
+			t->st->records++;
+		}
+		buf_free(&tf);
+		buf_free(&sf);
+		return;
+	}
+	ix = xreallocarray(NULL, nn ? nn : 1, sizeof(*ix));
+	for (i = 0; i < nn; i++)
+		ix[i] = i;
+	sst_sort(ix, nn, nodecmp, t);
+	for (k = 0; k < nn; k++) {
+		i = ix[k];
+		if (t->nsamples[i] == 0)
+			continue;
+		if (t->nthread[i] != cur) {
+			cur = t->nthread[i];
+			threadfield(t, cur, prefix, &tf);
+		}
+		stackfield(t, (uint32_t)i, &sf);
+		r.thread = tf.data;
+		r.threadlen = tf.len;
+		r.samples = t->nsamples[i];
+		if (t->nmixed[i]) {
+			r.hasperiod = 0;
+			r.weight = (double)t->nns[i] / 1e9;
+		} else {
+			r.hasperiod = 1;
+			r.period = (double)t->nfirst[i] / 1e9;
+			r.weight = fmt_pysum(0, r.period, r.samples);
+		}
+		r.stack = sf.data;
+		r.stacklen = sf.len;
+		rec_write(fp, &r);
+		t->st->records++;
+	}
+	free(ix);
+	buf_free(&tf);
+	buf_free(&sf);
+}
+
+/* Free everything of t. */
+static void
+freetrace(struct trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < ht_count(t->tids); i++) {
+		free(t->th[i].sp);
+		free(t->th[i].b);
+		free(t->th[i].f);
+	}
+	free(t->th);
+	free(t->pname);
+	ht_free(t->names);
+	ht_free(t->pids);
+	ht_free(t->tids);
+	ht_free(t->nodes);
+	if (t->launch != NULL)
+		ht_free(t->launch);
+	spill_free(t->spill);
+	free(t->lnode);
+	free(t->lseq);
+	free(t->gs);
+	free(t->nthread);
+	free(t->nparent);
+	free(t->nname);
+	free(t->nsamples);
+	free(t->nns);
+	free(t->nfirst);
+	free(t->nmixed);
+	free(t->nrank);
+	free(t->ones);
+	free(t->path);
+	buf_free(&t->ev.ph);
+	buf_free(&t->ev.name);
+	buf_free(&t->ev.cat);
+	buf_free(&t->ev.pid);
+	buf_free(&t->ev.tid);
+	buf_free(&t->ev.aname);
+}
+
+void
+trace_convert(struct json *j, const struct trace_opt *opt,
+    const char *prefix, FILE *fp, struct trace_stats *st)
+{
+	struct trace t;
+	enum json_tok tok;
+	const char *k;
+	size_t n, i;
+	int got = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.j = j;
+	t.opt = opt;
+	t.st = st;
+	t.names = ht_new();
+	t.pids = ht_new();
+	t.tids = ht_new();
+	t.nodes = ht_new();
+	t.spill = spill_new(1 << 20);
+	if (opt->gpu)
+		t.launch = ht_new();
+	buf_init(&t.ev.ph);
+	buf_init(&t.ev.name);
+	buf_init(&t.ev.cat);
+	buf_init(&t.ev.pid);
+	buf_init(&t.ev.tid);
+	buf_init(&t.ev.aname);
+	tok = next(&t);
+	if (tok == JT_ARR) {
+		events(&t, 1);
+		got = 1;
+	} else if (tok == JT_OBJ) {
+		while ((tok = next(&t)) == JT_KEY) {
+			k = json_text(j, &n);
+			if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
+				if (got)
+					json_fail(j, "traceEvents given twice");
+				if (next(&t) != JT_ARR)
+					json_fail(j, "traceEvents: expected "
+					    "an array");
+				events(&t, 0);
+				got = 1;
+			} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
+			    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
+			    (n == 6 && memcmp(k, "shared", 6) == 0))
+				json_fail(j, "speedscope JSON, not a trace: "
+				    "use sst-flatten");
+			else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
+			    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
+				json_fail(j, "a .cpuprofile, not a trace: "
+				    "use cpuprofile2sst");
+			else
+				skip(&t, next(&t));
+		}
+		if (!got)
+			json_fail(j, "no traceEvents: not a Chrome trace");
+	} else
+		json_fail(j, "not a Chrome trace: expected an object with "
+		    "traceEvents or an array of events");
+	if (!t.partial && next(&t) != JT_EOF)
+		json_fail(j, "trailing data after JSON value");
+	if (t.nspan == 0)
+		json_fail(j, "no spans (X events or B/E pairs) in the trace");
+	for (i = 0; i < ht_count(t.tids); i++)
+		if (t.th[i].tainted) {
+			readback(&t);
+			break;
+		}
+	for (i = 0; i < ht_count(t.tids); i++)
+		finish(&t, (uint32_t)i);
+	if (opt->gpu)
+		attach(&t);
+	output(&t, prefix, fp);
+	freetrace(&t);
+}
