@@ -79,6 +79,8 @@ deps:
 	@sh tests/deps.sh $(DEBPKGS)
 	@sh tests/s3/install.sh || \
 	    echo "warning: no local S3 server: the S3 tests will fail" >&2
+	@sh tests/pics/install.sh || \
+	    echo "warning: no jsdom: the sst-flame script tests will fail" >&2
 
 # With SANITIZE=1 the plain bin/ is built too, for the scripts that run
 # pipelines/ by path (which then use bin/); the rest use build/san/bin.
@@ -100,6 +102,23 @@ demo: deps
 
 bench: all build/genpyspy build/gentrace
 	sh bench/run.sh
+
+# The pictures of README, from the demo profile: a flame graph (SVG,
+# and a PNG screenshot by headless Chromium) and a call graph (PNG).
+PICS	= pictures
+pictures: all
+	@mkdir -p $(PICS) build
+	bin/sst-flatten tests/fixtures/demo.speedscope.json >build/demo.sst
+	bin/sst-flame --title 'sst-flame: the demo profile' build/demo.sst \
+	    >$(PICS)/demo-flame.svg
+	h=`sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' \
+	    $(PICS)/demo-flame.svg` && t=`mktemp -d` && \
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	    --user-data-dir=$$t --window-size=1200,$$h \
+	    --screenshot=$(CURDIR)/$(PICS)/demo-flame.png \
+	    file://$(CURDIR)/$(PICS)/demo-flame.svg 2>/dev/null; \
+	    st=$$?; rm -rf $$t; exit $$st
+	pipelines/sst-graph -o $(PICS)/demo-callgraph.png build/demo.sst
 
 build/genpyspy: bench/genpyspy.c
 	@mkdir -p build
@@ -183,4 +202,4 @@ clean:
 	rm -rf bin build tests/out
 
 .PHONY: all check units lint demo bench install clean deps fuzz fuzz-build \
-	fuzz-deps
+	fuzz-deps pictures

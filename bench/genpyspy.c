@@ -7,6 +7,10 @@
  * numbers them, in the order a sample first uses them, leaf first.
  * Everything comes from a fixed-seed PRNG, so a given command line
  * always writes the same bytes.
+ *
+ * With -k K every thread has K distinct stacks of its own, picked with
+ * Zipf popularity (the stack of rank r with weight 1/r), over about
+ * 5,000 frames: the high-cardinality shape of a long Ray driver profile.
  */
 #include <err.h>
 #include <stdint.h>
@@ -17,7 +21,8 @@
 
 #define NFILE	160		/* source files */
 #define NFUNC	1300		/* functions, spread over the files */
-#define MAXFRAME (NFUNC * 4)	/* each function at 1-4 lines */
+#define ZFUNC	2000		/* functions with -k */
+#define MAXFRAME (ZFUNC * 4)	/* each function at 1-4 lines */
 #define NCALLEE	6		/* call-graph fan-out per frame */
 #define POOL	48000		/* distinct stacks over all threads */
 #define MINDEPTH 10
@@ -52,6 +57,7 @@ static void	 extend(struct stack *, int, uint64_t *);
 static void	 genframes(void);
 static void	 intern(struct stack *);
 static int	 pick(struct thread *, uint64_t *, int);
+static int	 zipf(double);
 static void	 plan(long long);
 static void	 put(const char *, size_t);
 static void	 putstr(const char *);
@@ -95,8 +101,11 @@ static const char *tnames[] = {
 	"ThreadPoolExecutor-0_2", "AsyncIO Thread: default", "Thread-2"
 };
 
-static char	 fnames[NFUNC][40];
-static int	 ffile[NFUNC];
+static char	 fnames[ZFUNC][40];
+static int	 ffile[ZFUNC];
+static int	 nfunc = NFUNC;
+static int	 zipfk;			/* -k: stacks per thread, or 0 */
+static double	*zcum;			/* -k: cumulative Zipf weights */
 static char	 files[NFILE][112];
 static struct frame frames[MAXFRAME];
 static int	 nframe;
@@ -114,7 +123,8 @@ static size_t	 olen;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: genpyspy [-r] [-t threads] -m megabytes\n");
+	fprintf(stderr, "usage: genpyspy [-r] [-k stacks] [-t threads] "
+	    "-m megabytes\n");
 	exit(2);
 }
 
@@ -156,7 +166,7 @@ genframes(void)
 			    sizeof(words) / sizeof(*words)))]);
 	}
 	n = (int)(sizeof(words) / sizeof(*words));
-	for (i = 0; i < NFUNC; i++) {
+	for (i = 0; i < nfunc; i++) {
 		ffile[i] = rndn(&s, NFILE);
 		if (rndn(&s, 8) == 0)
 			snprintf(fnames[i], sizeof(fnames[i]), "%s",
@@ -173,7 +183,7 @@ genframes(void)
 	snprintf(fnames[1], sizeof(fnames[1]), "_bootstrap");
 	snprintf(fnames[2], sizeof(fnames[2]), "_bootstrap_inner");
 	ffile[2] = 2;
-	for (i = 0; i < NFUNC; i++) {
+	for (i = 0; i < nfunc; i++) {
 		k = i < 3 ? 1 : 1 + rndn(&s, 4);
 		for (j = 0; j < k; j++) {
 			frames[nframe].func = i;
@@ -233,6 +243,8 @@ build(int total)
 		k = total / (nthr + 2);
 		if (t < 2)
 			k *= 2;
+		if (zipfk > 0)
+			k = zipfk;
 		if (t == nthr - 1)
 			k = total - n;
 		base = t == 0 ? 1 : 3;
@@ -305,10 +317,30 @@ pick(struct thread *t, uint64_t *s, int last)
 {
 	double u;
 
+	if (zipfk > 0)
+		return t->lo + zipf((double)(rnd(s) >> 11) /
+		    9007199254740992.0);
 	if (last >= 0 && rndn(s, 10) < 3)
 		return last;
 	u = (double)(rnd(s) >> 11) / 9007199254740992.0;
 	return t->lo + (int)((t->hi - t->lo) * u * u * u);
+}
+
+/* The rank, from 0, whose cumulative Zipf weight first exceeds u. */
+static int
+zipf(double u)
+{
+	int lo = 0, hi = zipfk - 1, mid;
+
+	u *= zcum[zipfk - 1];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (zcum[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 /*
@@ -428,8 +460,14 @@ main(int argc, char *argv[])
 	long mb = -1;
 	int ch, rev = 0, t;
 
-	while ((ch = getopt(argc, argv, "m:rt:")) != -1) {
+	while ((ch = getopt(argc, argv, "k:m:rt:")) != -1) {
 		switch (ch) {
+		case 'k':
+			zipfk = (int)strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || zipfk < 1 ||
+			    zipfk > 1000000)
+				errx(2, "-k: invalid number: %s", optarg);
+			break;
 		case 'm':
 			mb = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || mb < 0 ||
@@ -459,8 +497,15 @@ main(int argc, char *argv[])
 			snprintf(thr[t].name, sizeof(thr[t].name),
 			    "Thread-%d", t - 4);
 	}
+	if (zipfk > 0) {
+		nfunc = ZFUNC;
+		if ((zcum = calloc(zipfk, sizeof(*zcum))) == NULL)
+			err(1, NULL);
+		for (t = 0; t < zipfk; t++)
+			zcum[t] = (t ? zcum[t - 1] : 0) + 1.0 / (t + 1);
+	}
 	genframes();
-	build(POOL);
+	build(zipfk > 0 ? zipfk * nthr : POOL);
 	plan(mb * MB);
 	putstr("{\"$schema\":\"https://www.speedscope.app/"
 	    "file-format-schema.json\",");

@@ -69,6 +69,12 @@ mkinput pyspy-10.json "$gen" -m 10
 mkinput pyspy-200.json "$gen" -m 200
 mkinput "pyspy-$mb.json" "$gen" -m "$mb"
 mkinput pyspy-shared-first-100.json "$gen" -r -m 100
+# High stack cardinality (issue 15): K distinct stacks per thread with
+# Zipf popularity, 8 threads, about 5,000 frames.
+mkinput "pyspy-z50k-$mb.json" "$gen" -k 50000 -m "$mb"
+mkinput pyspy-z200k-200.json "$gen" -k 200000 -m 200
+in_z50k=$dir/pyspy-z50k-$mb.json
+in_z200k=$dir/pyspy-z200k-200.json
 in_p10=$dir/pyspy-10.json
 in_p200=$dir/pyspy-200.json
 in_pbig=$dir/pyspy-$mb.json
@@ -89,7 +95,7 @@ fi
 # samples (the records keep their sample counts): sst2speedscope's input.
 mkstream() {
 	sst-flatten "$in_pbig" >"$dir/.one.sst" || return 1
-	n=$(sst-threads -t "$dir/.one.sst" | cut -f1)
+	n=$(sst-threads -F total "$dir/.one.sst" | cut -f1)
 	[ "$n" -gt 0 ] || return 1
 	k=$(((10000000 + n - 1) / n))
 	while [ "$k" -gt 0 ]; do
@@ -247,6 +253,40 @@ bench "sst2collapsed 10M samples" s10m sst2collapsed \
     'sst2collapsed "$F" >/dev/null'
 bench "sst2speedscope 10M samples" s10m sst2speedscope \
     'sst2speedscope "$F" >/dev/null'
+bench "sst-flatten z50k ${mb}MB" z50k sst-flatten \
+    'sst-flatten "$F" >/dev/null'
+bench "sst-flatten z200k 200MB" z200k sst-flatten \
+    'sst-flatten "$F" >/dev/null'
+bench "analyze-pyspy-profile z50k ${mb}MB" z50k \
+    "sst-flatten analyze-pyspy-profile" \
+    'analyze-pyspy-profile "$F" --no-categories >/dev/null'
+
+# The largest total size of the drop-in's temporary files, sampled
+# every 20 ms, against the input's size.
+case "analyze-pyspy-profile temporaries z50k z200k" in
+$only)
+	for k in z50k z200k; do
+		eval "F=\${in_$k:-}"
+		[ -n "$F" ] || continue
+		tw=$dir/.tmpwatch
+		rm -rf "$tw" && mkdir -p "$tw" || exit 1
+		TMPDIR=$tw analyze-pyspy-profile "$F" --no-categories \
+		    >/dev/null &
+		p=$!
+		peak=0
+		while kill -0 "$p" 2>/dev/null; do
+			u=$(du -sk "$tw" 2>/dev/null | cut -f1)
+			[ "${u:-0}" -gt "$peak" ] && peak=$u
+			sleep 0.02
+		done
+		wait "$p"
+		awk -v k="$k" -v p="$peak" -v n="$(wc -c <"$F")" 'BEGIN {
+		    printf "%-34s %8.0f temporaries %.0f MB (%.1f%% of input)\n",
+			"analyze-pyspy-profile " k, n / 1048576, p / 1024,
+			100 * p * 1024 / n }'
+		rm -rf "$tw"
+	done ;;
+esac
 
 # Batch: the same 64 files converted with one job and with two; the
 # "cat s" column is the one-job time here, so ratio is two jobs' share
@@ -269,6 +309,46 @@ $only)
 			t / b, 256 / t, m
 		    printf "(speedup of -j 2 over -j 1: %.2fx)\n", b / t }'
 	fi ;;
+esac
+
+# sst-merge (issue 14): 64 streams of about 5 MB each (the stream of a
+# generated profile of 300 stacks per thread, one copy per file, as 64
+# workers running the same code), summed into one, against cat of the
+# same 64 files.
+case "sst-merge 64 streams" in
+$only)
+	m=$dir/merge64
+	if [ ! -d "$m" ]; then
+		echo "bench: making $m" >&2
+		mkdir -p "$m.tmp" &&
+		    "$gen" -k 300 -m 2 >"$m.tmp/profile.json" &&
+		    sst-flatten "$m.tmp/profile.json" >"$m.tmp/one" || exit 1
+		i=0
+		while [ "$i" -lt 64 ]; do
+			cp "$m.tmp/one" "$m.tmp/w$i.sst" || exit 1
+			i=$((i + 1))
+		done
+		rm "$m.tmp/one" "$m.tmp/profile.json"
+		mv "$m.tmp" "$m" || exit 1
+	fi
+	ts='' cts='' rss=0 ok=1 i=0
+	cat "$m"/w*.sst >/dev/null
+	while [ "$i" -lt "$runs" ]; do
+		once "cat '$m'/w*.sst | cat >/dev/null"
+		cts="$cts $w"
+		once "sst-merge '$m'/w*.sst >/dev/null"
+		ts="$ts $w"
+		[ "$k" = - ] || [ "$k" -le "$rss" ] || rss=$k
+		i=$((i + 1))
+	done
+	t=$(median "$ts")
+	ct=$(median "$cts")
+	[ "$ok" -eq 1 ] || t=failed
+	awk -v t="$t" -v b="$ct" -v m="$rss" \
+	    -v n="$(cat "$m"/w*.sst | wc -c)" 'BEGIN {
+	    n /= 1048576
+	    printf "%-34s %8.0f %8s %8.3f %6.1f %8.0f %8.0f\n",
+		"sst-merge 64 streams", n, t, b, t / b, n / t, m / 1024 }' ;;
 esac
 
 # trace2sst on generated Kineto-like traces of $mb MB (bench/gentrace):

@@ -21,6 +21,8 @@
  * thread reads the next JSON_BUFSZ bytes into another, behind room for
  * the unfinished token, and the two change places at each refill, so
  * that reading (copying out of the page cache) overlaps tokenizing.
+ * Bytes come through input.c, which decompresses gzip and zstd input;
+ * compressed input always gets the thread, which then decompresses.
  *
  * Speed: a token normally lies wholly inside the buffer, and json_text()
  * then points straight into it.  A string without escapes is terminated
@@ -72,6 +74,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "input.h"
 
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
@@ -126,13 +129,12 @@ struct ahead {
 	pthread_t	 th;
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 cv;
-	int		 fd;
+	struct input	*in;
 	int		 state;
 	unsigned char	*buf;
 	size_t		 cap;		/* of buf, without the padding */
 	ssize_t		 len;		/* what was read, -1 on error */
 	size_t		 used;		/* of it, handed out already */
-	int		 err;
 };
 
 /* Container types on the stack; stack[0] is the top level. */
@@ -169,9 +171,13 @@ struct json {
 	unsigned long long peekend[2];	/* of the last two raw arrays */
 	int		 lastpeek;	/* found by json_rawnext() */
 	int		 fd;		/* -1 for memory input */
+	struct input	*in;		/* NULL for memory input */
+	unsigned long long rawpos;	/* bytes of the file read, if known */
 	struct ahead	*ah;		/* the reader thread, or NULL */
 	const unsigned char *src;	/* memory input not yet buffered */
 	size_t		 srclen;
+	const unsigned char *src0;	/* all of the memory input */
+	size_t		 srclen0;
 	char		*name;
 	struct progress	*prog;		/* told the bytes read, or NULL */
 	struct buf	 tok;		/* decoded strings */
@@ -238,8 +244,9 @@ json_open(int fd, const char *name)
 	struct stat st;
 
 	j = json_new(fd, name, JSON_BUFSZ);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size > JSON_BUFSZ)
+	j->in = input_open(fd);
+	if (input_kind(j->in) != IN_PLAIN || (fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > JSON_BUFSZ))
 		startahead(j);
 	return j;
 }
@@ -254,7 +261,7 @@ startahead(struct json *j)
 	struct ahead *a;
 
 	a = xcalloc(1, sizeof(*a));
-	a->fd = j->fd;
+	a->in = j->in;
 	a->cap = AHEAD + JSON_BUFSZ;
 	a->buf = xcalloc(1, a->cap + JSON_PAD);
 	a->state = A_READ;
@@ -278,7 +285,6 @@ reader(void *arg)
 	struct ahead *a = arg;
 	unsigned char *b;
 	ssize_t r;
-	int err;
 
 	pthread_mutex_lock(&a->mu);
 	for (;;) {
@@ -288,13 +294,9 @@ reader(void *arg)
 			break;
 		b = a->buf;
 		pthread_mutex_unlock(&a->mu);
-		while ((r = read(a->fd, b + AHEAD, JSON_BUFSZ)) == -1 &&
-		    errno == EINTR)
-			continue;
-		err = errno;
+		r = input_read(a->in, b + AHEAD, JSON_BUFSZ);
 		pthread_mutex_lock(&a->mu);
 		a->len = r;
-		a->err = err;
 		if (a->state == A_READ)
 			a->state = A_READY;
 		pthread_cond_broadcast(&a->cv);
@@ -325,9 +327,11 @@ swapahead(struct json *j)
 	while (a->state == A_READ)
 		pthread_cond_wait(&a->cv, &a->mu);
 	len = a->len;
+	/* The thread waits: what it wrote may be read. */
+	j->rawpos = input_rawpos(j->in);
 	pthread_mutex_unlock(&a->mu);
 	if (len == -1)
-		return fail(j, j->end, "read error: %s", strerror(a->err));
+		return fail(j, j->end, "%s", input_errmsg(j->in));
 	keep = j->end - j->p;
 	n = len - a->used;
 	if (keep <= AHEAD && a->used == 0) {
@@ -372,7 +376,8 @@ swapahead(struct json *j)
 		pthread_mutex_unlock(&a->mu);
 	}
 	if (j->prog != NULL)
-		progress_update(j->prog, OFF(j, j->end));
+		progress_update(j->prog, input_kind(j->in) == IN_PLAIN ?
+		    OFF(j, j->end) : j->rawpos);
 	return 0;
 }
 
@@ -386,8 +391,8 @@ json_open_mem(const void *p, size_t len, const char *name)
 	if (cap < JSON_MEMBUFSZ)
 		cap = JSON_MEMBUFSZ;
 	j = json_new(-1, name, cap);
-	j->src = p;
-	j->srclen = len;
+	j->src = j->src0 = p;
+	j->srclen = j->srclen0 = len;
 	return j;
 }
 
@@ -419,6 +424,7 @@ json_close(struct json *j)
 	if (j == NULL)
 		return;
 	stopahead(j);
+	input_close(j->in);
 	buf_free(&j->tok);
 	free(j->buf);
 
@@ -469,17 +475,17 @@ refill(struct json *j)
 		j->srclen -= n;
 		r = n;
 	} else {
-		while ((r = read(j->fd, j->end, n)) == -1 && errno == EINTR)
-			continue;
-		if (r == -1)
-			return fail(j, j->end, "read error: %s", strerror(errno));
+		if ((r = input_read(j->in, j->end, n)) == -1)
+			return fail(j, j->end, "%s", input_errmsg(j->in));
+		j->rawpos = input_rawpos(j->in);
 	}
 	if (r == 0)
 		j->eof = 1;
 	j->end += r;
 	memset(j->end, 0, JSON_PAD);
 	if (j->prog != NULL)
-		progress_update(j->prog, OFF(j, j->end));
+		progress_update(j->prog, j->in == NULL ||
+		    input_kind(j->in) == IN_PLAIN ? OFF(j, j->end) : j->rawpos);
 	return 0;
 }
 
@@ -1423,6 +1429,15 @@ const char *
 json_name(const struct json *j)
 {
 	return j->name;
+}
+
+const char *
+json_head(const struct json *j, size_t *n)
+{
+	if (j->in != NULL)
+		return input_head(j->in, n);
+	*n = j->srclen0 < INPUT_HEADMAX ? j->srclen0 : INPUT_HEADMAX;
+	return (const char *)j->src0;
 }
 
 const char *

@@ -2,6 +2,7 @@
  * lines.c: a fast line reader over a file descriptor.  It reads big
  * blocks with read(2) and hands out each line in place, NUL-terminated
  * and without its newline; a line longer than the buffer grows it.
+ * Bytes come through input.c, so gzip and zstd input is decompressed.
  */
 #include <err.h>
 #include <errno.h>
@@ -10,11 +11,12 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "input.h"
 
 #define LINES_BUFSZ	(1 << 20)
 
 struct lines {
-	int		 fd;
+	struct input	*in;
 	const char	*name;
 	char		*buf;
 	size_t		 cap;
@@ -30,7 +32,7 @@ lines_open(int fd, const char *name)
 	struct lines *l;
 
 	l = xcalloc(1, sizeof(*l));
-	l->fd = fd;
+	l->in = input_open(fd);
 	l->name = (name == NULL || strcmp(name, "-") == 0) ? "<stdin>" : name;
 	l->cap = LINES_BUFSZ;
 	l->buf = xmalloc(l->cap + 1);
@@ -52,13 +54,9 @@ fill(struct lines *l)
 		l->cap *= 2;
 		l->buf = xreallocarray(l->buf, l->cap + 1, 1);
 	}
-	for (;;) {
-		n = read(l->fd, l->buf + l->end, l->cap - l->end);
-		if (n >= 0)
-			break;
-		if (errno != EINTR)
-			err(1, "%s", l->name);
-	}
+	if ((n = input_read(l->in, l->buf + l->end, l->cap - l->end)) == -1)
+		errx(1, "%s:%llu: %s", l->name, l->lineno + 1,
+		    input_errmsg(l->in));
 	if (n == 0)
 		l->eof = 1;
 	l->end += (size_t)n;
@@ -106,11 +104,18 @@ lines_name(const struct lines *l)
 	return l->name;
 }
 
+const char *
+lines_head(const struct lines *l, size_t *n)
+{
+	return input_head(l->in, n);
+}
+
 void
 lines_close(struct lines *l)
 {
 	if (l == NULL)
 		return;
+	input_close(l->in);
 	free(l->buf);
 	free(l);
 }

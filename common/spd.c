@@ -21,6 +21,7 @@
  * equal weights, as py-spy writes them, are converted once.
  */
 #include <err.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,13 +168,40 @@ skip(struct spd *s, enum json_tok t)
 		json_fail(s->j, "%s", json_errmsg(s->j));
 }
 
-void
+/* The SPD_* bit of a top-level key that tells a format, or 0. */
+static unsigned
+keybit(const char *k)
+{
+	static const struct {
+		const char	*k;
+		unsigned	 bit;
+	} keys[] = {
+		{ "profiles", SPD_PROFILES }, { "traceEvents", SPD_TRACE },
+		{ "nodes", SPD_NODES }, { "meta", SPD_META },
+		{ "threads", SPD_THREADS }, { "recording", SPD_RECORDING },
+		{ "profile", SPD_PROFILE }, { "ticks", SPD_TICKS }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(k, keys[i].k) == 0)
+			return keys[i].bit;
+	return 0;
+}
+
+unsigned
 spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 {
 	struct spd s;
 	struct prof *p, *np;
 	enum json_tok t;
 	char k[KEYMAX];
+	unsigned seen = 0;
+
+	if ((t = json_next(j)) == JT_ERROR)
+		return SPD_NOTJSON;
+	if (t != JT_OBJ)
+		return SPD_NOTOBJ;
 
 	memset(&s, 0, sizeof(s));
 	s.j = j;
@@ -189,8 +217,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.lastkey);
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
-	expect(&s, next(&s), JT_OBJ, "expected a speedscope JSON object");
 	while ((t = member(&s, k)) != JT_OBJ_END) {
+		seen |= keybit(k);
 		if (strcmp(k, "shared") == 0) {
 			expect(&s, t, JT_OBJ, "shared: expected an object");
 			while ((t = member(&s, k)) != JT_OBJ_END) {
@@ -230,6 +258,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.noff);
 	free(s.loff);
 	free(s.stk);
+	return seen;
 }
 
 /* Read the elements of shared.frames, the '[' already read. */
@@ -811,6 +840,9 @@ readevents(struct spd *s, struct prof *p)
 			    "and frame");
 		if (started && at < last)
 			json_fail(s->j, "event: time goes backwards");
+		if (started && isinf(at - last))
+			json_fail(s->j, "event: the time since the last event "
+			    "overflows to inf");
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
 			id = ht_intern(p->stacks, s->key.data, s->key.len,
@@ -904,6 +936,7 @@ emitprof(struct spd *s, struct prof *p)
 	uint64_t n;
 	uint32_t id, last = UINT32_MAX;
 	double w;
+	char num[FMTBUF];
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
 		progress_hide();
@@ -943,6 +976,14 @@ emitprof(struct spd *s, struct prof *p)
 		r.period = w * p->factor;
 		r.hasperiod = 1;
 		r.weight = fmt_pysum(0, r.period, n);
+		if (!isfinite(r.weight)) {
+			progress_hide();
+			errx(1, "%s: profile \"%s\": the weight of %llu "
+			    "samples of %s on stack \"%s\" overflows to inf",
+			    json_name(s->j), p->name.data,
+			    (unsigned long long)n, fmt_double(num,
+			    sizeof(num), r.period), s->sbuf.data);
+		}
 		r.stack = s->sbuf.data;
 		r.stacklen = s->sbuf.len;
 		r.locs = s->lbuf.data;

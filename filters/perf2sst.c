@@ -5,6 +5,8 @@
  * sample weighs 1 (unit none) or, with -F period, its header's period.
  * Each distinct frame line is parsed once (perf_frames_id(), in
  * common/perf.c), and records are keyed by thread and frames ids.
+ * gzip and zstd input is decompressed as it is read.  An input with
+ * text but no sample is an error that says what it looks like.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "input.h"
 
 #define MAXWARN	10
 #define PLWS(c)	((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
@@ -24,6 +27,9 @@ struct conv {
 	struct perf_recs *recs;		/* the records so far */
 	const char	*name;		/* of the input */
 	unsigned long long lineno;
+	unsigned long long nsamples;	/* of the input */
+	unsigned long long ntext;	/* its lines neither blank nor # */
+	unsigned long long nheads;	/* its sample headers */
 	unsigned	 nwarn;
 	int		 hdr;		/* 0 none, 1 sample header, 2 skipped */
 	int		 java;		/* the thread's name starts "java" */
@@ -45,7 +51,8 @@ static void	rayline(struct conv *, const char *, size_t);
 static int	fghead(struct conv *, const char *, size_t);
 static void	fgline(struct conv *, const char *, size_t);
 static void	readfile(struct conv *, const char *);
-static __dead void usage(void);
+static void	nosample(struct conv *, struct lines *);
+static __dead void usage(int);
 
 /* Warn about the current line; only the first MAXWARN of an input. */
 static void
@@ -66,9 +73,12 @@ setweight(struct conv *c, const char *ev, size_t evn, double per)
 static void
 endsample(struct conv *c)
 {
-	perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
-	    c->nids, c->w, c->unit);
+	if (perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
+	    c->nids, c->w, c->unit) == -1)
+		errx(1, "%s:%llu: the weight of the sample's stack overflows "
+		    "to inf", c->name, c->lineno);
 	c->nids = 0;
+	c->nsamples++;
 }
 
 /* Add a frame line's names to the sample. */
@@ -112,6 +122,7 @@ rayline(struct conv *c, const char *s, size_t n)
 			push(c, id);
 	} else {
 		if (perf_rayhead(s, n, &i, &j)) {
+			c->nheads++;
 			buf_reset(&c->thread);
 			esc_add(&c->thread, s + i, j - i);
 			c->hdr = 1;
@@ -158,6 +169,7 @@ fghead(struct conv *c, const char *s, size_t n)
 	esc_add(&c->thread, c->tmp.data, c->tmp.len);
 	c->java = strncmp(c->tmp.data, "java", 4) == 0;
 	c->hdr = 1;
+	c->nheads++;
 	return 1;
 }
 
@@ -193,13 +205,43 @@ fgline(struct conv *c, const char *s, size_t n)
 		push(c, id);
 }
 
+/*
+ * Exit 1 for an input with text and no sample, saying what it looks
+ * like when that is known.
+ */
+static void
+nosample(struct conv *c, struct lines *l)
+{
+	enum sniff k;
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+
+	head = lines_head(l, &n);
+	k = sniff(head, n);
+	says = sniff_says(k, msg, sizeof(msg));
+	if (k != SN_PERF && says != NULL)
+		errx(1, "%s: no perf samples: %s", c->name, says);
+	if (k == SN_PERF && !c->v.fg)
+		errx(1, "%s: no perf samples by perf.py's rules, which read "
+		    "indented frame lines only: try -F comm", c->name);
+	if (c->nheads > 0 && !c->v.fg)
+		errx(1, "%s: no perf sample with frames: perf.py's rules "
+		    "read samples with a call chain only (perf record -g)",
+		    c->name);
+	if (c->nheads > 0)
+		errx(1, "%s: no complete perf sample (a blank line ends "
+		    "each)", c->name);
+	errx(1, "%s: no perf samples: not perf script output", c->name);
+}
+
 /* Convert one input; a sample cut off by its end counts by perf.py. */
 static void
 readfile(struct conv *c, const char *path)
 {
 	struct lines *l;
 	char *s;
-	size_t n;
+	size_t i, n;
 	int fd, bin = 0;
 
 	fd = xopen(path);
@@ -207,12 +249,16 @@ readfile(struct conv *c, const char *path)
 	c->name = lines_name(l);
 	c->lineno = 0;
 	c->nwarn = 0;
+	c->nsamples = c->ntext = c->nheads = 0;
 	c->hdr = 0;
 	c->nids = 0;
 	buf_reset(&c->thread);
 	setweight(c, NULL, 0, 0);
 	while (!bin && (s = lines_next(l, &n)) != NULL) {
 		c->lineno++;
+		if (n > 0 && s[0] != '#' && !c->ntext)
+			for (i = 0; i < n && !c->ntext; i++)
+				c->ntext = !PYWS((unsigned char)s[i]);
 		if (!PLWS(s[0]) && memchr(s, '\0', n) != NULL)
 			bin = strncmp(s, "PERFILE", 7) == 0 ? 2 : 1;
 		else if (c->v.fg)
@@ -220,9 +266,6 @@ readfile(struct conv *c, const char *path)
 		else
 			rayline(c, s, n);
 	}
-	lines_close(l);
-	if (fd != STDIN_FILENO)
-		close(fd);
 	if (bin)
 		errx(1, "%s:%llu: binary data, not perf script output%s",
 		    c->name, c->lineno, bin == 2 ? " (run perf script on it)" :
@@ -231,13 +274,19 @@ readfile(struct conv *c, const char *path)
 		endsample(c);
 	if (c->nwarn > MAXWARN)
 		warnx("%s: %u more warnings", c->name, c->nwarn - MAXWARN);
+	if (c->ntext && c->nsamples == 0)
+		nosample(c, l);
+	lines_close(l);
+	if (fd != STDIN_FILENO)
+		close(fd);
 }
 
 static __dead void
-usage(void)
+usage(int status)
 {
-	fprintf(stderr, "usage: perf2sst [-s] [-F view] [file ...]\n");
-	exit(2);
+	fprintf(status ? stderr : stdout,
+	    "usage: perf2sst [-hs] [-F view] [file ...]\n");
+	exit(status);
 }
 
 int
@@ -250,17 +299,22 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
-	while ((ch = getopt(argc, argv, "F:s")) != -1) {
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0)
+			usage(0);
+	while ((ch = getopt(argc, argv, "F:hs")) != -1) {
 		switch (ch) {
 		case 'F':
 			if (perf_view(&c.v, optarg, &bad) == -1)
 				errx(2, "-F: unknown view: %s", bad);
 			break;
+		case 'h':
+			usage(0);
 		case 's':
 			sflag = 1;
 			break;
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;

@@ -3,31 +3,84 @@
  * other exporter's) to the sst stream, one record per distinct (thread,
  * stack) or, with -s, one per sample.  The JSON is read as a token
  * stream and never held whole: memory grows with distinct frames and
- * stacks only.  Long runs show their progress on standard error when it
- * is a terminal (-p: always, -P: never).
+ * stacks only.  gzip and zstd input is decompressed as it is read.
+ * Input that is no speedscope profile (a Chrome trace, a .cpuprofile,
+ * perf script text, ...) is an error that says what it looks like and
+ * which program reads it.  Long runs show their progress on standard
+ * error when it is a terminal (-p: always, -P: never).
  */
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sst.h"
+#include "input.h"
+
+struct out {
+	FILE		*fp;
+	unsigned long long n;		/* records written */
+};
 
 static void	emit(const struct sst_rec *, void *);
+static void	refuse(struct json *, unsigned);
 static void	flatten(const char *, int, int);
-static __dead void usage(void);
+static __dead void usage(int);
 
 static __dead void
-usage(void)
+usage(int status)
 {
-	fprintf(stderr, "usage: %s [-Pps] [file ...]\n", getprogname());
-	exit(2);
+	fprintf(status ? stderr : stdout, "usage: %s [-hPps] [file ...]\n",
+	    getprogname());
+	exit(status);
 }
 
 static void
 emit(const struct sst_rec *r, void *arg)
 {
-	rec_write(arg, r);
+	struct out *o = arg;
+
+	rec_write(o->fp, r);
+	o->n++;
+}
+
+/*
+ * Exit 1 for a document of which spd_flatten() read no profile, seen
+ * being what it found, saying what it looks like and what reads it.
+ */
+static void
+refuse(struct json *j, unsigned seen)
+{
+	enum sniff k;
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+
+	head = json_head(j, &n);
+	k = sniff(head, n);
+	if (seen & SPD_TRACE)
+		k = SN_TRACE;
+	else if (seen & SPD_NODES)
+		k = SN_CPUPROFILE;
+	else if ((seen & (SPD_META | SPD_THREADS)) ==
+	    (SPD_META | SPD_THREADS) || (seen & (SPD_PROFILE | SPD_TICKS)) ==
+	    (SPD_PROFILE | SPD_TICKS))
+		k = SN_FIREFOX;
+	else if (seen & SPD_RECORDING)
+		k = SN_SAFARI;
+	else if (!(seen & (SPD_NOTJSON | SPD_NOTOBJ)))
+		k = SN_JSON;
+	progress_hide();
+	if (k != SN_SPEEDSCOPE && sniff_reader(k) != NULL &&
+	    (says = sniff_says(k, msg, sizeof(msg))) != NULL)
+		errx(1, "%s: not speedscope JSON: %s", json_name(j), says);
+	if (seen & SPD_NOTJSON)
+		json_fail(j, "%s", json_errmsg(j));
+	if (seen & SPD_NOTOBJ)
+		json_fail(j, "expected a speedscope JSON object");
+	errx(1, "%s: JSON without \"profiles\": not a speedscope profile",
+	    json_name(j));
 }
 
 /*
@@ -39,13 +92,18 @@ flatten(const char *path, int persample, int progress)
 {
 	struct progress *pr;
 	struct json *j;
+	struct out o = { stdout, 0 };
+	unsigned seen;
 	int fd;
 
 	fd = xopen(path);
 	j = json_open(fd, path);
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
-	spd_flatten(j, persample, emit, stdout);
+	seen = spd_flatten(j, persample, emit, &o);
+	/* A speedscope document may hold no profile. */
+	if (o.n == 0 && !(seen & SPD_PROFILES))
+		refuse(j, seen);
 	progress_close(pr);
 	json_close(j);
 	if (fd != STDIN_FILENO)
@@ -55,11 +113,16 @@ flatten(const char *path, int persample, int progress)
 int
 main(int argc, char *argv[])
 {
-	int ch, persample = 0, progress = -1;
+	int ch, i, persample = 0, progress = -1;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "Pps")) != -1) {
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0)
+			usage(0);
+	while ((ch = getopt(argc, argv, "hPps")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(0);
 		case 'P':
 			progress = 0;
 			break;
@@ -70,7 +133,7 @@ main(int argc, char *argv[])
 			persample = 1;
 			break;
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;

@@ -4,7 +4,9 @@
 # tests/malformed/cases.tsv.  A golden case is a directory holding "cmd"
 # (one sh command line, run inside the case directory), "out" (the exact
 # expected stdout), and optionally "err" (the exact expected stderr) and
-# "status" (the expected exit status, default 0).
+# "status" (the expected exit status, default 0).  The cmd runs under
+# bash --posix -o pipefail, so that a failing stage of a pipeline is not
+# hidden by the ones after it.
 # The last line printed is "N passed, N failed, N skipped".
 #
 # SANITIZE=1: run the ASan/UBSan builds of build/san (make SANITIZE=1
@@ -143,10 +145,18 @@ showreports() {
 	done
 }
 
-for t in "$unitdir"/test_*; do
-	[ -x "$t" ] || continue
-	n=$(basename "$t")
+# One Check suite per tests/unit/test_*.c: a suite that was not built
+# is a failure, not a test less.
+for src in "$top"/tests/unit/test_*.c; do
+	[ -f "$src" ] || continue
+	n=$(basename "$src" .c)
+	t=$unitdir/$n
 	picked "unit/$n" || continue
+	if [ ! -x "$t" ]; then
+		echo "FAIL unit $n: no $t: build it first (make units)"
+		fail=$((fail + 1))
+		continue
+	fi
 	CK_FORK=yes "$t" >"$out/$n.log" 2>&1
 	if ! reports "unit_$n"; then
 		echo "FAIL unit $n: sanitizer or valgrind report"
@@ -158,8 +168,8 @@ for t in "$unitdir"/test_*; do
 	c=$(printf '%s\n' "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
 	f=$(printf '%s\n' "$line" | sed -n 's/.*Failures: \([0-9]*\).*/\1/p')
 	e=$(printf '%s\n' "$line" | sed -n 's/.*Errors: \([0-9]*\).*/\1/p')
-	if [ -z "$c" ]; then
-		echo "FAIL unit $n: no Check summary"
+	if [ -z "$c" ] || [ "$c" -eq 0 ]; then
+		echo "FAIL unit $n: no Check summary, or no checks run"
 		sed 's/^/    /' "$out/$n.log" | tail -n 20
 		fail=$((fail + 1))
 		continue
@@ -183,7 +193,7 @@ for d in "$top"/tests/golden/*/*/ "$top"/tests/pipelines/*/*/; do
 		continue
 	fi
 	o="$out/$(printf '%s' "$name" | tr / _)"
-	(cd "$d" && sh ./cmd >"$o.out" 2>"$o.err" </dev/null)
+	(cd "$d" && bash --posix -o pipefail ./cmd >"$o.out" 2>"$o.err" </dev/null)
 	st=$?
 	want=0
 	[ -f "$d/status" ] && want=$(cat "$d/status")
@@ -254,7 +264,9 @@ EOF
 		ok=0
 	fi
 	if [ -n "$want" ]; then
-		printf '%s\n' "$want" >"$o.want"
+		# \n in the field separates the lines of the message.
+		printf '%s\n' "$want" | sed 's/\\n/\
+/g' >"$o.want"
 	else
 		: >"$o.want"
 	fi
@@ -262,6 +274,30 @@ EOF
 		echo "FAIL $name: stderr differs"
 		diff "$o.want" "$o.err" | head -n 6 | sed 's/^/    /'
 		ok=0
+	fi
+	# Standard output: exactly out/ID, or what the script out/ID.sh
+	# writes (the outputs too big to keep), or nothing.
+	if [ "$outto" != /dev/full ]; then
+		if [ -f "$mdir/out/$id" ]; then
+			cp "$mdir/out/$id" "$o.wantout"
+		elif [ -f "$mdir/out/$id.sh" ]; then
+			(cd "$mdir/in" && GEN="sh $mdir/gen.sh" \
+			    sh "$mdir/out/$id.sh") >"$o.wantout"
+		else
+			: >"$o.wantout"
+		fi
+		if ! cmp -s "$o.wantout" "$o.out"; then
+			echo "FAIL $name: stdout differs"
+			if [ -s "$o.wantout" ] && [ -s "$o.out" ]; then
+				diff "$o.wantout" "$o.out" | cut -c 1-200 |
+				    head -n 6 | sed 's/^/    /'
+			else
+				echo "    expected $(wc -c <"$o.wantout") bytes," \
+				    "got $(wc -c <"$o.out")"
+			fi
+			ok=0
+		fi
+		rm -f "$o.wantout"
 	fi
 	if ! reports "malformed_$id"; then
 		echo "FAIL $name: sanitizer or valgrind report"
@@ -276,6 +312,10 @@ EOF
 done <"$mdir/cases.tsv"
 rm -rf "$gen"
 
+if [ $((pass + fail + skip)) -eq 0 ]; then
+	echo "FAIL: no test ran (ONLY='$only', SHARD=$SHARD)"
+	fail=1
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 
 [ "$fail" -eq 0 ]

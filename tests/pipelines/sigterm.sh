@@ -5,7 +5,8 @@
 # FIFO.  Once a writer has that FIFO open (so a filter of the pipeline
 # has it open to read, after the temporary directory was made and the
 # traps set), the whole group gets SIGTERM, as from a terminal's kill.
-# Prints the pipeline's exit status and the names left in TMPDIR.
+# Prints the pipeline's exit status, its standard error (which should
+# be empty) and the names left in TMPDIR.
 set -u
 work=$(mktemp -d "${TMPDIR:-/tmp}/sigterm.XXXXXXXXXX") || exit 1
 wpid=
@@ -20,7 +21,7 @@ for a; do
 done
 
 # Not a group leader (no job control here), so setsid(1) does not fork.
-TMPDIR=$work/tmp setsid "$prog" "$@" >/dev/null 2>&1 &
+TMPDIR=$work/tmp setsid "$prog" "$@" >/dev/null 2>"$work/err" &
 pid=$!
 sleep 60 >"$work/fifo" &
 wpid=$!
@@ -36,6 +37,11 @@ while [ "$(cat "/proc/$wpid/comm" 2>/dev/null)" != sleep ]; do
 	sleep 0.05
 done
 kill -s TERM -- "-$pid"
-wait "$pid"
-echo "status $?"
+# (Without the shell's own "Terminated" on its standard error.)
+{ wait "$pid"; st=$?; } 2>/dev/null
+echo "status $st"
+# The script's shell may report "Terminated" for the filter it was
+# waiting for, or may die first: that line is left out either way.
+echo "stderr:"
+grep -vx Terminated "$work/err"
 echo "left: $(ls -A "$work/tmp")"

@@ -611,7 +611,6 @@ static const char *bad_docs[] = {
 	"{\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
 	    "\"weights\":[1]}]}",
 	"{\"shared\":{\"frames\":[{\"file\":\"a.py\"}]}}",
-	"[]",
 	"{" FRAMES "} x",
 	"{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
 	    "\"weights\":[1]}]",
@@ -620,6 +619,42 @@ static const char *bad_docs[] = {
 START_TEST(test_bad)
 {
 	flatten_quiet(bad_docs[_i], 0);
+}
+END_TEST
+
+/* What spd_flatten() returns: what it found at the top level. */
+START_TEST(test_seen)
+{
+	static const struct {
+		const char	*doc;
+		unsigned	 seen;
+	} t[] = {
+		{ "[]", SPD_NOTOBJ },
+		{ "3", SPD_NOTOBJ },
+		{ "x", SPD_NOTJSON },
+		{ "", SPD_NOTJSON },
+		{ "{}", 0 },
+		{ "{\"traceEvents\":[{\"ph\":\"X\"}]}", SPD_TRACE },
+		{ "{\"nodes\":[],\"samples\":[1],\"x\":{\"profiles\":1}}",
+		    SPD_NODES },
+		{ "{\"meta\":{},\"threads\":[]}", SPD_META | SPD_THREADS },
+		{ "{\"version\":1,\"recording\":{}}", SPD_RECORDING },
+		{ "{\"ticks\":[],\"profile\":{\"meta\":{}}}",
+		    SPD_TICKS | SPD_PROFILE },
+		{ "{" FRAMES ",\"profiles\":[]}", SPD_PROFILES },
+	};
+	struct json *j;
+	size_t i;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(fp = fopen("/dev/null", "w"));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		j = json_open_mem(t[i].doc, strlen(t[i].doc), "doc.json");
+		ck_assert_msg(spd_flatten(j, 0, emit, fp) == t[i].seen, "%s",
+		    t[i].doc);
+		json_close(j);
+	}
+	fclose(fp);
 }
 END_TEST
 
@@ -675,6 +710,7 @@ spd_suite(void)
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
+	tcase_add_test(tc, test_seen);
 	tcase_add_test(tc, test_raw_errors);
 	tcase_add_test(tc, test_index_place);
 	suite_add_tcase(s, tc);

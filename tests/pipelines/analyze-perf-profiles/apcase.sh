@@ -31,7 +31,7 @@ mkdir "$dir" || exit 1
 arg=$dir
 
 case $scenario in
-two)
+two|concurrent)
 	cp "$xz" "$dir/perf_xz_fp_collapsed.txt" &&
 	    cp "$gcc" "$dir/perf_gcc_cjson_fp_collapsed.txt" || exit 1 ;;
 corpus)
@@ -98,9 +98,26 @@ EOF
 	exit 1 ;;
 esac
 
-echo "== stdout"
-(cd "$work" && "$prog" "$@" -- "$arg")
-echo "== status $?"
+if [ "$scenario" = concurrent ]; then
+	# Two runs at once in one directory: each prints what a run alone
+	# prints, and the summary is one run's, whichever renames last.
+	(cd "$work" && "$prog" "$@" -- "$arg" >"$work/o1" 2>"$work/e1") &
+	p1=$!
+	(cd "$work" && "$prog" "$@" -- "$arg" >"$work/o2" 2>"$work/e2")
+	s2=$?
+	wait "$p1"
+	s1=$?
+	for r in 1 2; do
+		echo "== stdout $r"
+		cat "$work/o$r"
+		cat "$work/e$r" >&2
+	done
+	echo "== status $s1 $s2"
+else
+	echo "== stdout"
+	(cd "$work" && "$prog" "$@" -- "$arg")
+	echo "== status $?"
+fi
 echo "== perf_thread_summary.txt"
 cat "$dir/perf_thread_summary.txt"
 echo "== files"

@@ -1,0 +1,76 @@
+/*
+ * dist.c: the distribution of a set of values, as nsys stats reports
+ * it: total, count, mean, median (the mean of the two middle values for
+ * an even count), minimum, maximum and the sample standard deviation
+ * (divided by n - 1; 0 for a single value).  The values are all kept:
+ * 8 bytes each.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "dist.h"
+
+static int	cmpdouble(const void *, const void *);
+
+void
+dist_init(struct dist *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void
+dist_add(struct dist *d, double v)
+{
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 16;
+		d->v = xreallocarray(d->v, d->cap, sizeof(*d->v));
+	}
+	d->v[d->n++] = v;
+	d->total += v;
+}
+
+/* qsort(3) order of doubles. */
+static int
+cmpdouble(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+dist_summary(struct dist *d, struct dist_sum *s)
+{
+	double dev, acc = 0;
+	size_t i, n = d->n;
+
+	memset(s, 0, sizeof(*s));
+	if (n == 0)
+		return;
+	qsort(d->v, n, sizeof(*d->v), cmpdouble);
+	s->n = n;
+	s->total = d->total;
+	s->avg = d->total / (double)n;
+	if (n % 2 == 1)
+		s->med = d->v[n / 2];
+	else
+		s->med = (d->v[n / 2 - 1] + d->v[n / 2]) / 2;
+	s->min = d->v[0];
+	s->max = d->v[n - 1];
+	if (n > 1) {
+		for (i = 0; i < n; i++) {
+			dev = d->v[i] - s->avg;
+			acc += dev * dev;
+		}
+		s->sd = sqrt(acc / (double)(n - 1));
+	}
+}
+
+void
+dist_free(struct dist *d)
+{
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,73 @@
+/*
+ * dotgraph.h: the call graph of sst-dot(1), built and pruned as pprof
+ * builds and prunes its graphs (pprof's internal/graph): nodes are
+ * functions with flat (self) and cum (inclusive) weight, edges caller
+ * -> callee with the weight that flows through them, each counted once
+ * per sample, residual where pruned nodes lay between.
+ */
+#ifndef DOTGRAPH_H
+#define DOTGRAPH_H
+
+#include "callgraph.h"
+#include "svg.h"
+
+/* The stacks, kept to build the graph again with fewer nodes. */
+struct dg_stack {
+	uint32_t	 thread;
+	uint32_t	 n;
+	size_t		 off;		/* into ids */
+	double		 w;
+};
+struct dg_edge {
+	uint32_t	 from, to;	/* node indices */
+	double		 w;
+	int		 residual;
+	int		 dropped;
+};
+struct dg {
+	struct dg_stack	*st;
+	size_t		 nst, stcap;
+	uint32_t	*ids;
+	size_t		 nids, idcap;
+	size_t		 nfuncs;	/* functions of the stream */
+	/* the graph of the last dg_build */
+	uint32_t	*node;		/* node index -> function, sorted */
+	size_t		 nnodes;
+	double		*flat, *cum;	/* by node index */
+	uint32_t	*index;		/* function -> node index + 1 */
+	struct dg_edge	*e;
+	size_t		 ne;
+	struct htab	*eh;		/* (from, to) -> edge */
+	struct htab	*nt;		/* (node, thread) -> nt weight */
+	double		*ntw;
+	size_t		 ntcap;
+};
+void	 dg_init(struct dg *);
+void	 dg_free(struct dg *);
+/* Keep a stack of function ids of a thread, of weight w. */
+void	 dg_add(struct dg *, uint32_t, const uint32_t *, size_t, double);
+/*
+ * Build the graph of the functions whose keep[] is set (all if NULL),
+ * the nodes in the order of func ids.
+ */
+void	 dg_build(struct dg *, const unsigned char *);
+/* Mark the edges lighter than cutoff dropped; returns how many. */
+size_t	 dg_trimedges(struct dg *, double);
+/* The weight of node i in thread t. */
+double	 dg_threadw(const struct dg *, uint32_t, uint32_t);
+
+/* What dg_prune() cut. */
+struct dg_cuts {
+	size_t		 nodrop, edrop;	/* nodes and edges dropped */
+	size_t		 ntop, norig;	/* nodes kept by nodecount, out of */
+	double		 ncut, ecut;	/* by weight under these */
+};
+/*
+ * Build the graph as pprof does: without the nodes lighter than nfrac
+ * of the total, then without the edges lighter than efrac, then with
+ * the best nmax nodes only (0: all), then without light edges again.
+ */
+void	 dg_prune(struct dg *, const struct cg *, double, double, size_t,
+	    struct dg_cuts *);
+
+#endif

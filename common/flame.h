@@ -1,0 +1,49 @@
+/*
+ * flame.h: the frame tree of sst-flame(1): a root, a node per thread
+ * under it (unless merged), and the frames of the stacks below, each
+ * node with the weight and samples of the stacks through it.
+ */
+#ifndef FLAME_H
+#define FLAME_H
+
+#include <stdint.h>
+
+#include "callgraph.h"
+
+#define FLAME_NONE	UINT32_MAX
+#define FLAME_THREAD	0x80000000u	/* func of a thread's node | tid */
+struct flame {
+	struct htab	*h;		/* (parent, func) -> node */
+	uint32_t	*parent, *func;
+	double		*w, *wa;	/* weight; countA in a diff */
+	uint64_t	*samples;
+	size_t		 n, cap;
+	/* children of each node, after flame_children() */
+	uint32_t	*first, *next;
+};
+/* A tree of a root alone (node 0). */
+void	 flame_init(struct flame *);
+void	 flame_free(struct flame *);
+/*
+ * Add a stack of function ids (root first; reverse: leaf first) of
+ * thread tid (FLAME_NONE: threads merged), weight w, countA wa.
+ */
+void	 flame_add(struct flame *, uint32_t, const uint32_t *, size_t, int,
+	    double, double, uint64_t);
+/* Link each node's children, in the order cmp gives (ids as arg). */
+void	 flame_children(struct flame *, sst_cmp, void *);
+/* The same by name ("all" for the root, thread names), then by file. */
+void	 flame_byname(struct flame *, const struct cg *);
+/* The escaped name of node nd: "all", a thread's or a function's. */
+const char *flame_name(const struct flame *, const struct cg *, uint32_t,
+	    size_t *);
+
+/*
+ * Write the SVG up to its frames, which go in <g id="frames">: its size,
+ * style sheet, script, title and subtitle (plain text, both), buttons.
+ */
+void	 flame_page(double, size_t, int, int, const char *, const char *);
+extern const char flame_css[];
+extern const char *const flame_js[];	/* lines, NULL last */
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * nest.c: the spans of one thread nested as trace2sst nests them (issue
+ * 11, part 1).  Spans are taken by start time, longer first on equal
+ * starts, then in input order.  A span that starts at or after the end
+ * of the innermost open span closes it; a span that ends after its
+ * parent is clipped to the parent's end (counted, for one warning).  A
+ * span's self time is its duration minus the durations of its direct
+ * children.  Times are integers (nanoseconds for nsys2sst), summed
+ * exactly and divided into seconds at the end.
+ *
+ * Memory: every span of the thread (40 bytes) and its name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "nest.h"
+
+#define NONE	((size_t)-1)
+
+struct span {
+	int64_t		 start, end;
+	size_t		 name;		/* id in names */
+	size_t		 seq;		/* input order */
+	size_t		 parent;	/* after nesting, in sorted order */
+	int64_t		 self;
+};
+
+/* A distinct stack's totals. */
+struct tot {
+	uint64_t	 n;
+	int64_t		 sum;
+	int64_t		 first;
+	int		 uniform;
+};
+
+struct nest {
+	struct span	*s;
+	size_t		 n, cap;
+	struct htab	*names;		/* escaped */
+	struct buf	 stack;
+	size_t		*path;
+	size_t		 pathcap;
+};
+
+static int	 bystart(const void *, const void *);
+static void	 stackof(struct nest *, size_t);
+static void	 record(struct sst_rec *, uint64_t, int64_t, int, int64_t,
+		    double);
+
+struct nest *
+nest_new(void)
+{
+	struct nest *ns;
+
+	ns = xcalloc(1, sizeof(*ns));
+	ns->names = ht_new();
+	buf_init(&ns->stack);
+	return ns;
+}
+
+void
+nest_add(struct nest *ns, int64_t start, int64_t end, const char *name,
+    size_t len)
+{
+	struct span *sp;
+	int isnew;
+
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap ? ns->cap * 2 : 256;
+		ns->s = xreallocarray(ns->s, ns->cap, sizeof(*ns->s));
+	}
+	sp = &ns->s[ns->n];
+	sp->start = start;
+	sp->end = end;
+	sp->name = ht_intern(ns->names, name, len, &isnew);
+	sp->seq = ns->n++;
+}
+
+size_t
+nest_count(const struct nest *ns)
+{
+	return ns->n;
+}
+
+/* By start, longer first, then in input order. */
+static int
+bystart(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The stack of span i, root first, into ns->stack. */
+static void
+stackof(struct nest *ns, size_t i)
+{
+	const char *k;
+	size_t n = 0, len;
+
+	for (; i != NONE; i = ns->s[i].parent) {
+		if (n == ns->pathcap) {
+			ns->pathcap = ns->pathcap ? ns->pathcap * 2 : 64;
+			ns->path = xreallocarray(ns->path, ns->pathcap,
+			    sizeof(*ns->path));
+		}
+		ns->path[n++] = i;
+	}
+	buf_reset(&ns->stack);
+	while (n-- > 0) {
+		k = ht_key(ns->names, ns->s[ns->path[n]].name, &len);
+		buf_add(&ns->stack, k, len);
+		if (n > 0)
+			buf_addc(&ns->stack, ';');
+	}
+}
+
+/* Fill samples, weight and period of r from integer totals / div. */
+static void
+record(struct sst_rec *r, uint64_t n, int64_t sum, int uniform,
+    int64_t first, double div)
+{
+	r->samples = n;
+	r->hasperiod = uniform;
+	if (uniform) {
+		r->period = (double)first / div;
+		r->weight = fmt_pysum(0, r->period, n);
+	} else
+		r->weight = (double)sum / div;
+}
+
+void
+nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
+    int flags, spd_emit emit, void *arg, struct nest_stats *st)
+{
+	struct sst_rec r;
+	struct htab *stacks = NULL;
+	struct tot *t = NULL, *tp;
+	size_t *open = NULL, nopen = 0, i, id, len, tcap = 0;
+	int64_t last = INT64_MIN;
+	int isnew, persample = flags & NEST_PERSPAN;
+
+	for (i = 0; i < ns->n; i++) {
+		if (ns->s[i].start > last)
+			last = ns->s[i].start;
+		if (ns->s[i].end != NEST_OPEN && ns->s[i].end > last)
+			last = ns->s[i].end;
+	}
+	for (i = 0; i < ns->n; i++)
+		if (ns->s[i].end == NEST_OPEN) {
+			ns->s[i].end = last;
+			st->open++;
+		}
+	qsort(ns->s, ns->n, sizeof(*ns->s), bystart);
+	open = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof(*open));
+	for (i = 0; i < ns->n; i++) {
+		while (nopen > 0 && ((flags & NEST_FLAT) ||
+		    ns->s[i].start >= ns->s[open[nopen - 1]].end))
+			nopen--;
+		ns->s[i].parent = nopen > 0 ? open[nopen - 1] : NONE;
+		if (nopen > 0 && ns->s[i].end > ns->s[open[nopen - 1]].end) {
+			ns->s[i].end = ns->s[open[nopen - 1]].end;
+			st->clipped++;
+		}
+		ns->s[i].self = ns->s[i].end - ns->s[i].start;
+		if (ns->s[i].parent != NONE)
+			ns->s[ns->s[i].parent].self -= ns->s[i].self;
+		open[nopen++] = i;
+	}
+	free(open);
+
+	memset(&r, 0, sizeof(r));
+	r.thread = thr;
+	r.threadlen = thrlen;
+	r.unit = U_SECONDS;
+	r.locs = "";
+	if (!persample)
+		stacks = ht_new();
+	for (i = 0; i < ns->n; i++) {
+		stackof(ns, i);
+		if (persample) {
+			r.stack = ns->stack.data;
+			r.stacklen = ns->stack.len;
+			record(&r, 1, ns->s[i].self, 1, ns->s[i].self, div);
+			emit(&r, arg);
+			continue;
+		}
+		id = ht_intern(stacks, ns->stack.data, ns->stack.len, &isnew);
+		if (isnew) {
+			if (id == tcap) {
+				tcap = tcap ? tcap * 2 : 64;
+				t = xreallocarray(t, tcap, sizeof(*t));
+			}
+			t[id].n = 0;
+			t[id].sum = 0;
+			t[id].first = ns->s[i].self;
+			t[id].uniform = 1;
+		}
+		tp = &t[id];
+		tp->n++;
+		tp->sum += ns->s[i].self;
+		if (ns->s[i].self != tp->first)
+			tp->uniform = 0;
+	}
+	if (!persample) {
+		for (id = 0; id < ht_count(stacks); id++) {
+			r.stack = ht_key(stacks, id, &len);
+			r.stacklen = len;
+			record(&r, t[id].n, t[id].sum, t[id].uniform,
+			    t[id].first, div);
+			emit(&r, arg);
+		}
+		ht_free(stacks);
+		free(t);
+	}
+	ns->n = 0;
+	ht_free(ns->names);
+	ns->names = ht_new();
+}
+
+void
+nest_free(struct nest *ns)
+{
+	if (ns == NULL)
+		return;
+	free(ns->s);
+	free(ns->path);
+	ht_free(ns->names);
+	buf_free(&ns->stack);
+	free(ns);
+}

@@ -1,0 +1,42 @@
+/*
+ * nest.h: spans of one thread nested by the rules of trace2sst (issue
+ * 11, part 1), written as sst records (nsys2sst).  Needs sst.h first.
+ */
+#ifndef NEST_H
+#define NEST_H
+
+#include <stdint.h>
+
+/* An end for a span that never ends: the thread's last timestamp. */
+#define NEST_OPEN	INT64_MIN
+/* Flags of nest_put(). */
+#define NEST_PERSPAN	0x01	/* one record per span, in start order */
+#define NEST_FLAT	0x02	/* no nesting: every span at the root */
+
+/* What nest_put() found, for warnings. */
+struct nest_stats {
+	size_t		 clipped;	/* spans clipped to their parent */
+	size_t		 open;		/* spans without an end */
+};
+
+struct nest;
+struct nest *nest_new(void);
+/*
+ * A span [start, end) named by escaped name n[0..len), in input order;
+ * end NEST_OPEN: the thread's last timestamp.
+ */
+void	 nest_add(struct nest *, int64_t, int64_t, const char *, size_t);
+/* How many spans were added since the last nest_put(). */
+size_t	 nest_count(const struct nest *);
+/*
+ * Nest the spans added and hand out their records, thread thr[0..len)
+ * (escaped), weights in seconds (times divided by div): one record
+ * per distinct stack with the spans ending there and their summed self
+ * time, or with NEST_PERSPAN one per span in start order.  Forgets the
+ * spans; adds what it found to *st.
+ */
+void	 nest_put(struct nest *, const char *, size_t, double, int, spd_emit,
+	    void *, struct nest_stats *);
+void	 nest_free(struct nest *);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * cpuprofile2sst: convert Chrome and node .cpuprofile files (the
+ * DevTools protocol's Profile) to the sst stream, one record per
+ * distinct stack, weights in seconds (see common/cpuprofile.c for which
+ * time a sample gets).  A file's thread is "Process PID Thread TID" when
+ * it has node's --cpu-prof name, else "Profile"; -L LABEL, -H or more
+ * than one file put "LABEL: " or "BASE: " before it, BASE being the
+ * file's name up to its first '.'.  gzip and zstd input is
+ * decompressed as it is read.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+#include "cpuprofile.h"
+#include "input.h"
+#include "label.h"
+
+static void	emit(const struct sst_rec *, void *);
+static void	convert(const char *, const char *, int);
+static __dead void refuse(struct json *, const char *);
+static void	usage(int);
+
+static void
+usage(int help)
+{
+	fprintf(help ? stdout : stderr,
+	    "usage: cpuprofile2sst [-H] [-L label] [file ...]\n");
+	if (help)
+		fshut(stdout, "stdout");
+	exit(help ? 0 : 2);
+}
+
+static void
+emit(const struct sst_rec *r, void *arg)
+{
+	rec_write(arg, r);
+}
+
+/*
+ * Exit 1 for input j that is no .cpuprofile, with the reader's message
+ * err, or with what the input looks like when it is no JSON the reader
+ * knows (perf script text, folded stacks, Firefox profiles, ...).
+ */
+static __dead void
+refuse(struct json *j, const char *err)
+{
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+	enum sniff k;
+
+	head = json_head(j, &n);
+	switch ((k = sniff(head, n))) {
+	case SN_SST:
+	case SN_PERF:
+	case SN_PERFDATA:
+	case SN_FOLDED:
+	case SN_FIREFOX:
+	case SN_SAFARI:
+		if ((says = sniff_says(k, msg, sizeof(msg))) != NULL)
+			errx(1, "%s: not a .cpuprofile: %s", json_name(j),
+			    says);
+		break;
+	default:
+		break;
+	}
+	errx(1, "%s", err);
+}
+
+/* Convert one file ("-": standard input), with a label or none. */
+static void
+convert(const char *path, const char *label, int prefix)
+{
+	struct json *j;
+	struct buf thr;
+	char err[512];
+	int fd;
+
+	buf_init(&thr);
+	label_prefix(&thr, path, label, prefix);
+	cpuprof_thread(&thr, path);
+	fd = xopen(path);
+	j = json_open(fd, path);
+	if (cpuprof_read(j, thr.data, thr.len, emit, stdout, err,
+	    sizeof(err)) == -1)
+		refuse(j, err);
+	json_close(j);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	buf_free(&thr);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *label = NULL;
+	int ch, hflag = 0;
+
+	sst_init();
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage(1);
+	while ((ch = getopt(argc, argv, "HhL:")) != -1) {
+		switch (ch) {
+		case 'H':
+			hflag = 1;
+			break;
+		case 'h':
+			usage(1);
+			break;
+		case 'L':
+			label = optarg;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		hflag = 1;
+	if (argc == 0)
+		convert("-", label, hflag);
+	for (; argc > 0; argc--, argv++)
+		convert(*argv, label, hflag);
+	fshut(stdout, "stdout");
+	return 0;
+}

@@ -1,0 +1,292 @@
+/*
+ * nsys2sst: convert Nsight Systems SQLite exports (nsys export --type
+ * sqlite) to the sst stream: NVTX push/pop ranges nested per thread by
+ * trace2sst's rules (common/nest.c), NVTX start/end ranges on a thread
+ * of their own beside each thread, each at the root, and CUDA kernels
+ * per device and stream.  Times are nanoseconds, weights seconds of self
+ * time.  Read with libsqlite3; standard input is read into memory.
+ */
+#include <err.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "sst.h"
+#include "label.h"
+#include "nest.h"
+#include "nsys.h"
+
+enum kind { K_PUSHPOP, K_STARTEND, K_KERNEL, NKINDS };
+
+/* A thread of the output: its key (kind, two ids) and spans. */
+struct thr {
+	int64_t		 a, b;
+	struct nest	*ns;
+};
+
+struct conv {
+	const char	*file;		/* as given */
+	const char	*path;		/* for messages */
+	sqlite3		*db;
+	struct buf	 prefix;	/* escaped, with ": ", or empty */
+	int		 flags;
+	struct htab	*keys[NKINDS];
+	struct thr	*t[NKINDS];
+	size_t		 cap[NKINDS];
+};
+
+static const char *nvtxsql =
+    "SELECT globalTid, start, end, eventType, COALESCE(text, %s) "
+    "FROM NVTX_EVENTS WHERE eventType IN (59, 60) ORDER BY rowid";
+static const char *kernsql =
+    "SELECT deviceId, streamId, start, end, COALESCE(%s) "
+    "FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid";
+
+static void	emit(const struct sst_rec *, void *);
+static void	usage(int);
+static __dead void dberr(struct conv *, const char *);
+static int	hastable(struct conv *, const char *);
+static sqlite3_stmt *prepare(struct conv *, const char *);
+static struct nest *thread(struct conv *, enum kind, int64_t, int64_t);
+static void	addspan(struct conv *, enum kind, int64_t, int64_t,
+		    sqlite3_stmt *, int, int, int);
+static void	name(struct conv *, struct buf *, enum kind, int64_t, int64_t);
+static void	convert(const char *, const char *, int, int);
+
+static void
+usage(int help)
+{
+	fprintf(help ? stdout : stderr,
+	    "usage: nsys2sst [-Hs] [-L label] [file.sqlite ...]\n");
+	if (help)
+		fshut(stdout, "stdout");
+	exit(help ? 0 : 2);
+}
+
+static void
+emit(const struct sst_rec *r, void *arg)
+{
+	rec_write(arg, r);
+}
+
+static __dead void
+dberr(struct conv *c, const char *what)
+{
+	errx(1, "%s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
+}
+
+static int
+hastable(struct conv *c, const char *t)
+{
+	int rv;
+
+	if ((rv = nsys_hastable(c->db, t)) == -1)
+		dberr(c, "sqlite_master");
+	return rv;
+}
+
+static sqlite3_stmt *
+prepare(struct conv *c, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+		dberr(c, "query");
+	return st;
+}
+
+/* The spans of thread (k, a, b), new ones in first-seen order. */
+static struct nest *
+thread(struct conv *c, enum kind k, int64_t a, int64_t b)
+{
+	int64_t key[2] = { a, b };
+	size_t id;
+	int isnew;
+
+	id = ht_intern(c->keys[k], key, sizeof(key), &isnew);
+	if (isnew) {
+		if (id == c->cap[k]) {
+			c->cap[k] = c->cap[k] ? c->cap[k] * 2 : 16;
+			c->t[k] = xreallocarray(c->t[k], c->cap[k],
+			    sizeof(*c->t[k]));
+		}
+		c->t[k][id].a = a;
+		c->t[k][id].b = b;
+		c->t[k][id].ns = nest_new();
+	}
+	return c->t[k][id].ns;
+}
+
+/* Add the span of the row of st (columns start, end, name). */
+static void
+addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
+    int cs, int ce, int cn)
+{
+	struct buf nm;
+	int64_t s, e;
+	const unsigned char *t;
+
+	s = sqlite3_column_int64(st, cs);
+	e = sqlite3_column_type(st, ce) == SQLITE_NULL ? NEST_OPEN :
+	    sqlite3_column_int64(st, ce);
+	if (sqlite3_column_type(st, cs) != SQLITE_INTEGER ||
+	    (e != NEST_OPEN && sqlite3_column_type(st, ce) != SQLITE_INTEGER))
+		errx(1, "%s: %s: a start or end that is no integer", c->path,
+		    k == K_KERNEL ? "CUPTI_ACTIVITY_KIND_KERNEL" :
+		    "NVTX_EVENTS");
+	if (e != NEST_OPEN && e < s)
+		errx(1, "%s: %s: a range that ends (%lld) before it starts "
+		    "(%lld)", c->path, k == K_KERNEL ?
+		    "CUPTI_ACTIVITY_KIND_KERNEL" : "NVTX_EVENTS",
+		    (long long)e, (long long)s);
+	buf_init(&nm);
+	if ((t = sqlite3_column_text(st, cn)) != NULL)
+		esc_name(&nm, (const char *)t,
+		    (size_t)sqlite3_column_bytes(st, cn));
+	else
+		esc_name(&nm, "", 0);
+	nest_add(thread(c, k, a, b), s, e, nm.data, nm.len);
+	buf_free(&nm);
+}
+
+/* The escaped thread field of thread (k, a, b) into b (reset). */
+static void
+name(struct conv *c, struct buf *out, enum kind k, int64_t a, int64_t b)
+{
+	buf_reset(out);
+	buf_add(out, c->prefix.data, c->prefix.len);
+	if (k == K_KERNEL) {
+		buf_printf(out, "Device %lld Stream %lld", (long long)a,
+		    (long long)b);
+		return;
+	}
+	if (nsys_thread(c->db, out, a) == -1)
+		dberr(c, "thread names");
+	if (k == K_STARTEND)
+		buf_adds(out, " (start/end)");
+}
+
+/* Convert one file ("-": standard input). */
+static void
+convert(const char *path, const char *label, int prefix, int flags)
+{
+	struct conv c;
+	struct nest_stats ns;
+	struct buf thr;
+	sqlite3_stmt *st;
+	char sql[512], err[512];
+	size_t i, nspans = 0;
+	int k, rc, strs, nvtx, kern;
+
+	memset(&c, 0, sizeof(c));
+	c.file = path;
+	c.path = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	c.flags = flags;
+	buf_init(&c.prefix);
+	buf_init(&thr);
+	label_prefix(&c.prefix, path, label, prefix);
+	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
+		errx(1, "%s", err);
+	for (k = 0; k < NKINDS; k++)
+		c.keys[k] = ht_new();
+	strs = hastable(&c, "StringIds");
+	nvtx = hastable(&c, "NVTX_EVENTS");
+	kern = hastable(&c, "CUPTI_ACTIVITY_KIND_KERNEL");
+	if (!nvtx && !kern)
+		errx(1, "%s: no NVTX_EVENTS or CUPTI_ACTIVITY_KIND_KERNEL "
+		    "table: not an nsys export with NVTX or CUDA trace",
+		    c.path);
+	if (nvtx) {
+		snprintf(sql, sizeof(sql), nvtxsql, strs ? "(SELECT value "
+		    "FROM StringIds WHERE id = textId)" : "NULL");
+		st = prepare(&c, sql);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			addspan(&c, sqlite3_column_int(st, 3) == 59 ?
+			    K_PUSHPOP : K_STARTEND,
+			    sqlite3_column_int64(st, 0), 0, st, 1, 2, 4);
+		if (rc != SQLITE_DONE)
+			dberr(&c, "NVTX_EVENTS");
+		sqlite3_finalize(st);
+	}
+	if (kern) {
+		snprintf(sql, sizeof(sql), kernsql, strs ? "(SELECT value "
+		    "FROM StringIds WHERE id = demangledName), (SELECT value "
+		    "FROM StringIds WHERE id = shortName)" : "NULL, NULL");
+		st = prepare(&c, sql);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			addspan(&c, K_KERNEL, sqlite3_column_int64(st, 0),
+			    sqlite3_column_int64(st, 1), st, 2, 3, 4);
+		if (rc != SQLITE_DONE)
+			dberr(&c, "CUPTI_ACTIVITY_KIND_KERNEL");
+		sqlite3_finalize(st);
+	}
+	for (k = 0; k < NKINDS; k++)
+		for (i = 0; i < ht_count(c.keys[k]); i++)
+			nspans += nest_count(c.t[k][i].ns);
+	if (nspans == 0)
+		errx(1, "%s: no NVTX ranges and no CUDA kernels", c.path);
+	memset(&ns, 0, sizeof(ns));
+	for (k = 0; k < NKINDS; k++) {
+		for (i = 0; i < ht_count(c.keys[k]); i++) {
+			name(&c, &thr, k, c.t[k][i].a, c.t[k][i].b);
+			nest_put(c.t[k][i].ns, thr.data, thr.len, 1e9,
+			    flags | (k == K_STARTEND ? NEST_FLAT : 0), emit,
+			    stdout, &ns);
+			nest_free(c.t[k][i].ns);
+		}
+		free(c.t[k]);
+		ht_free(c.keys[k]);
+	}
+	if (ns.clipped > 0)
+		warnx("%s: ranges ending after their parent, clipped to its "
+		    "end: %zu", c.path, ns.clipped);
+	if (ns.open > 0)
+		warnx("%s: ranges without an end, ended at their thread's "
+		    "last timestamp: %zu", c.path, ns.open);
+	sqlite3_close(c.db);
+	buf_free(&c.prefix);
+	buf_free(&thr);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *label = NULL;
+	int ch, hflag = 0, flags = 0;
+
+	sst_init();
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage(1);
+	while ((ch = getopt(argc, argv, "HhL:s")) != -1) {
+		switch (ch) {
+		case 'H':
+			hflag = 1;
+			break;
+		case 'h':
+			usage(1);
+			break;
+		case 'L':
+			label = optarg;
+			break;
+		case 's':
+			flags |= NEST_PERSPAN;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		hflag = 1;
+	if (argc == 0)
+		convert("-", label, hflag, flags);
+	for (; argc > 0; argc--, argv++)
+		convert(*argv, label, hflag, flags);
+	fshut(stdout, "stdout");
+	return 0;
+}

@@ -1,0 +1,297 @@
+/*
+ * sst-flame: an sst(5) stream as one self-contained SVG flame graph:
+ * a root, a tower per thread on it (unless -T merges them) and the
+ * stacks' frames above, each as wide as its weight, coloured by kind
+ * (Python, native, kernel, GPU), with a tooltip giving its name,
+ * location, weight, samples and share.  The inline script zooms into a
+ * frame on a click and searches by regular expression.  -i draws it
+ * upside down (an icicle graph), -R with each stack reversed (the
+ * callers of each leaf).  Frames narrower than --minwidth pixels are
+ * merged into one per parent, so that huge profiles stay light.
+ * Two-count folded lines "stack countA countB" (difffolded.pl, sst-diff
+ * -F folded) give a differential flame graph: widths by countB, red
+ * where it grew, blue where it shrank.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph.h"
+#include "flame.h"
+#include "svg.h"
+
+#define PAD	10		/* left and right */
+#define TOP	44		/* above the frames */
+#define BOTTOM	30		/* below */
+#define FRAMEH	16		/* frame height with its gap */
+
+struct fg {
+	struct cg	 cg;
+	struct flame	 t;
+	int		 icicle, reverse, merge;
+	double		 width, minwidth, span, maxdelta;
+	size_t		 depth, height, nframes;
+	int		 out;		/* 0: measure, 1: write */
+	struct buf	 b;
+};
+
+static void	add(void *, uint32_t, const uint32_t *, size_t,
+		    const struct sst_rec *);
+static void	frame(struct fg *, size_t, size_t, double, double,
+		    const char *, size_t);
+static void	walk(struct fg *, uint32_t, size_t, double);
+static void	header(struct fg *, const char *);
+static double	pixels(const char *, const char *, double);
+static __dead void usage(int);
+
+static void
+add(void *arg, uint32_t tid, const uint32_t *ids, size_t n,
+    const struct sst_rec *r)
+{
+	struct fg *f = arg;
+
+	flame_add(&f->t, f->merge || f->cg.diff ? FLAME_NONE : tid, ids, n,
+	    f->reverse, r->weight, f->cg.cura, r->samples);
+}
+
+/*
+ * Write frame nd (merged: the n narrow children of nd) at depth d, x,
+ * width w px, of weight wt.
+ */
+static void
+frame(struct fg *f, size_t nd, size_t d, double x, double w,
+    const char *merged, size_t n)
+{
+	struct buf *b = &f->b;
+	char xb[FMTBUF], wb[FMTBUF], yb[FMTBUF], c[16];
+	const char *s, *sn, *file = "";
+	size_t len, flen = 0, sl, fit;
+	double wt = f->t.w[nd], y, delta;
+	enum svg_kind k = SK_ROOT;
+
+	if (d > f->depth)
+		f->depth = d;
+	f->nframes++;
+	if (!f->out)
+		return;
+	y = f->icicle ? TOP + (double)d * FRAMEH : (double)f->height -
+	    BOTTOM - (double)(d + 1) * FRAMEH;
+	s = flame_name(&f->t, &f->cg, (uint32_t)nd, &len);
+	if (merged != NULL)
+		k = SK_MERGED;
+	else if (nd > 0 && (f->t.func[nd] & FLAME_THREAD))
+		k = SK_THREAD;
+	else if (nd > 0) {
+		file = cg_file(&f->cg, f->t.func[nd], &flen);
+		k = svg_kind(s, len, file, flen);
+	}
+	buf_reset(b);
+	buf_adds(b, "<g><title>");
+	if (merged != NULL) {
+		wt = w / f->span * f->cg.total;
+		buf_printf(b, "[%zu frames]\n%s", n, merged);
+	} else if (k == SK_THREAD) {
+		/* The quoted short name first: labels and search use it. */
+		sn = chain_shortthread(s, len, &sl);
+		if (sl > 0 && sl < len) {
+			svg_text(b, sn, sl, SVG_XML, 0);
+			file = s;
+			flen = len;
+		} else
+			svg_text(b, s, len, SVG_XML, 0);
+	} else
+		svg_text(b, s, len, SVG_XML, 0);
+	if (flen > 0) {
+		buf_addc(b, '\n');
+		svg_text(b, file, flen, SVG_XML, 0);
+	}
+	buf_printf(b, "\n%s", svg_weight(c, sizeof(c), wt, f->cg.unit));
+	if (merged == NULL && !f->cg.diff)
+		buf_printf(b, ", %llu samples",
+		    (unsigned long long)f->t.samples[nd]);
+	buf_printf(b, ", %.2f%%", 100 * wt / f->cg.total);
+	delta = f->t.w[nd] - f->t.wa[nd];
+	if (f->cg.diff && merged == NULL)
+		buf_printf(b, "\nbefore %s, change %s%.2f%%",
+		    svg_weight(xb, sizeof(xb), f->t.wa[nd], f->cg.unit),
+		    delta >= 0 ? "+" : "", 100 * delta / f->cg.total);
+	if (f->cg.diff && merged == NULL && nd > 0 && f->maxdelta > 0) {
+		sl = (size_t)(210 * (1 - fabs(delta) / f->maxdelta));
+		snprintf(c, sizeof(c), delta > 0 ? "#ff%02zx%02zx" :
+		    "#%02zx%02zxff", sl, sl);
+	} else
+		svg_kindcolor(c, sizeof(c), k, s, len);
+	buf_printf(b, "</title><rect x=\"%s\" y=\"%s\" width=\"%s\" "
+	    "height=\"%d\" fill=\"%s\"/>", svg_num(xb, sizeof(xb), x),
+	    svg_num(yb, sizeof(yb), y), svg_num(wb, sizeof(wb), w),
+	    FRAMEH - 1, c);
+	if ((fit = (size_t)fmax(0, floor((w - 6) / 7.1))) >= 3) {
+		buf_printf(b, "<text x=\"%s\" y=\"%s\">",
+		    svg_num(xb, sizeof(xb), x + 3), svg_num(yb, sizeof(yb),
+		    y + 11));
+		if (merged != NULL)
+			buf_printf(b, "[%zu frames]", n);
+		else {
+			if (k == SK_THREAD) {
+				sn = chain_shortthread(s, len, &sl);
+				if (sl > 0)
+					s = sn, len = sl;
+			}
+			svg_text(b, s, len, SVG_XML, fit);
+		}
+		buf_adds(b, "</text>");
+	}
+	buf_adds(b, "</g>\n");
+	fwrite(b->data, 1, b->len, stdout);
+}
+
+/* Frame nd at depth d and x, then its children, the narrow ones merged. */
+static void
+walk(struct fg *f, uint32_t nd, size_t d, double x)
+{
+	double w = f->t.w[nd] / f->cg.total * f->span, cw, mw = 0;
+	uint32_t c;
+	size_t nm = 0;
+	char mb[FMTBUF], nb[FMTBUF];
+
+	frame(f, nd, d, x, w, NULL, 0);
+	for (c = f->t.first[nd]; c != FLAME_NONE; c = f->t.next[c]) {
+		cw = f->t.w[c] / f->cg.total * f->span;
+		if (cw < f->minwidth) {
+			mw += cw;
+			nm++;
+			continue;
+		}
+		walk(f, c, d + 1, x);
+		x += cw;
+	}
+	if (nm > 0 && mw >= f->minwidth) {
+		snprintf(mb, sizeof(mb), "each narrower than %s px, merged",
+		    svg_num(nb, sizeof(nb), f->minwidth));
+		frame(f, nd, d + 1, x, mw, mb, nm);
+	}
+}
+
+/* The SVG up to the frames, with the totals under the title. */
+static void
+header(struct fg *f, const char *title)
+{
+	char t[FMTBUF];
+
+	buf_reset(&f->b);
+	buf_adds(&f->b, svg_weight(t, sizeof(t), f->cg.total, f->cg.unit));
+	if (f->cg.diff)
+		buf_adds(&f->b, " after (widths), red: grew, blue: shrank");
+	else
+		buf_printf(&f->b, ", %llu samples, unit %s",
+		    (unsigned long long)f->cg.samples,
+		    rec_unitname(f->cg.unit));
+	flame_page(f->width, f->height, PAD, f->icicle, title, f->b.data);
+}
+
+static __dead void
+usage(int st)
+{
+	fprintf(st ? stderr : stdout, "usage: sst-flame [-iRT] [--title "
+	    "title] [--width px] [--minwidth px] [file ...]\n");
+	exit(st);
+}
+
+/* A number of pixels for option name, at least min. */
+static double
+pixels(const char *name, const char *s, double min)
+{
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !(v >= min && v <= 1e6))
+		errx(2, "--%s: expected a number of pixels from %g to 1e6: %s",
+		    name, min, s);
+	return v;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "minwidth", required_argument, NULL, 'M' },
+		{ "title", required_argument, NULL, 'L' },
+		{ "width", required_argument, NULL, 'W' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct fg f;
+	const char *title = NULL;
+	double d;
+	size_t i;
+	int ch;
+
+	sst_init();
+	memset(&f, 0, sizeof(f));
+	f.width = 1200;
+	f.minwidth = 0.1;
+	while ((ch = getopt_long(argc, argv, "hiRT", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(0);
+		case 'i':
+			f.icicle = 1;
+			break;
+		case 'L':
+			title = optarg;
+			break;
+		case 'M':
+			f.minwidth = pixels("minwidth", optarg, 0);
+			break;
+		case 'R':
+			f.reverse = 1;
+			break;
+		case 'T':
+			f.merge = 1;
+			break;
+		case 'W':
+			f.width = pixels("width", optarg, 2 * PAD + 10);
+			break;
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	cg_init(&f.cg);
+	flame_init(&f.t);
+	buf_init(&f.b);
+	if (argc == 0)
+		cg_read(&f.cg, NULL, add, &f);
+	for (i = 0; i < (size_t)argc; i++)
+		cg_read(&f.cg, argv[i], add, &f);
+	if (f.cg.samples == 0 || !(f.cg.total > 0))
+		errx(1, "%s: no samples with weight: sst-flame reads an sst(5) "
+		    "stream (sst-flatten, perf2sst and collapsed2sst write "
+		    "one) or two-count folded lines", argc ? argv[argc - 1] :
+		    "<stdin>");
+	if (title == NULL)
+		title = f.cg.diff ? "Differential Flame Graph" : f.icicle ?
+		    "Icicle Graph" : "Flame Graph";
+	for (i = 1; i < f.t.n; i++)
+		if (!(f.t.func[i] & FLAME_THREAD) &&
+		    (d = fabs(f.t.w[i] - f.t.wa[i])) > f.maxdelta)
+			f.maxdelta = d;
+	flame_byname(&f.t, &f.cg);
+	f.span = f.width - 2 * PAD;
+	walk(&f, 0, 0, PAD);
+	f.height = TOP + BOTTOM + (f.depth + 1) * FRAMEH;
+	f.out = 1;
+	header(&f, title);
+	walk(&f, 0, 0, PAD);
+	fputs("</g>\n</svg>\n", stdout);
+	fshut(stdout, "stdout");
+	flame_free(&f.t);
+	cg_free(&f.cg);
+	buf_free(&f.b);
+	return 0;
+}

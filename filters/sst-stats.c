@@ -1,0 +1,282 @@
+/*
+ * sst-stats: the distribution of the spans (or samples) of each leaf
+ * frame of an sst(5) stream, in the shape of nsys stats' summaries
+ * (cuda_gpu_kern_sum, nvtx_sum): Time (%), Total Time, Instances, Avg,
+ * Med, Min, Max, StdDev and Name, heaviest first, ties in first-seen
+ * order.  A record with one sample is one instance of its weight; one
+ * with n samples and a period is n instances of the period; one with n
+ * samples of different weights cannot be split and is an error.  Every
+ * instance is kept (8 bytes each) for the median.
+ */
+#include <err.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+#include "dist.h"
+
+struct stats {
+	struct htab	*names;		/* escaped leaf names */
+	struct dist	*d;		/* by name id */
+	size_t		 cap;
+	double		 total;
+	int		 hasunit;
+	enum sst_unit	 unit;
+};
+
+/* The columns of times, in order. */
+enum { C_TOTAL, C_AVG, C_MED, C_MIN, C_MAX, C_SD, NCOLS };
+
+static __dead void fail(struct sst_reader *, const char *,
+		    unsigned long long, const char *, ...)
+		    __attribute__((__format__(__printf__, 4, 5)));
+static void	readstream(struct stats *, const char *);
+static double	col(const struct dist_sum *, int);
+static const char *scale(double, double *);
+static void	putnum(const struct stats *, double, double, int);
+static void	putrows(struct stats *, long long, int);
+static void	usage(int);
+
+static void
+usage(int help)
+{
+	fprintf(help ? stdout : stderr,
+	    "usage: sst-stats [-r] [-n num] [file ...]\n");
+	if (help)
+		fshut(stdout, "stdout");
+	exit(help ? 0 : 2);
+}
+
+/* Close the reader and exit 1 with "path:line: message". */
+static __dead void
+fail(struct sst_reader *rd, const char *path, unsigned long long line,
+    const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rec_close(rd);
+	errx(1, "%s:%llu: %s", strcmp(path, "-") ? path : "<stdin>", line,
+	    msg);
+}
+
+/* Add the instances of the stream at path ("-": standard input). */
+static void
+readstream(struct stats *st, const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	const char *leaf;
+	unsigned long long line = 0;
+	uint64_t k;
+	size_t len, id;
+	int fd, isnew;
+
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		line++;
+		if (r.samples == 0)
+			continue;
+		if (!st->hasunit) {
+			st->unit = r.unit;
+			st->hasunit = 1;
+		} else if (r.unit != st->unit)
+			fail(rd, path, line, "unit %s after %s: one unit per "
+			    "table", rec_unitname(r.unit),
+			    rec_unitname(st->unit));
+		if (r.samples > 1 && !r.hasperiod)
+			fail(rd, path, line, "%llu samples of different "
+			    "weights in one record: sst-stats needs one record "
+			    "per span or sample (the producer's -s)",
+			    (unsigned long long)r.samples);
+		leaf = rec_last(r.stack, r.stacklen, &len);
+		id = ht_intern(st->names, leaf, len, &isnew);
+		if (id == st->cap) {
+			st->cap = st->cap ? st->cap * 2 : 64;
+			st->d = xreallocarray(st->d, st->cap, sizeof(*st->d));
+		}
+		if (isnew)
+			dist_init(&st->d[id]);
+		for (k = 0; k < r.samples; k++) {
+			dist_add(&st->d[id], r.samples == 1 ? r.weight :
+			    r.period);
+			st->total += r.samples == 1 ? r.weight : r.period;
+		}
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* Time column c of a summary. */
+static double
+col(const struct dist_sum *s, int c)
+{
+	switch (c) {
+	case C_TOTAL:
+		return s->total;
+	case C_AVG:
+		return s->avg;
+	case C_MED:
+		return s->med;
+	case C_MIN:
+		return s->min;
+	case C_MAX:
+		return s->max;
+	default:
+		return s->sd;
+	}
+}
+
+/* The unit of seconds in which the largest value m reads best. */
+static const char *
+scale(double m, double *f)
+{
+	if (m >= 1 || m == 0) {
+		*f = 1;
+		return "s";
+	}
+	if (m >= 1e-3) {
+		*f = 1e3;
+		return "ms";
+	}
+	if (m >= 1e-6) {
+		*f = 1e6;
+		return "us";
+	}
+	*f = 1e9;
+	return "ns";
+}
+
+/* Print value v of a column scaled by f (raw: as it is). */
+static void
+putnum(const struct stats *st, double v, double f, int raw)
+{
+	char b[FMTBUF];
+
+	if (raw || st->unit != U_SECONDS)
+		fputs(fmt_double(b, sizeof(b), v), stdout);
+	else
+		printf("%.3f", v * f);
+}
+
+/* Print the first max rows (all if max < 0), heaviest first. */
+static void
+putrows(struct stats *st, long long max, int raw)
+{
+	static const char *hd[NCOLS] = { "Total Time", "Avg", "Med", "Min",
+	    "Max", "StdDev" };
+	struct dist_sum *s;
+	double *tot, f[NCOLS], m, pct;
+	const char *u[NCOLS], *k;
+	size_t *ix, i, n = ht_count(st->names), len;
+	char b[FMTBUF];
+	int c;
+
+	s = xcalloc(n ? n : 1, sizeof(*s));
+	tot = xcalloc(n ? n : 1, sizeof(*tot));
+	ix = xcalloc(n ? n : 1, sizeof(*ix));
+	for (i = 0; i < n; i++) {
+		dist_summary(&st->d[i], &s[i]);
+		tot[i] = s[i].total;
+		ix[i] = i;
+	}
+	tally_sortw(ix, n, tot);
+	if (max >= 0 && (unsigned long long)max < n)
+		n = (size_t)max;
+	for (c = 0; c < NCOLS; c++) {
+		for (m = 0, i = 0; i < n; i++)
+			if (col(&s[ix[i]], c) > m)
+				m = col(&s[ix[i]], c);
+		u[c] = scale(m, &f[c]);
+	}
+	if (!raw) {
+		printf("%s (%%)", st->unit == U_SECONDS ? "Time" : "Total");
+		for (c = 0; c < NCOLS; c++) {
+			printf("\t%s", c == C_TOTAL && st->unit != U_SECONDS ?
+			    "Total" : hd[c]);
+			if (st->unit == U_SECONDS)
+				printf(" (%s)", u[c]);
+			else if (st->unit == U_BYTES)
+				fputs(" (B)", stdout);
+			if (c == C_TOTAL)
+				fputs("\tInstances", stdout);
+		}
+		fputs("\tName\n", stdout);
+	}
+	for (i = 0; i < n; i++) {
+		pct = st->total != 0 ? 100 * s[ix[i]].total / st->total : 0;
+		if (raw)
+			fputs(fmt_double(b, sizeof(b), pct), stdout);
+		else
+			printf("%.1f", pct);
+		for (c = 0; c < NCOLS; c++) {
+			putchar('\t');
+			putnum(st, col(&s[ix[i]], c), f[c], raw);
+			if (c == C_TOTAL)
+				printf("\t%zu", s[ix[i]].n);
+		}
+		k = ht_key(st->names, ix[i], &len);
+		putchar('\t');
+		fwrite(k, 1, len, stdout);
+		putchar('\n');
+	}
+	free(s);
+	free(tot);
+	free(ix);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct stats st;
+	const char *errstr;
+	long long max = -1;
+	size_t i;
+	int ch, rflag = 0;
+
+	sst_init();
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage(1);
+	while ((ch = getopt(argc, argv, "hn:r")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(1);
+			break;
+		case 'n':
+			max = strtonum(optarg, 0, LLONG_MAX, &errstr);
+			if (errstr != NULL)
+				errx(2, "-n: %s: %s", errstr, optarg);
+			break;
+		case 'r':
+			rflag = 1;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	memset(&st, 0, sizeof(st));
+	st.names = ht_new();
+	if (argc == 0)
+		readstream(&st, "-");
+	for (; argc > 0; argc--, argv++)
+		readstream(&st, *argv);
+	putrows(&st, max, rflag);
+	for (i = 0; i < ht_count(st.names); i++)
+		dist_free(&st.d[i]);
+	free(st.d);
+	ht_free(st.names);
+	fshut(stdout, "stdout");
+	return 0;
+}

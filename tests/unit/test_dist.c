@@ -1,0 +1,97 @@
+/*
+ * test_dist.c: Check suite for distributions (common/dist.c): totals in
+ * the order added, medians of odd and even counts, sample standard
+ * deviations worked out by hand, and a single value.
+ */
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "sst.h"
+#include "dist.h"
+
+static Suite	*dist_suite(void);
+
+START_TEST(test_one)
+{
+	struct dist d;
+	struct dist_sum s;
+
+	dist_init(&d);
+	dist_add(&d, 3.5);
+	dist_summary(&d, &s);
+	ck_assert_uint_eq(s.n, 1);
+	ck_assert(s.total == 3.5 && s.avg == 3.5 && s.med == 3.5);
+	ck_assert(s.min == 3.5 && s.max == 3.5 && s.sd == 0);
+	dist_free(&d);
+}
+END_TEST
+
+START_TEST(test_odd_even)
+{
+	struct dist d;
+	struct dist_sum s;
+	static const double v[] = { 9, 2, 5, 4, 4, 7, 4, 5 };
+	size_t i;
+
+	dist_init(&d);
+	for (i = 0; i < 7; i++)
+		dist_add(&d, v[i]);
+	dist_summary(&d, &s);
+	/* 2 4 4 4 5 7 9: total 35, mean 5, median 4 */
+	ck_assert(s.total == 35 && s.avg == 5 && s.med == 4);
+	ck_assert(s.min == 2 && s.max == 9);
+	/* deviations 9 1 1 1 0 4 16 = 32, over 6 */
+	ck_assert(s.sd == sqrt(32.0 / 6));
+	dist_add(&d, v[7]);
+	dist_summary(&d, &s);
+	/* 2 4 4 4 5 5 7 9: total 40, mean 5, median (4 + 5) / 2 */
+	ck_assert(s.total == 40 && s.avg == 5 && s.med == 4.5);
+	/* deviations 9 1 1 1 0 0 4 16 = 32, over 7 */
+	ck_assert(s.sd == sqrt(32.0 / 7));
+	dist_free(&d);
+}
+END_TEST
+
+START_TEST(test_order)
+{
+	struct dist d;
+	struct dist_sum s;
+
+	dist_init(&d);
+	dist_add(&d, 0.1);
+	dist_add(&d, 0.2);
+	dist_add(&d, 0.3);
+	dist_summary(&d, &s);
+	/* Python: 0.1 + 0.2 + 0.3 == 0.6000000000000001 */
+	ck_assert(s.total == (0.1 + 0.2) + 0.3);
+	ck_assert(s.med == 0.2);
+	dist_free(&d);
+}
+END_TEST
+
+static Suite *
+dist_suite(void)
+{
+	Suite *s = suite_create("dist");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_one);
+	tcase_add_test(tc, test_odd_even);
+	tcase_add_test(tc, test_order);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(dist_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,214 @@
+/*
+ * test_flame.c: Check suite for the frame tree of sst-flame
+ * (common/flame.c) and its script (common/flamejs.c): nodes shared by
+ * stacks with the same path, thread nodes, merged threads, reversed
+ * stacks, the children linked in the order asked for, and a script
+ * that can sit in CDATA and loads nothing.
+ */
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+
+static Suite	*flame_suite(void);
+
+/* The node reached from the root through funcs f[0..n), or NONE. */
+static uint32_t
+path(const struct flame *t, const uint32_t *f, size_t n)
+{
+	uint32_t nd = 0, c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0; c < t->n; c++)
+			if (c != 0 && t->parent[c] == nd && t->func[c] == f[i])
+				break;
+		if (c == t->n)
+			return FLAME_NONE;
+		nd = c;
+	}
+	return nd;
+}
+
+START_TEST(test_tree)
+{
+	struct flame t;
+	static const uint32_t a[] = { 0, 1, 2 }, b[] = { 0, 1 },
+	    c[] = { 0, 1, 1 };
+	uint32_t p[4], nd;
+
+	flame_init(&t);
+	ck_assert_uint_eq(t.n, 1);
+	flame_add(&t, 7, a, 3, 0, 0.5, 0, 2);
+	flame_add(&t, 7, b, 2, 0, 0.25, 0, 1);
+	flame_add(&t, 3, c, 3, 0, 1, 0, 1);
+	/* root, thread 7, 0, 1, 2, thread 3, 0, 1, 1 */
+	ck_assert_uint_eq(t.n, 9);
+	ck_assert_double_eq(t.w[0], 1.75);
+	ck_assert_uint_eq(t.samples[0], 4);
+	p[0] = FLAME_THREAD | 7;
+	p[1] = 0;
+	p[2] = 1;
+	p[3] = 2;
+	nd = path(&t, p, 3);
+	ck_assert_double_eq(t.w[nd], 0.75);
+	ck_assert_uint_eq(t.samples[nd], 3);
+	nd = path(&t, p, 4);
+	ck_assert_double_eq(t.w[nd], 0.5);
+	p[0] = FLAME_THREAD | 3;
+	p[3] = 1;
+	ck_assert_double_eq(t.w[path(&t, p, 4)], 1);
+	flame_free(&t);
+}
+END_TEST
+
+START_TEST(test_merged_reverse)
+{
+	struct flame t;
+	static const uint32_t a[] = { 0, 1, 2 }, b[] = { 3, 1, 2 };
+	uint32_t p[3] = { 2, 1, 0 };
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 3, 1, 2, 1.5, 1);
+	flame_add(&t, FLAME_NONE, b, 3, 1, 3, 0, 1);
+	/* root, 2, 1, 0, 3 */
+	ck_assert_uint_eq(t.n, 5);
+	ck_assert_double_eq(t.w[path(&t, p, 2)], 5);
+	ck_assert_double_eq(t.w[path(&t, p, 3)], 2);
+	ck_assert_double_eq(t.wa[path(&t, p, 3)], 1.5);
+	ck_assert_double_eq(t.wa[0], 1.5);
+	p[2] = 3;
+	ck_assert_double_eq(t.w[path(&t, p, 3)], 3);
+	flame_free(&t);
+}
+END_TEST
+
+/* Nodes by function, descending: the reverse of the ids' order. */
+static int
+bydesc(size_t a, size_t b, void *arg)
+{
+	const struct flame *t = arg;
+
+	return t->func[a] > t->func[b] ? -1 : t->func[a] < t->func[b];
+}
+
+START_TEST(test_children)
+{
+	struct flame t;
+	static const uint32_t a[] = { 1, 5 }, b[] = { 3 }, c[] = { 1, 2 },
+	    d[] = { 2 };
+	uint32_t c0;
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, b, 1, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, d, 1, 0, 1, 0, 1);
+	flame_children(&t, bydesc, &t);
+	c0 = t.first[0];
+	ck_assert_uint_eq(t.func[c0], 3);
+	ck_assert_uint_eq(t.func[t.next[c0]], 2);
+	ck_assert_uint_eq(t.func[t.next[t.next[c0]]], 1);
+	ck_assert_uint_eq(t.next[t.next[t.next[c0]]], FLAME_NONE);
+	c0 = t.first[t.next[t.next[c0]]];
+	ck_assert_uint_eq(t.func[c0], 5);
+	ck_assert_uint_eq(t.func[t.next[c0]], 2);
+	ck_assert_uint_eq(t.first[t.next[c0]], FLAME_NONE);
+	flame_free(&t);
+}
+END_TEST
+
+START_TEST(test_byname)
+{
+	struct flame t;
+	struct cg g;
+	struct sst_rec r;
+	static const uint32_t f0[] = { 0 }, f1[] = { 1 }, f2[] = { 2 };
+	const char *s;
+	uint32_t c;
+	size_t n;
+
+	cg_init(&g);
+	ht_intern(g.funcs, "b\tz.py", 6, NULL);
+	ht_intern(g.funcs, "a\ty.py", 6, NULL);
+	ht_intern(g.funcs, "a\tx.py", 6, NULL);
+	memset(&r, 0, sizeof(r));
+	tally_add(&g.threads, "T2", 2, &r);
+	tally_add(&g.threads, "T1", 2, &r);
+	flame_init(&t);
+	flame_add(&t, 0, f0, 1, 0, 1, 0, 1);
+	flame_add(&t, 0, f1, 1, 0, 1, 0, 1);
+	flame_add(&t, 0, f2, 1, 0, 1, 0, 1);
+	flame_add(&t, 1, f0, 1, 0, 1, 0, 1);
+	flame_byname(&t, &g);
+	s = flame_name(&t, &g, 0, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(memcmp(s, "all", 3), 0);
+	c = t.first[0];
+	s = flame_name(&t, &g, c, &n);
+	ck_assert_int_eq(memcmp(s, "T1", 2), 0);
+	c = t.next[c];
+	ck_assert_uint_eq(t.next[c], FLAME_NONE);
+	/* T2: a at x.py, a at y.py, b. */
+	c = t.first[c];
+	ck_assert_uint_eq(t.func[c], 2);
+	ck_assert_uint_eq(t.func[t.next[c]], 1);
+	ck_assert_uint_eq(t.func[t.next[t.next[c]]], 0);
+	flame_free(&t);
+	cg_free(&g);
+}
+END_TEST
+
+START_TEST(test_script)
+{
+	size_t i, n = 0;
+
+	ck_assert_ptr_nonnull(strstr(flame_css, ".hide"));
+	for (i = 0; flame_js[i] != NULL; i++) {
+		ck_assert_ptr_null(strstr(flame_js[i], "]]>"));
+		ck_assert_ptr_null(strstr(flame_js[i], "https:"));
+		ck_assert_ptr_null(strstr(flame_js[i], "fetch("));
+		ck_assert_ptr_null(strstr(flame_js[i], "import"));
+		ck_assert_uint_eq(flame_js[i][strlen(flame_js[i]) - 1], '\n');
+		if (strstr(flame_js[i], "http:") != NULL) {
+			ck_assert_ptr_nonnull(strstr(flame_js[i],
+			    "\"http://www.w3.org/2000/svg\""));
+			n++;
+		}
+	}
+	ck_assert_uint_gt(i, 50);
+	ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+static Suite *
+flame_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("flame");
+	tc = tcase_create("core");
+	tcase_add_test(tc, test_tree);
+	tcase_add_test(tc, test_merged_reverse);
+	tcase_add_test(tc, test_children);
+	tcase_add_test(tc, test_byname);
+	tcase_add_test(tc, test_script);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int nfail;
+
+	sr = srunner_create(flame_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail == 0 ? 0 : 1;
+}

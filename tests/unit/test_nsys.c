@@ -1,0 +1,148 @@
+/*
+ * test_nsys.c: Check suite for Nsight Systems exports (common/nsys.c):
+ * what nsys_open() says of inputs that are no SQLite database, and the
+ * thread names of a small database made here, with and without the
+ * PROCESSES and ThreadNames tables.
+ */
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "sst.h"
+#include "nsys.h"
+#include "tutil.h"
+
+static char	*mkdb(const char *);
+static const char *thread(sqlite3 *, int64_t);
+static Suite	*nsys_suite(void);
+
+/* A new database file made by sql; unlink() it and free() the name. */
+static char *
+mkdb(const char *sql)
+{
+	sqlite3 *db;
+	char *path;
+
+	path = tu_tmpfile("");
+	unlink(path);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	return path;
+}
+
+/* nsys_thread into a static buffer. */
+static const char *
+thread(sqlite3 *db, int64_t gtid)
+{
+	static struct buf b;
+	static int init;
+
+	if (!init) {
+		buf_init(&b);
+		init = 1;
+	}
+	buf_reset(&b);
+	ck_assert_int_eq(nsys_thread(db, &b, gtid), 0);
+	return b.data;
+}
+
+START_TEST(test_notdb)
+{
+	static const struct {
+		const char	*text;
+		const char	*err;
+	} c[] = {
+		{ "", "f: empty file: not an nsys SQLite export" },
+		{ "[1]", "f: JSON, not an SQLite database: trace2sst, "
+		    "cpuprofile2sst or sst-flatten read JSON" },
+		{ "{\"traceEvents\":[]}", "f: not an SQLite database: this "
+		    "looks like a Chrome trace (traceEvents): trace2sst reads "
+		    "it" },
+		{ "a;b 3\n", "f: not an SQLite database: this looks like "
+		    "folded stacks: collapsed2sst reads it" },
+		{ "SQLite format", "f: not an SQLite database: make one from "
+		    "a report with nsys export --type sqlite" },
+	};
+	char err[256], *path;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		path = tu_tmpfile(c[i].text);
+		ck_assert_ptr_null(nsys_open(path, "f", err, sizeof(err)));
+		ck_assert_str_eq(err, c[i].err);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	sqlite3 *db;
+	char err[256], *path;
+
+	path = mkdb("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, "
+	    "value TEXT NOT NULL);"
+	    "CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, "
+	    "globalTid INTEGER);"
+	    "CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, "
+	    "name TEXT);"
+	    "INSERT INTO StringIds VALUES (1, 'low'), (2, 'high'), "
+	    "(3, 'a\tb');"
+	    /* 0x2000064000007: hardware id 2, PID 100, TID 7 */
+	    "INSERT INTO ThreadNames VALUES (1, 0, 562951631142919), "
+	    "(2, 5, 562951631142919), (3, 0, 562951631142920);"
+	    "INSERT INTO PROCESSES VALUES (562951631142912, 100, 'py');");
+	db = nsys_open(path, "f", err, sizeof(err));
+	ck_assert_ptr_nonnull(db);
+	ck_assert_int_eq(nsys_hastable(db, "PROCESSES"), 1);
+	ck_assert_int_eq(nsys_hastable(db, "NVTX_EVENTS"), 0);
+	ck_assert_str_eq(thread(db, 562951631142919),
+	    "Process 100 \"py\" Thread 7 \"high\"");
+	ck_assert_str_eq(thread(db, 562951631142920),
+	    "Process 100 \"py\" Thread 8 \"a\\tb\"");
+	ck_assert_str_eq(thread(db, 16777217), "Process 1 Thread 1");
+	sqlite3_close(db);
+	unlink(path);
+	free(path);
+
+	path = mkdb("CREATE TABLE NVTX_EVENTS (start INTEGER);");
+	db = nsys_open(path, "f", err, sizeof(err));
+	ck_assert_ptr_nonnull(db);
+	ck_assert_str_eq(thread(db, 562951631142919),
+	    "Process 100 Thread 7");
+	sqlite3_close(db);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+static Suite *
+nsys_suite(void)
+{
+	Suite *s = suite_create("nsys");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_notdb);
+	tcase_add_test(tc, test_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(nsys_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
