@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "sst.h"
 #include "trace.h"
 
@@ -210,6 +211,7 @@ static void	 threadfield(struct trace *, uint32_t, const char *,
 static void	 stackfield(struct trace *, uint32_t, struct buf *);
 static void	 output(struct trace *, const char *, FILE *);
 static void	 freetrace(struct trace *);
+static void	 refuse(struct json *, enum json_tok);
 
 /* The next token; a tokenizer error ends the program. */
 static enum json_tok
@@ -1190,6 +1192,7 @@ output(struct trace *t, const char *prefix, FILE *fp)
 	struct sst_rec r;
 	struct buf tf, sf;
 	size_t *ix, i, nn = ht_count(t->nodes), k;
+	int64_t t0;
 	uint32_t cur = NONE;
 
 	buf_init(&tf);
@@ -1199,6 +1202,10 @@ output(struct trace *t, const char *prefix, FILE *fp)
 	r.locs = "";
 	if (t->opt->persample) {
 		qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
+		/* Start times count from the earliest span of the file. */
+		for (i = 0, t0 = INT64_MAX; i < t->nones; i++)
+			if (t->ones[i].start < t0)
+				t0 = t->ones[i].start;
 		for (i = 0; i < t->nones; i++) {
 			if (t->ones[i].thread != cur) {
 				cur = t->ones[i].thread;
@@ -1212,6 +1219,8 @@ output(struct trace *t, const char *prefix, FILE *fp)
 			r.hasperiod = 1;
 			r.stack = sf.data;
 			r.stacklen = sf.len;
+			r.hasstart = 1;
+			r.start = (double)(t->ones[i].start - t0) / 1e9;
 			rec_write(fp, &r);
 			t->st->records++;
 		}
@@ -1292,6 +1301,31 @@ freetrace(struct trace *t)
 	buf_free(&t->ltid);
 }
 
+/*
+ * Exit 1 for a document whose first token tok is no '[' or '{', saying
+ * what it looks like and what reads it when that is known.
+ */
+static void
+refuse(struct json *j, enum json_tok tok)
+{
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+	enum sniff k;
+
+	head = json_head(j, &n);
+	k = sniff(head, n);
+	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
+	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
+		fflush(stdout);
+		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
+	}
+	if (tok == JT_ERROR)
+		json_fail(j, "%s", json_errmsg(j));
+	json_fail(j, "not a Chrome trace: expected an object with "
+	    "traceEvents or an array of events");
+}
+
 void
 trace_convert(struct json *j, const struct trace_opt *opt,
     const char *prefix, FILE *fp, struct trace_stats *st)
@@ -1322,7 +1356,8 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.pnid = (uint32_t)ht_intern(t.names, "process_name", 12, NULL);
 	t.tnid = (uint32_t)ht_intern(t.names, "thread_name", 11, NULL);
 	t.nocatok = trace_catok(opt, "", 0);
-	tok = next(&t);
+	if ((tok = json_next(j)) == JT_ERROR || (tok != JT_ARR && tok != JT_OBJ))
+		refuse(j, tok);
 	if (tok == JT_ARR) {
 		events(&t, 1);
 		got = 1;
@@ -1351,9 +1386,7 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 		}
 		if (!got)
 			json_fail(j, "no traceEvents: not a Chrome trace");
-	} else
-		json_fail(j, "not a Chrome trace: expected an object with "
-		    "traceEvents or an array of events");
+	}
 	if (!t.partial && next(&t) != JT_EOF)
 		json_fail(j, "trailing data after JSON value");
 	if (t.nspan == 0)
