@@ -51,23 +51,23 @@ void	 dg_add(struct dg *, uint32_t, const uint32_t *, size_t, double);
  * the nodes in the order of func ids.
  */
 void	 dg_build(struct dg *, const unsigned char *);
-/* Sort the nodes as pprof's visual mode: entropy score, cum, name. */
-void	 dg_sort(struct dg *, const struct cg *);
 /* Mark the edges lighter than cutoff dropped; returns how many. */
 size_t	 dg_trimedges(struct dg *, double);
 /* The weight of node i in thread t. */
 double	 dg_threadw(const struct dg *, uint32_t, uint32_t);
 
+/* What dg_prune() cut. */
+struct dg_cuts {
+	size_t		 nodrop, edrop;	/* nodes and edges dropped */
+	size_t		 ntop, norig;	/* nodes kept by nodecount, out of */
+	double		 ncut, ecut;	/* by weight under these */
+};
 /*
- * The colour rank of each thread with samples, heaviest first, the
- * threads past the palette all SVG_NPALETTE; free() the array.
+ * Build the graph as pprof does: without the nodes lighter than nfrac
+ * of the total, then without the edges lighter than efrac, then with
+ * the best nmax nodes only (0: all), then without light edges again.
  */
-size_t	*dg_ranks(const struct tally *);
-/*
- * Into the buffer (reset): the fillcolor of node i, the colour of its
- * only thread or stripes "c1;f1:c2;f2..." by each thread's share.
- */
-void	 dg_fill(const struct dg *, struct buf *, uint32_t,
-	    const struct tally *, const size_t *);
+void	 dg_prune(struct dg *, const struct cg *, double, double, size_t,
+	    struct dg_cuts *);
 
 #endif

@@ -112,3 +112,59 @@ flame_children(struct flame *t, sst_cmp cmp, void *arg)
 	}
 	free(ix);
 }
+
+const char *
+flame_name(const struct flame *t, const struct cg *g, uint32_t nd,
+    size_t *len)
+{
+	uint32_t fn = t->func[nd];
+
+	if (nd == 0) {
+		*len = 3;
+		return "all";
+	}
+	if (fn & FLAME_THREAD)
+		return ht_key(g->threads.keys, fn & ~FLAME_THREAD, len);
+	return cg_name(g, fn, len);
+}
+
+/* What byname() compares. */
+struct names {
+	const struct flame	*t;
+	const struct cg		*g;
+};
+
+/* Siblings by name, then by file, then in first-seen order. */
+static int
+byname(size_t a, size_t b, void *arg)
+{
+	const struct names *o = arg;
+	const char *ka, *kb;
+	size_t la, lb;
+	int c;
+
+	ka = flame_name(o->t, o->g, (uint32_t)a, &la);
+	kb = flame_name(o->t, o->g, (uint32_t)b, &lb);
+	if ((c = memcmp(ka, kb, la < lb ? la : lb)) != 0)
+		return c;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	if (!(o->t->func[a] & FLAME_THREAD) && !(o->t->func[b] &
+	    FLAME_THREAD)) {
+		ka = cg_file(o->g, o->t->func[a], &la);
+		kb = cg_file(o->g, o->t->func[b], &lb);
+		if ((c = memcmp(ka, kb, la < lb ? la : lb)) != 0)
+			return c;
+		if (la != lb)
+			return la < lb ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+void
+flame_byname(struct flame *t, const struct cg *g)
+{
+	struct names o = { t, g };
+
+	flame_children(t, byname, &o);
+}

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "sst.h"
+#include "callgraph.h"
 
 #define FLAME_NONE	UINT32_MAX
 #define FLAME_THREAD	0x80000000u	/* func of a thread's node | tid */
@@ -32,7 +32,17 @@ void	 flame_add(struct flame *, uint32_t, const uint32_t *, size_t, int,
 	    double, double, uint64_t);
 /* Link each node's children, in the order cmp gives (ids as arg). */
 void	 flame_children(struct flame *, sst_cmp, void *);
+/* The same by name ("all" for the root, thread names), then by file. */
+void	 flame_byname(struct flame *, const struct cg *);
+/* The escaped name of node nd: "all", a thread's or a function's. */
+const char *flame_name(const struct flame *, const struct cg *, uint32_t,
+	    size_t *);
 
+/*
+ * Write the SVG up to its frames, which go in <g id="frames">: its size,
+ * style sheet, script, title and subtitle (plain text, both), buttons.
+ */
+void	 flame_page(double, size_t, int, int, const char *, const char *);
 extern const char flame_css[];
 extern const char *const flame_js[];	/* lines, NULL last */
 

@@ -8,8 +8,11 @@
  * the address searches at load, "#z=N" zooms into the Nth frame.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "flame.h"
+#include "svg.h"
 
 const char flame_css[] =
     "text { font-family: Verdana, sans-serif; font-size: 12px; "
@@ -166,3 +169,40 @@ const char *const flame_js[] = {
 	"window.addEventListener(\"load\", init);\n",
 	NULL
 };
+
+void
+flame_page(double width, size_t height, int pad, int icicle,
+    const char *title, const char *sub)
+{
+	struct buf t, u;
+	char w[FMTBUF], h[FMTBUF];
+	size_t i;
+
+	buf_init(&t);
+	buf_init(&u);
+	svg_text(&t, title, strlen(title), SVG_XML, 0);
+	svg_text(&u, sub, strlen(sub), SVG_XML, 0);
+	svg_num(w, sizeof(w), width);
+	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" "
+	    "width=\"%s\" height=\"%zu\" viewBox=\"0 0 %s %zu\" xmlns="
+	    "\"http://www.w3.org/2000/svg\" data-pad=\"%d\" data-icicle=\"%d\">"
+	    "\n<style>\n%s</style>\n<script><![CDATA[\n", w, height, w, height,
+	    pad, icicle, flame_css);
+	for (i = 0; flame_js[i] != NULL; i++)
+		fputs(flame_js[i], stdout);
+	printf("]]></script>\n<rect width=\"100%%\" height=\"100%%\" "
+	    "fill=\"#f8f8f8\"/>\n<text id=\"title\" x=\"%s\" y=\"22\" "
+	    "text-anchor=\"middle\">%s</text>\n", svg_num(h, sizeof(h),
+	    width / 2), t.data);
+	printf("<text id=\"sub\" x=\"%s\" y=\"38\" text-anchor=\"middle\">"
+	    "%s</text>\n", h, u.data);
+	printf("<text id=\"reset\" class=\"btn hide\" x=\"%d\" y=\"22\">"
+	    "Reset Zoom</text>\n<text id=\"search\" class=\"btn\" x=\"%s\" "
+	    "y=\"22\" text-anchor=\"end\">Search</text>\n", pad,
+	    svg_num(h, sizeof(h), width - pad));
+	printf("<text id=\"details\" x=\"%d\" y=\"%zu\"> </text>\n<text "
+	    "id=\"matched\" x=\"%s\" y=\"%zu\" text-anchor=\"end\"> </text>\n"
+	    "<g id=\"frames\">\n", pad, height - 10, h, height - 10);
+	buf_free(&t);
+	buf_free(&u);
+}

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dotgraph.h"
+#include "dotrank.h"
 
 struct dot {
 	struct cg	 cg;
@@ -28,16 +28,13 @@ struct dot {
 	size_t		 nfocus;
 	double		 wfocus;
 	size_t		*trank;		/* thread id -> colour rank */
-	size_t		 nodrop, edrop;	/* nodes and edges dropped */
-	size_t		 ntop, norig;	/* nodes kept by -n, out of */
-	double		 ncut, ecut;	/* by weight under these */
+	struct dg_cuts	 cuts;
 	const char	*path;		/* being read */
 };
 
 static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
 static void	putlegend(struct dot *);
-static void	prune(struct dot *, double, double, size_t);
 static void	putnodes(struct dot *);
 static __dead void usage(void);
 
@@ -70,43 +67,6 @@ add(void *arg, uint32_t t, const uint32_t *ids, size_t n,
 	dg_add(&d->dg, t, ids, n, r->weight);
 }
 
-/*
- * Build the graph as pprof does: without the nodes lighter than nfrac
- * of the total, then without the edges lighter than efrac, then with
- * the best nmax nodes only (0: all), then without light edges again.
- */
-static void
-prune(struct dot *d, double nfrac, double efrac, size_t nmax)
-{
-	unsigned char *keep;
-	size_t i;
-
-	d->ncut = d->cg.total * nfrac;
-	d->ecut = d->cg.total * efrac;
-	keep = xcalloc(d->dg.nfuncs + 1, 1);
-	dg_build(&d->dg, NULL);
-	for (i = 0; i < d->dg.nnodes; i++)
-		if (fabs(d->dg.cum[i]) >= d->ncut)
-			keep[d->dg.node[i]] = 1;
-		else
-			d->nodrop++;
-	if (d->nodrop > 0)
-		dg_build(&d->dg, keep);
-	dg_sort(&d->dg, &d->cg);
-	dg_trimedges(&d->dg, d->ecut);
-	if (nmax > 0 && d->dg.nnodes > nmax) {
-		memset(keep, 0, d->dg.nfuncs + 1);
-		for (i = 0; i < nmax; i++)
-			keep[d->dg.node[i]] = 1;
-		d->ntop = nmax;
-		d->norig = d->dg.nnodes;
-		dg_build(&d->dg, keep);
-		dg_sort(&d->dg, &d->cg);
-	}
-	d->edrop = dg_trimedges(&d->dg, d->ecut);
-	free(keep);
-}
-
 /* The legend: totals, what was dropped, and the thread colours. */
 static void
 putlegend(struct dot *d)
@@ -131,15 +91,15 @@ putlegend(struct dot *d)
 	    svg_weight(w1, sizeof(w1), shown, d->cg.unit),
 	    100 * shown / d->cg.total, svg_weight(w2, sizeof(w2),
 	    d->cg.total, d->cg.unit));
-	if (d->nodrop > 0)
-		printf("Dropped %zu nodes (cum <= %s)\\l", d->nodrop,
-		    svg_weight(w1, sizeof(w1), d->ncut, d->cg.unit));
-	if (d->edrop > 0)
-		printf("Dropped %zu edges (freq <= %s)\\l", d->edrop,
-		    svg_weight(w1, sizeof(w1), d->ecut, d->cg.unit));
-	if (d->ntop > 0)
-		printf("Showing top %zu nodes out of %zu\\l", d->ntop,
-		    d->norig);
+	if (d->cuts.nodrop > 0)
+		printf("Dropped %zu nodes (cum <= %s)\\l", d->cuts.nodrop,
+		    svg_weight(w1, sizeof(w1), d->cuts.ncut, d->cg.unit));
+	if (d->cuts.edrop > 0)
+		printf("Dropped %zu edges (freq <= %s)\\l", d->cuts.edrop,
+		    svg_weight(w1, sizeof(w1), d->cuts.ecut, d->cg.unit));
+	if (d->cuts.ntop > 0)
+		printf("Showing top %zu nodes out of %zu\\l", d->cuts.ntop,
+		    d->cuts.norig);
 	printf("\" tooltip=\"sst-dot\"]\n\"threads\" [shape=plaintext "
 	    "label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" "
 	    "cellpadding=\"4\">");
@@ -314,7 +274,7 @@ main(int argc, char *argv[])
 		errx(1, "-m: no sample has a frame that matches");
 
 	d.trank = dg_ranks(&d.cg.threads);
-	prune(&d, nfrac, efrac, (size_t)nmax);
+	dg_prune(&d.dg, &d.cg, nfrac, efrac, (size_t)nmax, &d.cuts);
 	printf("digraph \"sst\" {\nnode [style=filled fillcolor=\"#f8f8f8\"]"
 	    "\n");
 	putlegend(&d);

@@ -37,7 +37,6 @@ struct fg {
 	struct buf	 b;
 };
 
-static int	cmpnode(size_t, size_t, void *);
 static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
 static void	frame(struct fg *, size_t, size_t, double, double,
@@ -55,39 +54,6 @@ add(void *arg, uint32_t tid, const uint32_t *ids, size_t n,
 
 	flame_add(&f->t, f->merge || f->cg.diff ? FLAME_NONE : tid, ids, n,
 	    f->reverse, r->weight, f->cg.cura, r->samples);
-}
-
-/* The name of a node (escaped), for sorting and labels. */
-static const char *
-nodename(const struct fg *f, uint32_t nd, size_t *len)
-{
-	uint32_t fn = f->t.func[nd];
-
-	if (nd == 0) {
-		*len = 3;
-		return "all";
-	}
-	if (fn & FLAME_THREAD)
-		return ht_key(f->cg.threads.keys, fn & ~FLAME_THREAD, len);
-	return cg_name(&f->cg, fn, len);
-}
-
-/* Siblings by name, then file. */
-static int
-cmpnode(size_t a, size_t b, void *arg)
-{
-	const struct fg *f = arg;
-	const char *ka, *kb;
-	size_t la, lb;
-	int c;
-
-	ka = nodename(f, (uint32_t)a, &la);
-	kb = nodename(f, (uint32_t)b, &lb);
-	if ((c = memcmp(ka, kb, la < lb ? la : lb)) != 0)
-		return c;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	return a < b ? -1 : a > b;
 }
 
 /*
@@ -112,7 +78,7 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 		return;
 	y = f->icicle ? TOP + (double)d * FRAMEH : (double)f->height -
 	    BOTTOM - (double)(d + 1) * FRAMEH;
-	s = nodename(f, (uint32_t)nd, &len);
+	s = flame_name(&f->t, &f->cg, (uint32_t)nd, &len);
 	if (merged != NULL)
 		k = SK_MERGED;
 	else if (nd > 0 && (f->t.func[nd] & FLAME_THREAD))
@@ -208,42 +174,21 @@ walk(struct fg *f, uint32_t nd, size_t d, double x)
 	}
 }
 
-/* The SVG up to the frames: size, style, script, title, buttons. */
+/* The SVG up to the frames, with the totals under the title. */
 static void
 header(struct fg *f, const char *title)
 {
-	char w[FMTBUF], h[FMTBUF], t[FMTBUF];
-	size_t i;
+	char t[FMTBUF];
 
-	svg_num(w, sizeof(w), f->width);
-	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" "
-	    "width=\"%s\" height=\"%zu\" viewBox=\"0 0 %s %zu\" xmlns="
-	    "\"http://www.w3.org/2000/svg\" data-pad=\"%d\" data-icicle=\"%d\">"
-	    "\n<style>\n%s</style>\n<script><![CDATA[\n", w, f->height, w,
-	    f->height, PAD, f->icicle, flame_css);
-	for (i = 0; flame_js[i] != NULL; i++)
-		fputs(flame_js[i], stdout);
 	buf_reset(&f->b);
-	svg_text(&f->b, title, strlen(title), SVG_XML, 0);
-	printf("]]></script>\n<rect width=\"100%%\" height=\"100%%\" "
-	    "fill=\"#f8f8f8\"/>\n<text id=\"title\" x=\"%s\" y=\"22\" "
-	    "text-anchor=\"middle\">%s</text>\n", svg_num(h, sizeof(h),
-	    f->width / 2), f->b.data);
-	printf("<text id=\"sub\" x=\"%s\" y=\"38\" text-anchor=\"middle\">"
-	    "%s", h, svg_weight(t, sizeof(t), f->cg.total, f->cg.unit));
+	buf_adds(&f->b, svg_weight(t, sizeof(t), f->cg.total, f->cg.unit));
 	if (f->cg.diff)
-		printf(" after (widths), red: grew, blue: shrank</text>\n");
+		buf_adds(&f->b, " after (widths), red: grew, blue: shrank");
 	else
-		printf(", %llu samples, unit %s</text>\n",
+		buf_printf(&f->b, ", %llu samples, unit %s",
 		    (unsigned long long)f->cg.samples,
 		    rec_unitname(f->cg.unit));
-	printf("<text id=\"reset\" class=\"btn hide\" x=\"%d\" y=\"22\">"
-	    "Reset Zoom</text>\n<text id=\"search\" class=\"btn\" x=\"%s\" "
-	    "y=\"22\" text-anchor=\"end\">Search</text>\n", PAD,
-	    svg_num(h, sizeof(h), f->width - PAD));
-	printf("<text id=\"details\" x=\"%d\" y=\"%zu\"> </text>\n<text "
-	    "id=\"matched\" x=\"%s\" y=\"%zu\" text-anchor=\"end\"> </text>\n"
-	    "<g id=\"frames\">\n", PAD, f->height - 10, h, f->height - 10);
+	flame_page(f->width, f->height, PAD, f->icicle, title, f->b.data);
 }
 
 static __dead void
@@ -336,14 +281,14 @@ main(int argc, char *argv[])
 		if (!(f.t.func[i] & FLAME_THREAD) &&
 		    (d = fabs(f.t.w[i] - f.t.wa[i])) > f.maxdelta)
 			f.maxdelta = d;
-	flame_children(&f.t, cmpnode, &f);
+	flame_byname(&f.t, &f.cg);
 	f.span = f.width - 2 * PAD;
 	walk(&f, 0, 0, PAD);
 	f.height = TOP + BOTTOM + (f.depth + 1) * FRAMEH;
 	f.out = 1;
 	header(&f, title);
 	walk(&f, 0, 0, PAD);
-	printf("</g>\n</svg>\n");
+	fputs("</g>\n</svg>\n", stdout);
 	fshut(stdout, "stdout");
 	flame_free(&f.t);
 	cg_free(&f.cg);

@@ -4,7 +4,8 @@
  * cum and flat, edges counted once per sample through recursion, no
  * self edges, pruned functions making residual edges and taking the
  * flat weight of the leaf with them, pprof's entropy order, trimming
- * light edges, thread ranks and the stripes of shared nodes.
+ * light edges, and the whole pruning of sst-dot; the entropy order is
+ * checked here too (test_dotrank.c has the rest of dotrank.c).
  */
 
 #include <check.h>
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dotgraph.h"
+#include "dotrank.h"
 
 static Suite	*dotgraph_suite(void);
 
@@ -160,49 +161,33 @@ START_TEST(test_recursion)
 }
 END_TEST
 
-START_TEST(test_fill)
+START_TEST(test_prune)
 {
 	struct cg cg;
 	struct dg g;
-	struct tally th;
-	struct sst_rec r;
-	struct buf b;
-	static const uint32_t s[] = { 0, 1 };
-	char name[16];
-	size_t *rank, i;
+	struct dg_cuts c;
 
-	/* 13 threads: t0 weighs 1, t1 2, ... t12 13. */
-	tally_init(&th);
-	memset(&r, 0, sizeof(r));
-	cg_init(&cg);
-	ht_intern(cg.funcs, "m\t", 2, NULL);
-	ht_intern(cg.funcs, "f\t", 2, NULL);
-	dg_init(&g);
-	for (i = 0; i < 13; i++) {
-		snprintf(name, sizeof(name), "t%zu", i);
-		r.samples = 1;
-		r.weight = (double)i + 1;
-		tally_add(&th, name, strlen(name), &r);
-		dg_add(&g, (uint32_t)i, s, i == 12 ? 2 : 1, r.weight);
-	}
-	rank = dg_ranks(&th);
-	ck_assert_uint_eq(rank[12], 0);
-	ck_assert_uint_eq(rank[2], 10);
-	ck_assert_uint_eq(rank[1], SVG_NPALETTE);
-	ck_assert_uint_eq(rank[0], SVG_NPALETTE);
-	dg_build(&g, NULL);
-	buf_init(&b);
-	/* f: t12 alone. */
-	dg_fill(&g, &b, g.index[1] - 1, &th, rank);
-	ck_assert_str_eq(b.data, svg_palette(0));
-	/* m: 91 in all, t12 13/91 = 0.143, ..., t0 and t1 grey. */
-	dg_fill(&g, &b, g.index[0] - 1, &th, rank);
-	ck_assert_str_eq(b.data, "#8dd3c7;0.143:#ffffb3;0.132:#bebada;0.121:"
-	    "#fb8072;0.110:#80b1d3;0.099:#fdb462;0.088:#b3de69;0.077:"
-	    "#fccde5;0.066:#bc80bd;0.055:#ccebc5;0.044:#ffed6f;0.033:#d9d9d9");
-	buf_free(&b);
-	free(rank);
-	tally_free(&th);
+	prune(&cg, &g);
+	cg.total = 100;
+	dg_prune(&g, &cg, 0.05, 0.1, 4, &c);
+	ck_assert_uint_eq(c.nodrop, 1);
+	ck_assert_uint_eq(c.edrop, 1);
+	ck_assert_uint_eq(c.ntop, 4);
+	ck_assert_uint_eq(c.norig, 6);
+	ck_assert_double_eq(c.ncut, 5);
+	ck_assert_double_eq(c.ecut, 10);
+	ck_assert_uint_eq(g.nnodes, 4);
+	ck_assert_uint_eq(g.node[0], 3);
+	ck_assert_uint_eq(g.node[1], 0);
+	ck_assert_uint_eq(g.node[2], 5);
+	ck_assert_uint_eq(g.node[3], 1);
+	ck_assert_int_eq(edge(&g, 0, 5)->dropped, 1);
+	ck_assert_int_eq(edge(&g, 1, 3)->residual, 1);
+	/* No cut at all: every node, every edge. */
+	dg_prune(&g, &cg, 0, 0, 0, &c);
+	ck_assert_uint_eq(c.nodrop + c.edrop + c.ntop, 0);
+	ck_assert_uint_eq(g.nnodes, 7);
+	ck_assert_uint_eq(g.ne, 7);
 	dg_free(&g);
 	cg_free(&cg);
 }
@@ -219,7 +204,7 @@ dotgraph_suite(void)
 	tcase_add_test(tc, test_full);
 	tcase_add_test(tc, test_kept);
 	tcase_add_test(tc, test_recursion);
-	tcase_add_test(tc, test_fill);
+	tcase_add_test(tc, test_prune);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -120,6 +120,47 @@ START_TEST(test_children)
 }
 END_TEST
 
+START_TEST(test_byname)
+{
+	struct flame t;
+	struct cg g;
+	struct sst_rec r;
+	static const uint32_t f0[] = { 0 }, f1[] = { 1 }, f2[] = { 2 };
+	const char *s;
+	uint32_t c;
+	size_t n;
+
+	cg_init(&g);
+	ht_intern(g.funcs, "b\tz.py", 6, NULL);
+	ht_intern(g.funcs, "a\ty.py", 6, NULL);
+	ht_intern(g.funcs, "a\tx.py", 6, NULL);
+	memset(&r, 0, sizeof(r));
+	tally_add(&g.threads, "T2", 2, &r);
+	tally_add(&g.threads, "T1", 2, &r);
+	flame_init(&t);
+	flame_add(&t, 0, f0, 1, 0, 1, 0, 1);
+	flame_add(&t, 0, f1, 1, 0, 1, 0, 1);
+	flame_add(&t, 0, f2, 1, 0, 1, 0, 1);
+	flame_add(&t, 1, f0, 1, 0, 1, 0, 1);
+	flame_byname(&t, &g);
+	s = flame_name(&t, &g, 0, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(memcmp(s, "all", 3), 0);
+	c = t.first[0];
+	s = flame_name(&t, &g, c, &n);
+	ck_assert_int_eq(memcmp(s, "T1", 2), 0);
+	c = t.next[c];
+	ck_assert_uint_eq(t.next[c], FLAME_NONE);
+	/* T2: a at x.py, a at y.py, b. */
+	c = t.first[c];
+	ck_assert_uint_eq(t.func[c], 2);
+	ck_assert_uint_eq(t.func[t.next[c]], 1);
+	ck_assert_uint_eq(t.func[t.next[t.next[c]]], 0);
+	flame_free(&t);
+	cg_free(&g);
+}
+END_TEST
+
 START_TEST(test_script)
 {
 	size_t i, n = 0;
@@ -153,6 +194,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_tree);
 	tcase_add_test(tc, test_merged_reverse);
 	tcase_add_test(tc, test_children);
+	tcase_add_test(tc, test_byname);
 	tcase_add_test(tc, test_script);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,24 @@
+/*
+ * dotrank.h: the order and colours of the nodes of sst-dot(1)'s call
+ * graph (see dotgraph.h).
+ */
+#ifndef DOTRANK_H
+#define DOTRANK_H
+
+#include "dotgraph.h"
+
+/* Sort the nodes as pprof's visual mode: entropy score, cum, name. */
+void	 dg_sort(struct dg *, const struct cg *);
+/*
+ * The colour rank of each thread with samples, heaviest first, the
+ * threads past the palette all SVG_NPALETTE; free() the array.
+ */
+size_t	*dg_ranks(const struct tally *);
+/*
+ * Into the buffer (reset): the fillcolor of node i, the colour of its
+ * only thread or stripes "c1;f1:c2;f2..." by each thread's share.
+ */
+void	 dg_fill(const struct dg *, struct buf *, uint32_t,
+	    const struct tally *, const size_t *);
+
+#endif
