@@ -265,13 +265,13 @@ main(int argc, char *argv[])
 	if (argc == 0)
 		cg_read(&d.cg, NULL, add, &d);
 	for (i = 0; i < (size_t)argc; i++) {
-		d.path = argv[i];
+		d.path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
 		cg_read(&d.cg, argv[i], add, &d);
 	}
 	if (d.cg.samples == 0 || d.cg.total <= 0)
 		errx(1, "%s: no samples with weight: sst-dot reads an "
 		    "sst(5) stream (sst-flatten, perf2sst and collapsed2sst "
-		    "write one)", argc ? argv[argc - 1] : "<stdin>");
+		    "write one)", d.path);
 	if (d.nfocus == 0)
 		errx(1, "-m: no sample has a frame that matches");
 
