@@ -164,8 +164,9 @@ putnodes(struct dot *d)
 		buf_printf(&lab, " (%s)", w2);
 		if (strchr(fl.data, ';') != NULL)
 			dg_note(&d->dg, &lab, (uint32_t)i, &d->cg.threads);
-		printf("\" id=\"node%zu\" fontsize=%zu shape=box tooltip=\"%s\" "
-		    "color=\"%s\" style=\"%s\" fillcolor=\"%s\"]\n", i + 1,
+		printf("\" id=\"node%zu\" fontsize=%zu shape=box "
+		    "tooltip=\"%s\" color=\"%s\" style=\"%s\" "
+		    "fillcolor=\"%s\"]\n", i + 1,
 		    fs, lab.data, svg_heat(c1, sizeof(c1), g->cum[i] / tot, 0),
 		    strchr(fl.data, ';') ? "striped" : "filled", fl.data);
 	}
