@@ -192,8 +192,9 @@ flame_page(double width, size_t height, int pad, int icicle,
 	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	    "<svg version=\"1.1\" width=\"%s\" height=\"%zu\" "
 	    "viewBox=\"0 0 %s %zu\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "data-pad=\"%d\" data-icicle=\"%d\">\n<style>\n%s</style>\n<script><![CDATA[\n", w, height, w, height,
-	    pad, icicle, flame_css);
+	    "data-pad=\"%d\" data-icicle=\"%d\">\n<style>\n%s</style>\n"
+	    "<script><![CDATA[\n", w, height, w, height, pad, icicle,
+	    flame_css);
 	for (i = 0; flame_js[i] != NULL; i++)
 		fputs(flame_js[i], stdout);
 	printf("]]></script>\n<rect width=\"100%%\" height=\"100%%\" "
