@@ -95,7 +95,7 @@ fi
 # samples (the records keep their sample counts): sst2speedscope's input.
 mkstream() {
 	sst-flatten "$in_pbig" >"$dir/.one.sst" || return 1
-	n=$(sst-threads -t "$dir/.one.sst" | cut -f1)
+	n=$(sst-threads -F total "$dir/.one.sst" | cut -f1)
 	[ "$n" -gt 0 ] || return 1
 	k=$(((10000000 + n - 1) / n))
 	while [ "$k" -gt 0 ]; do
@@ -309,6 +309,46 @@ $only)
 			t / b, 256 / t, m
 		    printf "(speedup of -j 2 over -j 1: %.2fx)\n", b / t }'
 	fi ;;
+esac
+
+# sst-merge (issue 14): 64 streams of about 5 MB each (the stream of a
+# generated profile of 300 stacks per thread, one copy per file, as 64
+# workers running the same code), summed into one, against cat of the
+# same 64 files.
+case "sst-merge 64 streams" in
+$only)
+	m=$dir/merge64
+	if [ ! -d "$m" ]; then
+		echo "bench: making $m" >&2
+		mkdir -p "$m.tmp" &&
+		    "$gen" -k 300 -m 2 >"$m.tmp/profile.json" &&
+		    sst-flatten "$m.tmp/profile.json" >"$m.tmp/one" || exit 1
+		i=0
+		while [ "$i" -lt 64 ]; do
+			cp "$m.tmp/one" "$m.tmp/w$i.sst" || exit 1
+			i=$((i + 1))
+		done
+		rm "$m.tmp/one" "$m.tmp/profile.json"
+		mv "$m.tmp" "$m" || exit 1
+	fi
+	ts='' cts='' rss=0 ok=1 i=0
+	cat "$m"/w*.sst >/dev/null
+	while [ "$i" -lt "$runs" ]; do
+		once "cat '$m'/w*.sst | cat >/dev/null"
+		cts="$cts $w"
+		once "sst-merge '$m'/w*.sst >/dev/null"
+		ts="$ts $w"
+		[ "$k" = - ] || [ "$k" -le "$rss" ] || rss=$k
+		i=$((i + 1))
+	done
+	t=$(median "$ts")
+	ct=$(median "$cts")
+	[ "$ok" -eq 1 ] || t=failed
+	awk -v t="$t" -v b="$ct" -v m="$rss" \
+	    -v n="$(cat "$m"/w*.sst | wc -c)" 'BEGIN {
+	    n /= 1048576
+	    printf "%-34s %8.0f %8s %8.3f %6.1f %8.0f %8.0f\n",
+		"sst-merge 64 streams", n, t, b, t / b, n / t, m / 1024 }' ;;
 esac
 
 # Reference figures: the Python scripts sst replaces, on the same inputs

@@ -5,7 +5,7 @@
  * with its samples and its weight added sample by sample in stream
  * order, and the groups are written heaviest first as
  *
- *	samples TAB weight TAB thread TAB chain
+ *	samples TAB weight TAB unit TAB thread TAB chain
  *
  * with the names escaped as in the stream; chainrow_parse() reads such a
  * row back, and chainset_read() reads a file of them whole.  The frames
@@ -22,28 +22,29 @@
 struct chains {
 	struct tally	 tally;		/* by "thread TAB chain", escaped */
 	struct buf	 key;
+	enum sst_unit	 unit;		/* of the last record added */
 };
 
 int
 chainrow_parse(const char *line, size_t len, struct chainrow *r,
     const char **why)
 {
-	const char *f[4], *e = line + len;
-	size_t fl[4];
+	const char *f[5], *e = line + len;
+	size_t fl[5];
 	int i;
 
 	f[0] = line;
-	for (i = 1; i < 4; i++) {
+	for (i = 1; i < 5; i++) {
 		if ((f[i] = memchr(f[i - 1], '\t', (size_t)(e - f[i - 1]))) ==
 		    NULL) {
-			*why = "expected 4 TAB-separated fields";
+			*why = "expected 5 TAB-separated fields";
 			return -1;
 		}
 		fl[i - 1] = (size_t)(f[i]++ - f[i - 1]);
 	}
-	fl[3] = (size_t)(e - f[3]);
-	if (memchr(f[3], '\t', fl[3]) != NULL) {
-		*why = "expected 4 TAB-separated fields";
+	fl[4] = (size_t)(e - f[4]);
+	if (memchr(f[4], '\t', fl[4]) != NULL) {
+		*why = "expected 5 TAB-separated fields";
 		return -1;
 	}
 	*why = NULL;
@@ -51,12 +52,14 @@ chainrow_parse(const char *line, size_t len, struct chainrow *r,
 		*why = "bad sample count";
 	else if (fmt_strtod(f[1], fl[1], &r->weight) == -1)
 		*why = "bad weight";
-	else if (esc_valid(f[2], fl[2]) == -1 || esc_valid(f[3], fl[3]) == -1)
+	else if (rec_parseunit(f[2], fl[2], &r->unit) == -1)
+		*why = "bad unit";
+	else if (esc_valid(f[3], fl[3]) == -1 || esc_valid(f[4], fl[4]) == -1)
 		*why = "bad escape sequence";
-	r->thread = f[2];
-	r->threadlen = fl[2];
-	r->chain = f[3];
-	r->chainlen = fl[3];
+	r->thread = f[3];
+	r->threadlen = fl[3];
+	r->chain = f[4];
+	r->chainlen = fl[4];
 	return *why == NULL ? 0 : -1;
 }
 
@@ -84,6 +87,11 @@ chainset_read(struct chainset *cs, const char *path)
 		    &why) == -1)
 			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
 			    why);
+		if (cs->n > 0 && cs->rows[cs->n].unit != cs->rows[0].unit)
+			errx(1, "%s:%llu: unit %s after unit %s: rows of one "
+			    "unit only", lines_name(l), lines_lineno(l),
+			    rec_unitname(cs->rows[cs->n].unit),
+			    rec_unitname(cs->rows[0].unit));
 		cs->n++;
 	}
 	lines_close(l);
@@ -184,7 +192,7 @@ chains_new(void)
 	return c;
 }
 
-void
+int
 chains_add(struct chains *c, const char *thread, size_t tlen,
     const char *chain, size_t clen, const struct sst_rec *r)
 {
@@ -192,21 +200,31 @@ chains_add(struct chains *c, const char *thread, size_t tlen,
 	buf_add(&c->key, thread, tlen);
 	buf_addc(&c->key, '\t');
 	buf_add(&c->key, chain, clen);
+	c->unit = r->unit;
 	tally_add(&c->tally, c->key.data, c->key.len, r);
+	return c->tally.over != NULL ? -1 : 0;
+}
+
+const char *
+chains_over(const struct chains *c)
+{
+	return c->tally.over;
 }
 
 void
-chains_put(const struct chains *c)
+chains_put(const struct chains *c, long long max)
 {
 	char wb[FMTBUF];
 	size_t *ix, i, n = tally_count(&c->tally);
 
 	ix = tally_sort(&c->tally);
+	if (max >= 0 && (unsigned long long)max < n)
+		n = (size_t)max;
 	for (i = 0; i < n; i++) {
 		fmt_double(wb, sizeof(wb), c->tally.weight[ix[i]]);
-		printf("%llu\t%s\t%s\n",
+		printf("%llu\t%s\t%s\t%s\n",
 		    (unsigned long long)c->tally.samples[ix[i]], wb,
-		    ht_key(c->tally.keys, ix[i], NULL));
+		    rec_unitname(c->unit), ht_key(c->tally.keys, ix[i], NULL));
 	}
 	free(ix);
 }

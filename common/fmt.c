@@ -165,6 +165,61 @@ fmt_commas(char *buf, size_t sz, uint64_t v)
 	return buf;
 }
 
+/*
+ * w in its unit, for people: seconds as "%.2fs" (the reference's
+ * "12.34s"), counts (none) with thousands separators ("12,994",
+ * "1,234.50" when not whole), bytes the same with " B" ("4,096 B").
+ * Beyond 1e18 the shortest round-trip text ("1e+20") stands for the
+ * digits; not finite: "inf", "-inf", "nan".
+ */
+char *
+fmt_weight(char *buf, size_t sz, double w, enum sst_unit u)
+{
+	char t[FMTBUF], *o = buf, *e;
+	const char *p = t, *dot, *suf = u == U_BYTES ? " B" : "";
+	size_t n, i;
+
+	if (u == U_SECONDS) {
+		snprintf(buf, sz, "%.2fs", w);
+		return buf;
+	}
+	if (!isfinite(w) || fabs(w) >= 1e18) {
+		if (!isfinite(w))
+			snprintf(t, sizeof(t), "%s", isnan(w) ? "nan" :
+			    w > 0 ? "inf" : "-inf");
+		else
+			fmt_double(t, sizeof(t), w);
+		snprintf(buf, sz, "%s%s", t, suf);
+		return buf;
+	}
+	snprintf(t, sizeof(t), w == floor(w) ? "%.0f" : "%.2f", w);
+	if (strcmp(t, "-0") == 0)
+		t[0] = '0', t[1] = '\0';
+	if (sz < 2 * strlen(t) + 3) {
+		buf[0] = '\0';
+		return buf;
+	}
+	e = buf + sz;
+	if (*p == '-')
+		*o++ = *p++;
+	dot = strchr(p, '.');
+	n = dot != NULL ? (size_t)(dot - p) : strlen(p);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			*o++ = ',';
+		*o++ = p[i];
+	}
+	snprintf(o, (size_t)(e - o), "%s%s", p + n, suf);
+	return buf;
+}
+
+/* "time", "count" or "bytes": what a weight in unit u is. */
+const char *
+fmt_unitnoun(enum sst_unit u)
+{
+	return u == U_SECONDS ? "time" : u == U_NONE ? "count" : "bytes";
+}
+
 /* The binade of x != 0: |x| in [*lo, *hi), doubles there *u apart. */
 static void
 binade(double x, double *lo, double *hi, double *u)
@@ -192,7 +247,7 @@ binade(double x, double *lo, double *hi, double *u)
 double
 fmt_pysum(double acc, double w, uint64_t n)
 {
-	double prev, d = 0, lo = 0, hi = 0, u = 0, room, a;
+	double prev, d = 0, lo = 0, hi = 0, u = 0, room, a, q;
 	uint64_t k;
 	int same = 0;
 
@@ -218,9 +273,14 @@ fmt_pysum(double acc, double w, uint64_t n)
 			room = a - lo - u;
 		if (room < fabs(d))
 			continue;
-		/* The quotient may round up by one. */
-		k = (uint64_t)(room / fabs(d)) - 1;
-		if (k > n)
+		/*
+		 * The quotient may round up by one; it is infinite in the
+		 * last binade, whose top is 2^1024, and may pass 2^64.
+		 */
+		q = room / fabs(d);
+		if (q >= 0x1p64)
+			k = n;
+		else if ((k = (uint64_t)q - 1) > n)
 			k = n;
 		acc += (double)k * d;
 		n -= k;

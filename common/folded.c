@@ -207,3 +207,31 @@ fold_median(struct fold_meds *m, char *buf, size_t size)
 		fmt_pyfloat(buf, size, p->w);
 	return buf;
 }
+
+/*
+ * The weight s[0..n) (already read by fold_weight()) as a count: 1 and
+ * *v when it is a non-negative int literal, 0 when not, -1 when it
+ * passes 2^64 - 1.
+ */
+int
+fold_count(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i = 0;
+
+	while (i < n && isws((unsigned char)s[i]))
+		i++;
+	if (i < n && s[i] == '+')
+		i++;
+	for (; i < n; i++) {
+		if (s[i] == '_')
+			continue;
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		if (x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return 1;
+}

@@ -33,6 +33,7 @@
 
 #define RAWSZ	(128 * 1024)	/* compressed bytes read at once */
 #define MAGICN	4		/* bytes read first, to tell the kind */
+#define JSONWS(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || (c) == '\n')
 
 struct input {
 	int		 fd;
@@ -415,7 +416,7 @@ sniffjson(const char *s, size_t n)
 	const char *e = s + n;
 
 	if (*s == '[') {
-		for (s++; s < e && strchr(" \t\r\n", *s) != NULL; s++)
+		for (s++; s < e && JSONWS(*s); s++)
 			continue;
 		return s < e && *s == '{' && has(s, (size_t)(e - s), "\"ph\"") ?
 		    SN_TRACEARRAY : SN_JSON;
@@ -442,7 +443,7 @@ sniff(const char *s, size_t n)
 
 	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
 		s += 3;
-	while (s < e && strchr(" \t\r\n", *s) != NULL)
+	while (s < e && JSONWS(*s))
 		s++;
 	if (s == e)
 		return SN_EMPTY;
@@ -529,9 +530,12 @@ sniff_reader(enum sniff k)
 const char *
 sniff_says(enum sniff k, char *buf, size_t n)
 {
-	if (sniff_reader(k) == NULL)
+	if (sniff_reader(k) != NULL)
+		snprintf(buf, n, "this looks like %s: %s", sniff_what(k),
+		    sniff_reader(k));
+	else if (k == SN_BINARY || k == SN_JSON)
+		snprintf(buf, n, "this looks like %s", sniff_what(k));
+	else
 		return NULL;
-	snprintf(buf, n, "this looks like %s: %s", sniff_what(k),
-	    sniff_reader(k));
 	return buf;
 }

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "sst.h"
+#include "input.h"
 #include "nsys.h"
 
 static int	 name(sqlite3 *, struct buf *, const char *, int64_t);
@@ -22,7 +23,8 @@ sqlite3 *
 nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
-	char *data = NULL, head[16];
+	char *data = NULL, head[16], says[256];
+	enum sniff k;
 	size_t n = 0, cap = 0;
 	ssize_t r;
 	int fd, in = file == NULL || strcmp(file, "-") == 0;
@@ -41,17 +43,21 @@ nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 			goto fail;
 		}
 		n += (size_t)r;
-	} while (r > 0 && (in || n < 16));
+	} while (r > 0 && (in || n < INPUT_HEADMAX));
 	memset(head, 0, sizeof(head));
 	memcpy(head, data, n < 16 ? n : 16);
 	if (memcmp(head, "SQLite format 3", 16) != 0) {
+		k = sniff(data, n < INPUT_HEADMAX ? n : INPUT_HEADMAX);
 		if (n == 0)
 			snprintf(err, errlen, "%s: empty file: not an nsys "
 			    "SQLite export", nm);
+		else if (sniff_says(k, says, sizeof(says)) != NULL)
+			snprintf(err, errlen, "%s: not an SQLite database: %s",
+			    nm, says);
 		else if (head[0] == '{' || head[0] == '[')
 			snprintf(err, errlen, "%s: JSON, not an SQLite "
-			    "database: trace2sst, cpuprofile2sst or sst-flatten "
-			    "read JSON", nm);
+			    "database: trace2sst, cpuprofile2sst or "
+			    "sst-flatten read JSON", nm);
 		else
 			snprintf(err, errlen, "%s: not an SQLite database: "
 			    "make one from a report with nsys export --type "

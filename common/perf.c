@@ -7,6 +7,7 @@
  * samples by thread, frames ids and unit.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,8 +107,15 @@ perf_event(const char *s, size_t n, const char **ev, size_t *evn,
 		;
 	if (t == s || t[-1] != ':')
 		return 0;
-	for (; d < w; d++)
-		*per = *per * 10 + (*d - '0');
+	if (w - d <= 15) {
+		for (; d < w; d++)
+			*per = *per * 10 + (*d - '0');
+	} else {
+		/* Rounded once, as strtod(3) does (inf when too big). */
+		t = xmemdup(d, (size_t)(w - d));
+		*per += strtod(t, NULL);
+		free((char *)t);
+	}
 	return 1;
 }
 
@@ -498,8 +506,11 @@ perf_recs_new(const struct perf_frames *pf, int each)
 	return pr;
 }
 
-/* A sample of thread (escaped) and frames ids[0..n) (leaf first). */
-void
+/*
+ * A sample of thread (escaped) and frames ids[0..n) (leaf first); -1
+ * if its weight or its record's summed weight is not finite.
+ */
+int
 perf_recs_add(struct perf_recs *pr, const char *thread, size_t threadlen,
     const uint32_t *ids, size_t n, double w, enum sst_unit unit)
 {
@@ -507,6 +518,8 @@ perf_recs_add(struct perf_recs *pr, const char *thread, size_t threadlen,
 	size_t id, ks;
 	int isnew;
 
+	if (!isfinite(w))
+		return -1;
 	buf_reset(&pr->key);
 	buf_add(&pr->key, thread, threadlen);
 	buf_addc(&pr->key, '\t');
@@ -518,7 +531,7 @@ perf_recs_add(struct perf_recs *pr, const char *thread, size_t threadlen,
 		    .unit = unit, .hasperiod = 1, .period = w,
 		    .stack = pr->key.data + ks, .stacklen = pr->key.len - ks,
 		    .locs = "" });
-		return;
+		return 0;
 	}
 	buf_add(&pr->key, ids, n * sizeof(*ids));
 	buf_addc(&pr->key, '0' + (int)unit);
@@ -534,6 +547,7 @@ perf_recs_add(struct perf_recs *pr, const char *thread, size_t threadlen,
 		a->same = 0;
 	a->n++;
 	a->sum += w;
+	return isfinite(a->sum) ? 0 : -1;
 }
 
 /* Write the records to standard output in first-seen order. */

@@ -4,20 +4,25 @@
  *
  *	thread samples weight unit period stack locations
  *
- * Names stay escaped (esc.c) as they are in the stream; the reader
- * checks the numbers and that locations, when present, has as many
- * frames as stack.
+ * and an optional eighth, the start time of a per-sample or per-span
+ * record.  Names stay escaped (esc.c) as they are in the stream; the
+ * reader checks the numbers, that the weight is samples times period,
+ * and that locations, when present, has as many frames as stack.
  */
 #include <err.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sst.h"
+#include "input.h"
 
 #define NFIELDS	7
 
 struct sst_reader {
 	struct lines	*lines;
+	int		*unit;		/* NULL, or the one unit allowed */
 };
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
@@ -67,11 +72,33 @@ rec_last(const char *s, size_t n, size_t *len)
 	return p;
 }
 
+/*
+ * Whether weight can be the sum of n samples of weight per added left
+ * to right (sst(5)): n = 0 weighs 0; else weight / n may differ from per
+ * by the rounding of n - 1 additions, (n - 1)u / (1 - (n - 1)u) of per
+ * with u = 2^-53, plus that of the division and of n as a double, and
+ * an ulp of the subnormals.  Past 2^52 samples the sum may stop growing
+ * and only its sign is sure.
+ */
+static int
+weightok(double weight, double per, uint64_t n)
+{
+	double g, u = 0x1p-53;
+
+	if (n == 0)
+		return weight == 0;
+	g = (double)(n - 1) * u;
+	if (g >= 0.5)
+		return weight == 0 || per == 0 || (weight > 0) == (per > 0);
+	g = g / (1 - g) + 4 * u;
+	return fabs(weight / (double)n - per) <= fabs(per) * g + 0x1p-1073;
+}
+
 int
 rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 {
-	char *f[NFIELDS], *p, *e = line + len;
-	size_t fl[NFIELDS], ns, nl;
+	char *f[NFIELDS + 1], *p, *e = line + len;
+	size_t fl[NFIELDS + 1], ns, nl;
 	int i, locsok;
 
 	p = line;
@@ -87,11 +114,22 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		fl[i] = (size_t)(p - f[i]);
 		p++;
 	}
-	/* One pass over the locations checks them and counts frames. */
+	/*
+	 * One pass over the locations checks them and counts frames; only
+	 * when that fails may they hold the TAB of an eighth field.
+	 */
+	r->hasstart = 0;
 	if ((locsok = esc_scan(f[6], fl[6], &nl)) == -1 &&
-	    memchr(f[6], '\t', fl[6]) != NULL) {
-		*why = "expected 7 TAB-separated fields";
-		return -1;
+	    (p = memchr(f[6], '\t', fl[6])) != NULL) {
+		f[7] = p + 1;
+		fl[7] = (size_t)(e - f[7]);
+		fl[6] = (size_t)(p - f[6]);
+		if (memchr(f[7], '\t', fl[7]) != NULL) {
+			*why = "expected 7 or 8 TAB-separated fields";
+			return -1;
+		}
+		locsok = esc_scan(f[6], fl[6], &nl);
+		r->hasstart = 1;
 	}
 	r->thread = f[0];
 	r->threadlen = fl[0];
@@ -128,7 +166,46 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		*why = "stack and locations differ in length";
 		return -1;
 	}
+	if (r->hasstart && fmt_strtod(f[7], fl[7], &r->start) == -1) {
+		*why = "bad start time";
+		return -1;
+	}
+	if (r->samples == 0 && r->weight != 0) {
+		*why = "0 samples with a non-zero weight";
+		return -1;
+	}
+	if (r->hasperiod && !weightok(r->weight, r->period, r->samples)) {
+		*why = "weight is not samples times period";
+		return -1;
+	}
 	return 0;
+}
+
+/*
+ * What a first line that is no record says about the input, if its
+ * first bytes look like another format: the program that reads it.
+ */
+static const char *
+notsst(struct sst_reader *r, char *buf, size_t n)
+{
+	const char *head;
+	size_t len;
+	enum sniff k;
+
+	head = lines_head(r->lines, &len);
+	switch (k = sniff(head, len)) {
+	case SN_SST:
+	case SN_EMPTY:
+	case SN_TEXT:
+		return NULL;
+	case SN_JSON:
+		return "this is JSON, not an sst(5) stream: sst-flatten reads "
+		    "speedscope JSON, trace2sst Chrome trace events";
+	default:
+		snprintf(buf, n, "this looks like %s, not an sst(5) stream: "
+		    "%s", sniff_what(k), sniff_reader(k));
+		return buf;
+	}
 }
 
 struct sst_reader *
@@ -141,18 +218,51 @@ rec_open(int fd, const char *name)
 	return r;
 }
 
+void
+rec_oneunit(struct sst_reader *r, int *unit)
+{
+	r->unit = unit;
+}
+
+void
+rec_fail(struct sst_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%llu: ", getprogname(),
+	    lines_name(r->lines), lines_lineno(r->lines));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
 int
 rec_read(struct sst_reader *r, struct sst_rec *rec)
 {
-	const char *why;
-	char *line;
+	const char *why, *what;
+	char *line, buf[256];
 	size_t len;
 
 	if ((line = lines_next(r->lines, &len)) == NULL)
 		return 0;
-	if (rec_parse(line, len, rec, &why) == -1)
-		errx(1, "%s:%llu: %s", lines_name(r->lines),
-		    lines_lineno(r->lines), why);
+	if (rec_parse(line, len, rec, &why) == -1) {
+		if (lines_lineno(r->lines) == 1 &&
+		    (what = notsst(r, buf, sizeof(buf))) != NULL)
+			why = what;
+		rec_fail(r, "%s", why);
+	}
+	if (r->unit != NULL && rec->samples > 0) {
+		if (*r->unit == -1)
+			*r->unit = (int)rec->unit;
+		else if (*r->unit != (int)rec->unit)
+			rec_fail(r, "unit %s after unit %s: a reducer adds "
+			    "weights of one unit only",
+			    rec_unitname(rec->unit),
+			    rec_unitname((enum sst_unit)*r->unit));
+	}
 	return 1;
 }
 
@@ -181,6 +291,8 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	fwrite(r->stack, 1, r->stacklen, fp);
 	putc('\t', fp);
 	fwrite(r->locs, 1, r->locslen, fp);
+	if (r->hasstart)
+		fprintf(fp, "\t%s", fmt_double(w, sizeof(w), r->start));
 	putc('\n', fp);
 }
 

@@ -21,6 +21,7 @@
  * equal weights, as py-spy writes them, are converted once.
  */
 #include <err.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -839,6 +840,9 @@ readevents(struct spd *s, struct prof *p)
 			    "and frame");
 		if (started && at < last)
 			json_fail(s->j, "event: time goes backwards");
+		if (started && isinf(at - last))
+			json_fail(s->j, "event: the time since the last event "
+			    "overflows to inf");
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
 			id = ht_intern(p->stacks, s->key.data, s->key.len,
@@ -932,6 +936,7 @@ emitprof(struct spd *s, struct prof *p)
 	uint64_t n;
 	uint32_t id, last = UINT32_MAX;
 	double w;
+	char num[FMTBUF];
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
 		progress_hide();
@@ -971,6 +976,14 @@ emitprof(struct spd *s, struct prof *p)
 		r.period = w * p->factor;
 		r.hasperiod = 1;
 		r.weight = fmt_pysum(0, r.period, n);
+		if (!isfinite(r.weight)) {
+			progress_hide();
+			errx(1, "%s: profile \"%s\": the weight of %llu "
+			    "samples of %s on stack \"%s\" overflows to inf",
+			    json_name(s->j), p->name.data,
+			    (unsigned long long)n, fmt_double(num,
+			    sizeof(num), r.period), s->sbuf.data);
+		}
 		r.stack = s->sbuf.data;
 		r.stacklen = s->sbuf.len;
 		r.locs = s->lbuf.data;

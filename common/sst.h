@@ -34,6 +34,10 @@ FILE	*xfopen(const char *, const char *);
 int	 xopen(const char *);
 void	 fshut(FILE *, const char *);
 void	 sst_init(void);
+/* Usage text: with help to stdout and exit 0, else to stderr, exit 2. */
+__dead void sst_usage(int, const char *);
+/* Call usage(1) when "--help" comes before any "--" in argv. */
+void	 sst_longhelp(int, char *[], void (*)(int));
 
 /* buf.c: a growable byte buffer; data is always NUL-terminated */
 struct buf {
@@ -171,10 +175,16 @@ struct sst_rec {
 	size_t		 stacklen;
 	const char	*locs;		/* escaped file:line:col joined by ';' */
 	size_t		 locslen;
+	int		 hasstart;	/* the optional eighth field */
+	double		 start;		/* seconds from the profile's start */
 };
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);
-/* 1: a record was read; 0: end of input.  Malformed input exits 1. */
+/*
+ * 1: a record was read; 0: end of input.  Malformed input exits 1, and
+ * when the first line is no record but the input looks like another
+ * format (input.h's sniff()), the message names the program to use.
+ */
 int	 rec_read(struct sst_reader *, struct sst_rec *);
 void	 rec_close(struct sst_reader *);
 const char *rec_unitname(enum sst_unit);
@@ -182,6 +192,16 @@ int	 rec_parseunit(const char *, size_t, enum sst_unit *);
 void	 rec_write(FILE *, const struct sst_rec *);
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
+/*
+ * From now on stop with an error at a record with samples whose unit
+ * differs from *unit, naming both; *unit is -1 until such a record sets
+ * it.  Readers of several inputs share one *unit (for reducers that add
+ * weights); records of 0 samples (thread declarations) add nothing.
+ */
+void	 rec_oneunit(struct sst_reader *, int *);
+/* Report "prog: NAME:LINE: message" about the last record; exit 1. */
+__dead void rec_fail(struct sst_reader *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
 /* Number of frames in a stack/locs field, and the last one. */
 size_t	 rec_nframes(const char *, size_t);
 const char *rec_last(const char *, size_t, size_t *);
@@ -219,6 +239,13 @@ char	*fmt_pyfloat(char *, size_t, double);
 size_t	 fmt_u64(char *, uint64_t);
 /* Integer with thousands separators, as Python's "{:,}". */
 char	*fmt_commas(char *, size_t, uint64_t);
+/*
+ * A weight in its unit, for people (FMTBUF bytes do): seconds "12.34s",
+ * counts (none) "12,994" or "1,234.50", bytes "4,096 B".
+ */
+char	*fmt_weight(char *, size_t, double, enum sst_unit);
+/* What a weight of the unit is, for headings: "time", "count", "bytes". */
+const char *fmt_unitnoun(enum sst_unit);
 /* Add w to acc n times, left to right, as Python's sum() does. */
 double	 fmt_pysum(double, double, uint64_t);
 /* Parse a whole field as a number; 0 ok, -1 if not a number. */
@@ -278,14 +305,20 @@ struct tally {
 	uint64_t	*samples;
 	double		*weight;
 	size_t		 cap;
+	int		 unit;		/* -1, or the unit of tally_leaves */
+	const char	*over;		/* what overflowed, or NULL */
 };
 void	 tally_init(struct tally *);
 void	 tally_free(struct tally *);
 /* The id of key, new ones with zero totals; *isnew (if not NULL) set. */
 size_t	 tally_intern(struct tally *, const void *, size_t, int *);
-/* Add r to the totals of id. */
-void	 tally_addid(struct tally *, size_t, const struct sst_rec *);
-/* Add r to the totals of key, interned if new; returns its id. */
+/*
+ * Add r to the totals of id; 0, or -1 if the samples would pass 2^64-1
+ * or the weight overflow: the totals stay and over says which.
+ */
+int	 tally_addid(struct tally *, size_t, const struct sst_rec *);
+/* Add r to the totals of key, interned if new; returns its id (over
+ * set if the totals would overflow). */
 size_t	 tally_add(struct tally *, const void *, size_t,
 	    const struct sst_rec *);
 size_t	 tally_count(const struct tally *);
@@ -296,6 +329,7 @@ void	 tally_sortw(size_t *, size_t, const double *);
 /*
  * Read the stream path (NULL or "-": standard input) into totals keyed
  * "name TAB location" of each leaf, escaped; add every sample to *total.
+ * Records must have one unit, t->unit; an overflow stops with an error.
  */
 void	 tally_leaves(struct tally *, double *, const char *);
 /* --- end tally.c --- */
@@ -318,15 +352,22 @@ void	 frames_free(struct frames *);
 /* Groups by (thread, chain) with samples and exact weights. */
 struct chains;
 struct chains *chains_new(void);
-void	 chains_add(struct chains *, const char *, size_t, const char *,
+/* Add r to (thread, chain); -1 if its totals would overflow. */
+int	 chains_add(struct chains *, const char *, size_t, const char *,
 	    size_t, const struct sst_rec *);
-/* Write "samples TAB weight TAB thread TAB chain" rows, heaviest first. */
-void	 chains_put(const struct chains *);
+/* What overflowed when chains_add() returned -1. */
+const char *chains_over(const struct chains *);
+/*
+ * Write "samples TAB weight TAB unit TAB thread TAB chain" rows,
+ * heaviest first, the first max of them (all if max < 0).
+ */
+void	 chains_put(const struct chains *, long long);
 void	 chains_free(struct chains *);
 /* One chain row, its names escaped, pointing into the line. */
 struct chainrow {
 	uint64_t	 samples;
 	double		 weight;
+	enum sst_unit	 unit;
 	const char	*thread;
 	size_t		 threadlen;
 	const char	*chain;
@@ -341,7 +382,10 @@ struct chainset {
 	char		**lines;
 	size_t		 n, cap;
 };
-/* Add the rows of path (NULL or "-": stdin); exits 1 on a bad row. */
+/*
+ * Add the rows of path (NULL or "-": stdin); exits 1 on a bad row or a
+ * row of another unit than the first.
+ */
 void	 chainset_read(struct chainset *, const char *);
 void	 chainset_free(struct chainset *);
 /* The short name of a thread: Python's name.rsplit('"', 2)[-2]. */
@@ -428,8 +472,11 @@ void	 perf_frames_free(struct perf_frames *);
  */
 struct perf_recs;
 struct perf_recs *perf_recs_new(const struct perf_frames *, int);
-/* A sample: escaped thread, frames ids (leaf first), weight, unit. */
-void	 perf_recs_add(struct perf_recs *, const char *, size_t,
+/*
+ * A sample: escaped thread, frames ids (leaf first), weight, unit; -1
+ * if the weight, or its record's summed weight, is not finite.
+ */
+int	 perf_recs_add(struct perf_recs *, const char *, size_t,
 	    const uint32_t *, size_t, double, enum sst_unit);
 /* Write the records to standard output in first-seen order. */
 void	 perf_recs_put(struct perf_recs *);
@@ -489,6 +536,12 @@ size_t	 fold_rstrip(const char *, size_t);
  * if it is not a finite number.
  */
 int	 fold_weight(const char *, size_t, double *, int *, struct buf *);
+/*
+ * The weight s[0..n) (valid for fold_weight()) as a count: 1 and *v
+ * when it is a non-negative int literal, 0 when not, -1 when it passes
+ * 2^64 - 1.
+ */
+int	 fold_count(const char *, size_t, uint64_t *);
 /*
  * The stack s[0..n) without each frame's trailing "+0x<hex>", in the
  * buffer, or s if no frame has one; its length in *len.

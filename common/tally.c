@@ -7,6 +7,7 @@
  * tally_leaves() reads a stream into totals per leaf (sst-leaf(1),
  * sst-categories(1)).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@ tally_init(struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->keys = ht_new();
+	t->unit = -1;
 }
 
 void
@@ -55,11 +57,22 @@ tally_intern(struct tally *t, const void *key, size_t len, int *isnew)
 	return id;
 }
 
-void
+int
 tally_addid(struct tally *t, size_t id, const struct sst_rec *r)
 {
+	double w;
+
+	if (r->samples > UINT64_MAX - t->samples[id]) {
+		t->over = "the sample count passes 2^64-1";
+		return -1;
+	}
+	if (isinf(w = rec_addw(t->weight[id], r))) {
+		t->over = "the weight overflows to infinity";
+		return -1;
+	}
 	t->samples[id] += r->samples;
-	t->weight[id] = rec_addw(t->weight[id], r);
+	t->weight[id] = w;
+	return 0;
 }
 
 size_t
@@ -69,7 +82,7 @@ tally_add(struct tally *t, const void *key, size_t len,
 	size_t id;
 
 	id = tally_intern(t, key, len, NULL);
-	tally_addid(t, id, r);
+	(void)tally_addid(t, id, r);
 	return id;
 }
 
@@ -125,8 +138,10 @@ tally_leaves(struct tally *t, double *total, const char *path)
 	buf_init(&key);
 	fd = xopen(path);
 	rd = rec_open(fd, path);
+	rec_oneunit(rd, &t->unit);
 	while (rec_read(rd, &r)) {
-		*total = rec_addw(*total, &r);
+		if (isinf(*total = rec_addw(*total, &r)))
+			rec_fail(rd, "the total weight overflows to infinity");
 		if (r.stacklen == 0 || r.samples == 0)
 			continue;
 		buf_reset(&key);
@@ -136,6 +151,9 @@ tally_leaves(struct tally *t, double *total, const char *path)
 		p = rec_last(r.locs, r.locslen, &n);
 		buf_add(&key, p, n);
 		tally_add(t, key.data, key.len, &r);
+		if (t->over != NULL)
+			rec_fail(rd, "leaf %.*s: %s", (int)(p - key.data - 1),
+			    key.data, t->over);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)

@@ -41,9 +41,13 @@
 struct span {
 	int64_t		 start;
 	int64_t		 dur;
-	uint32_t	 name;
+	int64_t		 corr;		/* -g: args.correlation */
+	uint32_t	 name;		/* and its kind in the top 2 bits */
 	uint32_t	 seq;		/* input order */
 };
+#define KINDSHIFT	30
+#define NAMEMASK	((1U << KINDSHIFT) - 1)
+#define FLUSHN		256	/* pending spans of a sorted thread */
 
 /* An open B event. */
 struct bopen {
@@ -55,6 +59,15 @@ struct bopen {
 	int		 kind;
 };
 
+/* An open span while nesting. */
+struct frame {
+	int64_t		 start;
+	int64_t		 end;
+	int64_t		 kids;		/* durations of direct children */
+	uint32_t	 node;
+	uint64_t	 order;
+};
+
 /* What -g does with a span. */
 enum kind {
 	K_CPU,
@@ -62,15 +75,26 @@ enum kind {
 	K_GPU		/* kernel, gpu_memcpy, gpu_memset */
 };
 
+/*
+ * A thread.  While its X, B and E events come in time order (sorted),
+ * the spans that start before the latest event are nested as the input
+ * goes and written to the spill; if it turns out not to be sorted after
+ * that (tainted), they are read back and the thread nested again.
+ */
 struct thread {
 	uint32_t	 pid;		/* id in the pids table */
 	uint32_t	 name;		/* thread_name, or NONE */
-	struct span	*sp;
+	struct span	*sp;		/* pending */
 	size_t		 n, cap;
 	struct bopen	*b;
 	size_t		 nb, capb;
+	struct frame	*f;		/* open spans, outermost first */
+	size_t		 nf, capf;
 	int64_t		 last;		/* latest time seen */
-	int		 hastime;
+	int64_t		 maxts;		/* latest X, B or E ts */
+	int		 hastime, hasmax;
+	int		 sorted, flushed, tainted;
+	uint64_t	 clipped;	/* spans cut to their parent's end */
 };
 
 /* A record of -s, or a span attached with -g. */
@@ -88,15 +112,8 @@ struct gspan {
 	int64_t		 start;
 	int64_t		 dur;
 	uint32_t	 name;
-};
-
-/* An open span while nesting. */
-struct frame {
-	int64_t		 start;
-	int64_t		 end;
-	int64_t		 kids;		/* durations of direct children */
-	uint32_t	 node;
-	uint64_t	 order;
+	uint32_t	 thread;
+	uint32_t	 seq;
 };
 
 /* The event being read. */
@@ -117,12 +134,9 @@ struct trace {
 	struct htab		*tids;		/* pid key, NUL, tid key */
 	struct thread		*th;
 	size_t			 thcap;
-	struct htab		*corrs;		/* -g: by seq: correlation */
-	int64_t			*corrv;
-	int			*kindv;
-	size_t			 corrcap;
+	struct spill		*spill;		/* spans nested early */
 	struct htab		*launch;	/* -g: correlation -> node */
-	uint32_t		*lnode;
+	uint32_t		*lnode, *lseq;
 	size_t			 lcap;
 	struct gspan		*gs;
 	size_t			 ngs, capgs;
@@ -130,6 +144,7 @@ struct trace {
 	uint32_t		*nthread, *nparent, *nname;
 	uint64_t		*nsamples;
 	int64_t			*nns, *nfirst;
+	uint64_t		*nrank;		/* when first entered */
 	char			*nmixed;
 	size_t			 ncap;
 	struct one		*ones;		/* -s */
@@ -137,6 +152,7 @@ struct trace {
 	uint32_t		*path;		/* a stack, leaf first */
 	size_t			 npath, cappath;
 	uint64_t		 order;
+	uint64_t		 rank;
 	uint32_t		 seq;
 	uint64_t		 nspan;		/* spans before -c, -C */
 	int			 partial;	/* the array had no ']' */
@@ -165,11 +181,23 @@ static void	 dispatch(struct trace *);
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
 static void	 account(struct trace *, uint32_t, int64_t, int64_t,
 		    uint64_t);
-static int	 spancmp(const void *, const void *);
+static int	 before(const struct span *, const struct span *);
+static void	 swap(struct span *, struct span *);
+static void	 sortspans(struct span *, size_t);
 static int	 onecmp(const void *, const void *);
-static void	 close1(struct trace *, struct frame *, size_t *);
-static void	 nest(struct trace *, uint32_t);
+static void	 close1(struct trace *, struct thread *);
+static uint32_t	 enter(struct trace *, uint32_t, uint32_t, uint32_t);
+static void	 gpuspan(struct trace *, uint32_t, const struct span *,
+		    int64_t, uint32_t);
+static void	 nestspans(struct trace *, uint32_t, const struct span *,
+		    size_t);
+static void	 flush(struct trace *, uint32_t, int64_t);
+static void	 reset(struct trace *, uint32_t);
+static void	 readback(struct trace *);
+static void	 finish(struct trace *, uint32_t);
+static int	 gscmp(const void *, const void *);
 static void	 attach(struct trace *);
+static int	 nodecmp(size_t, size_t, void *);
 static void	 threadfield(struct trace *, uint32_t, const char *,
 		    struct buf *);
 static void	 stackfield(struct trace *, uint32_t, struct buf *);
@@ -413,6 +441,7 @@ readevent(struct trace *t)
 	buf_reset(&ev->tid);
 	buf_reset(&ev->aname);
 	ev->hasts = ev->hasdur = ev->hascorr = 0;
+	ev->corr = 0;
 	while ((tok = next(t)) == JT_KEY) {
 		k = json_text(t->j, &n);
 		if (n == 2 && memcmp(k, "ph", 2) == 0)
@@ -493,6 +522,7 @@ thread(struct trace *t)
 			t->thcap = cap;
 		}
 		memset(&t->th[id], 0, sizeof(t->th[id]));
+		t->th[id].sorted = 1;
 		t->th[id].pid = (uint32_t)pid;
 		t->th[id].name = NONE;
 	}
@@ -527,30 +557,21 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
     uint32_t name, uint32_t seq, int kind, int64_t corr)
 {
 	struct thread *th = &t->th[id];
-	size_t c;
+	struct span *sp;
 
 	if (th->n == th->cap) {
 		th->cap = th->cap ? 2 * th->cap : 64;
 		th->sp = xreallocarray(th->sp, th->cap, sizeof(*th->sp));
 	}
-	th->sp[th->n].start = start;
-	th->sp[th->n].dur = dur;
-	th->sp[th->n].name = name;
-	th->sp[th->n].seq = seq;
-	th->n++;
+	if (name > NAMEMASK)
+		errx(1, "%s: too many names", json_name(t->j));
+	sp = &th->sp[th->n++];
+	sp->start = start;
+	sp->dur = dur;
+	sp->corr = corr;
+	sp->name = name | (uint32_t)kind << KINDSHIFT;
+	sp->seq = seq;
 	t->st->spans++;
-	if (kind == K_CPU)
-		return;
-	c = ht_intern(t->corrs, &seq, sizeof(seq), NULL);
-	if (c >= t->corrcap) {
-		t->corrcap = t->corrcap ? 2 * t->corrcap : 256;
-		t->corrv = xreallocarray(t->corrv, t->corrcap,
-		    sizeof(*t->corrv));
-		t->kindv = xreallocarray(t->kindv, t->corrcap,
-		    sizeof(*t->kindv));
-	}
-	t->corrv[c] = corr;
-	t->kindv[c] = kind;
 }
 
 /* Act on the event just read. */
@@ -581,8 +602,10 @@ dispatch(struct trace *t)
 		return;
 	if (!isev(&ev->ph, "X") && !isev(&ev->ph, "B") &&
 	    !isev(&ev->ph, "E")) {
-		if (ev->hasts)
-			seen(&t->th[thread(t)], ev->ts);
+		if (ev->hasts) {
+			id = thread(t);		/* may move t->th */
+			seen(&t->th[id], ev->ts);
+		}
 		return;
 	}
 	if (!ev->hasts)
@@ -590,6 +613,13 @@ dispatch(struct trace *t)
 	id = thread(t);
 	th = &t->th[id];
 	seen(th, ev->ts);
+	if (th->hasmax && ev->ts < th->maxts && th->sorted) {
+		th->sorted = 0;
+		th->tainted = th->flushed;
+	}
+	if (!th->hasmax || ev->ts > th->maxts)
+		th->maxts = ev->ts;
+	th->hasmax = 1;
 	kept = trace_catok(t->opt, ev->cat.data, ev->cat.len);
 	if (!isev(&ev->ph, "E"))
 		t->nspan++;
@@ -631,6 +661,9 @@ dispatch(struct trace *t)
 			    b->seq, b->kind, b->corr);
 		break;
 	}
+	if (th->sorted && th->nb == 0 &&
+	    th->n >= (t->opt->batch > 0 ? t->opt->batch : FLUSHN))
+		flush(t, (uint32_t)id, ev->ts);
 }
 
 /*
@@ -682,6 +715,7 @@ node(struct trace *t, uint32_t th, uint32_t parent, uint32_t name)
 		t->nns = xreallocarray(t->nns, cap, sizeof(int64_t));
 		t->nfirst = xreallocarray(t->nfirst, cap, sizeof(int64_t));
 		t->nmixed = xreallocarray(t->nmixed, cap, 1);
+		t->nrank = xreallocarray(t->nrank, cap, sizeof(uint64_t));
 		t->ncap = cap;
 	}
 	t->nthread[id] = th;
@@ -690,6 +724,7 @@ node(struct trace *t, uint32_t th, uint32_t parent, uint32_t name)
 	t->nsamples[id] = 0;
 	t->nns[id] = 0;
 	t->nmixed[id] = 0;
+	t->nrank[id] = UINT64_MAX;
 	return (uint32_t)id;
 }
 
@@ -720,17 +755,74 @@ account(struct trace *t, uint32_t n, int64_t start, int64_t self,
 	o->order = order;
 }
 
-/* By start, longer first, then input order. */
+/* Whether span x is taken before y: by start, longer first, then input. */
 static int
-spancmp(const void *a, const void *b)
+before(const struct span *x, const struct span *y)
 {
-	const struct span *x = a, *y = b;
-
 	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
+		return x->start < y->start;
 	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+		return x->dur > y->dur;
+	return x->seq < y->seq;
+}
+
+/* Swap two spans. */
+static void
+swap(struct span *x, struct span *y)
+{
+	struct span tmp = *x;
+
+	*x = *y;
+	*y = tmp;
+}
+
+/*
+ * Sort spans in place (qsort(3) may take a copy as large as the array):
+ * quicksort on the median of three, the smaller part first, insertion
+ * sort for short runs.  The order is total, so stability is moot.
+ */
+static void
+sortspans(struct span *a, size_t n)
+{
+	size_t i, j, m;
+	struct span p;
+
+	while (n > 16) {
+		m = n / 2;
+		if (before(&a[m], &a[0]))
+			swap(&a[m], &a[0]);
+		if (before(&a[n - 1], &a[0]))
+			swap(&a[n - 1], &a[0]);
+		if (before(&a[n - 1], &a[m]))
+			swap(&a[n - 1], &a[m]);
+		p = a[m];
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (before(&a[i], &p))
+				i++;
+			while (before(&p, &a[j]))
+				j--;
+			if (i >= j)
+				break;
+			swap(&a[i++], &a[j--]);
+		}
+		/* a[0..j] <= p <= a[j+1..n) */
+		if (j + 1 < n - j - 1) {
+			sortspans(a, j + 1);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sortspans(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		p = a[i];
+		for (j = i; j > 0 && before(&p, &a[j - 1]); j--)
+			a[j] = a[j - 1];
+		a[j] = p;
+	}
 }
 
 /* By thread, start, then the order the spans were taken. */
@@ -746,90 +838,219 @@ onecmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Close the innermost of the *n open frames f. */
+/* Close the innermost open span of thread th. */
 static void
-close1(struct trace *t, struct frame *f, size_t *n)
+close1(struct trace *t, struct thread *th)
 {
-	struct frame *c = &f[--*n];
+	struct frame *c = &th->f[--th->nf];
 	int64_t dur = c->end - c->start;
 
 	account(t, c->node, c->start, dur - c->kids, c->order);
-	if (*n > 0)
-		f[*n - 1].kids += dur;
+	if (th->nf > 0)
+		th->f[th->nf - 1].kids += dur;
 }
 
-/* Nest the spans of thread id into nodes. */
+/* The node of name under parent on thread id, entered now. */
+static uint32_t
+enter(struct trace *t, uint32_t id, uint32_t parent, uint32_t name)
+{
+	uint32_t n = node(t, id, parent, name);
+
+	if (t->nrank[n] == UINT64_MAX)
+		t->nrank[n] = t->rank++;
+	return n;
+}
+
+/* With -g: a launch's node, or a GPU span to attach at the end. */
 static void
-nest(struct trace *t, uint32_t id)
+gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
+    uint32_t n)
+{
+	size_t c;
+	int isnew;
+
+	if (s->name >> KINDSHIFT == K_LAUNCH) {
+		/* Of launches sharing an id, the first in the input. */
+		c = ht_intern(t->launch, &s->corr, sizeof(s->corr), &isnew);
+		if (c >= t->lcap) {
+			t->lcap = t->lcap ? 2 * t->lcap : 256;
+			t->lnode = xreallocarray(t->lnode, t->lcap,
+			    sizeof(*t->lnode));
+			t->lseq = xreallocarray(t->lseq, t->lcap,
+			    sizeof(*t->lseq));
+		}
+		if (isnew || s->seq <= t->lseq[c]) {
+			t->lnode[c] = n;
+			t->lseq[c] = s->seq;
+		}
+		return;
+	}
+	if (t->ngs == t->capgs) {
+		t->capgs = t->capgs ? 2 * t->capgs : 256;
+		t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
+	}
+	t->gs[t->ngs].corr = s->corr;
+	t->gs[t->ngs].start = s->start;
+	t->gs[t->ngs].dur = end - s->start;
+	t->gs[t->ngs].name = s->name & NAMEMASK;
+	t->gs[t->ngs].thread = id;
+	t->gs[t->ngs].seq = s->seq;
+	t->ngs++;
+}
+
+/* Nest the n sorted spans sp of thread id, after those nested before. */
+static void
+nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
 {
 	struct thread *th = &t->th[id];
-	struct frame *f = NULL;
-	struct span *s;
-	size_t i, nf = 0, capf = 0, c;
+	struct frame *f;
+	const struct span *s;
+	size_t i;
 	int64_t end;
-	uint32_t n;
+	uint32_t nd;
+
+	for (i = 0; i < n; i++) {
+		s = &sp[i];
+		while (th->nf > 0 && s->start >= th->f[th->nf - 1].end)
+			close1(t, th);
+		end = s->start + s->dur;
+		if (th->nf > 0 && end > th->f[th->nf - 1].end) {
+			end = th->f[th->nf - 1].end;
+			th->clipped++;
+		}
+		nd = enter(t, id, th->nf > 0 ? th->f[th->nf - 1].node : NONE,
+		    s->name & NAMEMASK);
+		if (th->nf == th->capf) {
+			th->capf = th->capf ? 2 * th->capf : 64;
+			th->f = xreallocarray(th->f, th->capf, sizeof(*th->f));
+		}
+		f = &th->f[th->nf++];
+		f->start = s->start;
+		f->end = end;
+		f->kids = 0;
+		f->node = nd;
+		f->order = t->order++;
+		if (s->name >> KINDSHIFT != K_CPU)
+			gpuspan(t, id, s, end, nd);
+	}
+}
+
+/*
+ * Thread id is sorted and has no open B: nest its pending spans that
+ * start before ts, which no later event can precede, and keep them in
+ * the spill in case the thread turns out not to be sorted after all.
+ */
+static void
+flush(struct trace *t, uint32_t id, int64_t ts)
+{
+	struct thread *th = &t->th[id];
+	size_t k, i;
+
+	sortspans(th->sp, th->n);
+	for (k = 0; k < th->n && th->sp[k].start < ts; k++)
+		;
+	if (k == 0)
+		return;
+	nestspans(t, id, th->sp, k);
+	for (i = 0; i < k; i++) {
+		spill_write(t->spill, &id, sizeof(id));
+		spill_write(t->spill, &th->sp[i], sizeof(th->sp[i]));
+	}
+	memmove(th->sp, th->sp + k, (th->n - k) * sizeof(*th->sp));
+	th->n -= k;
+	th->flushed = 1;
+}
+
+/* Forget what was made of the tainted thread id: it is nested again. */
+static void
+reset(struct trace *t, uint32_t id)
+{
+	struct thread *th = &t->th[id];
+	size_t i, k;
+
+	for (i = 0; i < ht_count(t->nodes); i++)
+		if (t->nthread[i] == id) {
+			t->nsamples[i] = 0;
+			t->nns[i] = 0;
+			t->nmixed[i] = 0;
+			t->nrank[i] = UINT64_MAX;
+		}
+	for (i = k = 0; i < t->nones; i++)
+		if (t->ones[i].thread != id)
+			t->ones[k++] = t->ones[i];
+	t->nones = k;
+	for (i = k = 0; i < t->ngs; i++)
+		if (t->gs[i].thread != id)
+			t->gs[k++] = t->gs[i];
+	t->ngs = k;
+	th->nf = 0;
+	th->clipped = 0;
+}
+
+/* Read the spans of tainted threads back from the spill. */
+static void
+readback(struct trace *t)
+{
+	struct span sp;
+	struct thread *th;
+	uint32_t id;
+
+	spill_rewind(t->spill);
+	while (spill_read(t->spill, &id, sizeof(id)) == 0) {
+		if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
+			errx(1, "spill: short read");
+		th = &t->th[id];
+		if (!th->tainted)
+			continue;
+		if (th->n == th->cap) {
+			th->cap = th->cap ? 2 * th->cap : 64;
+			th->sp = xreallocarray(th->sp, th->cap,
+			    sizeof(*th->sp));
+		}
+		th->sp[th->n++] = sp;
+	}
+}
+
+/* At the end of the input: nest what is left of thread id. */
+static void
+finish(struct trace *t, uint32_t id)
+{
+	struct thread *th = &t->th[id];
+	struct bopen *b;
 
 	/* B events never closed end at the thread's last time. */
 	while (th->nb > 0) {
-		struct bopen *b = &th->b[--th->nb];
-
+		b = &th->b[--th->nb];
 		t->st->unclosed++;
 		if (b->kept)
 			addspan(t, id, b->start, th->last - b->start, b->name,
 			    b->seq, b->kind, b->corr);
 	}
-	qsort(th->sp, th->n, sizeof(*th->sp), spancmp);
-	for (i = 0; i < th->n; i++) {
-		s = &th->sp[i];
-		while (nf > 0 && s->start >= f[nf - 1].end)
-			close1(t, f, &nf);
-		end = s->start + s->dur;
-		if (nf > 0 && end > f[nf - 1].end) {
-			end = f[nf - 1].end;
-			t->st->clipped++;
-		}
-		n = node(t, id, nf > 0 ? f[nf - 1].node : NONE, s->name);
-		if (nf == capf) {
-			capf = capf ? 2 * capf : 64;
-			f = xreallocarray(f, capf, sizeof(*f));
-		}
-		f[nf].start = s->start;
-		f[nf].end = end;
-		f[nf].kids = 0;
-		f[nf].node = n;
-		f[nf].order = t->order++;
-		nf++;
-		if (!t->opt->gpu || t->corrs == NULL ||
-		    (c = ht_find(t->corrs, &s->seq, sizeof(s->seq))) ==
-		    (size_t)-1)
-			continue;
-		if (t->kindv[c] == K_LAUNCH) {
-			c = ht_intern(t->launch, &t->corrv[c],
-			    sizeof(t->corrv[c]), NULL);
-			if (c >= t->lcap) {
-				t->lcap = t->lcap ? 2 * t->lcap : 256;
-				t->lnode = xreallocarray(t->lnode, t->lcap,
-				    sizeof(*t->lnode));
-			}
-			t->lnode[c] = n;
-			continue;
-		}
-		if (t->ngs == t->capgs) {
-			t->capgs = t->capgs ? 2 * t->capgs : 256;
-			t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
-		}
-		t->gs[t->ngs].corr = t->corrv[c];
-		t->gs[t->ngs].start = s->start;
-		t->gs[t->ngs].dur = end - s->start;
-		t->gs[t->ngs].name = s->name;
-		t->ngs++;
-	}
-	while (nf > 0)
-		close1(t, f, &nf);
-	free(f);
+	if (th->tainted)
+		reset(t, id);
+	sortspans(th->sp, th->n);
+	nestspans(t, id, th->sp, th->n);
+	while (th->nf > 0)
+		close1(t, th);
+	t->st->clipped += th->clipped;
 	free(th->sp);
 	th->sp = NULL;
 	th->n = th->cap = 0;
+}
+
+/* GPU spans by thread, then as nestspans() took them. */
+static int
+gscmp(const void *a, const void *b)
+{
+	const struct gspan *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* With -g: each GPU span under the node of its launch. */
@@ -840,14 +1061,28 @@ attach(struct trace *t)
 	size_t i, c;
 	uint32_t n;
 
+	qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
 		if ((c = ht_find(t->launch, &g->corr, sizeof(g->corr))) ==
 		    (size_t)-1)
 			continue;
-		n = node(t, t->nthread[t->lnode[c]], t->lnode[c], g->name);
+		n = enter(t, t->nthread[t->lnode[c]], t->lnode[c], g->name);
 		account(t, n, g->start, g->dur, t->order++);
 	}
+}
+
+/* Nodes by thread, then in the order they were first entered. */
+static int
+nodecmp(size_t a, size_t b, void *arg)
+{
+	const struct trace *t = arg;
+
+	if (t->nthread[a] != t->nthread[b])
+		return t->nthread[a] < t->nthread[b] ? -1 : 1;
+	if (t->nrank[a] != t->nrank[b])
+		return t->nrank[a] < t->nrank[b] ? -1 : 1;
+	return 0;
 }
 
 /* The escaped thread field of thread id into b. */
@@ -917,7 +1152,7 @@ output(struct trace *t, const char *prefix, FILE *fp)
 {
 	struct sst_rec r;
 	struct buf tf, sf;
-	size_t *ix, *cnt, i, nn = ht_count(t->nodes), k;
+	size_t *ix, i, nn = ht_count(t->nodes), k;
 	uint32_t cur = NONE;
 
 	buf_init(&tf);
@@ -947,16 +1182,10 @@ output(struct trace *t, const char *prefix, FILE *fp)
 		buf_free(&sf);
 		return;
 	}
-	/* Nodes by thread (a counting sort), in the order they were made. */
 	ix = xreallocarray(NULL, nn ? nn : 1, sizeof(*ix));
-	cnt = xcalloc(ht_count(t->tids) + 1, sizeof(*cnt));
 	for (i = 0; i < nn; i++)
-		cnt[t->nthread[i] + 1]++;
-	for (i = 1; i <= ht_count(t->tids); i++)
-		cnt[i] += cnt[i - 1];
-	for (i = 0; i < nn; i++)
-		ix[cnt[t->nthread[i]]++] = i;
-	free(cnt);
+		ix[i] = i;
+	sst_sort(ix, nn, nodecmp, t);
 	for (k = 0; k < nn; k++) {
 		i = ix[k];
 		if (t->nsamples[i] == 0)
@@ -996,6 +1225,7 @@ freetrace(struct trace *t)
 	for (i = 0; i < ht_count(t->tids); i++) {
 		free(t->th[i].sp);
 		free(t->th[i].b);
+		free(t->th[i].f);
 	}
 	free(t->th);
 	free(t->pname);
@@ -1003,13 +1233,11 @@ freetrace(struct trace *t)
 	ht_free(t->pids);
 	ht_free(t->tids);
 	ht_free(t->nodes);
-	if (t->corrs != NULL) {
-		ht_free(t->corrs);
+	if (t->launch != NULL)
 		ht_free(t->launch);
-	}
-	free(t->corrv);
-	free(t->kindv);
+	spill_free(t->spill);
 	free(t->lnode);
+	free(t->lseq);
 	free(t->gs);
 	free(t->nthread);
 	free(t->nparent);
@@ -1018,6 +1246,7 @@ freetrace(struct trace *t)
 	free(t->nns);
 	free(t->nfirst);
 	free(t->nmixed);
+	free(t->nrank);
 	free(t->ones);
 	free(t->path);
 	buf_free(&t->ev.ph);
@@ -1046,10 +1275,9 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.pids = ht_new();
 	t.tids = ht_new();
 	t.nodes = ht_new();
-	if (opt->gpu) {
-		t.corrs = ht_new();
+	t.spill = spill_new(1 << 20);
+	if (opt->gpu)
 		t.launch = ht_new();
-	}
 	buf_init(&t.ev.ph);
 	buf_init(&t.ev.name);
 	buf_init(&t.ev.cat);
@@ -1093,7 +1321,12 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	if (t.nspan == 0)
 		json_fail(j, "no spans (X events or B/E pairs) in the trace");
 	for (i = 0; i < ht_count(t.tids); i++)
-		nest(&t, (uint32_t)i);
+		if (t.th[i].tainted) {
+			readback(&t);
+			break;
+		}
+	for (i = 0; i < ht_count(t.tids); i++)
+		finish(&t, (uint32_t)i);
 	if (opt->gpu)
 		attach(&t);
 	output(&t, prefix, fp);

@@ -19,6 +19,8 @@ struct trace_opt {
 	int		 start;		/* -s: the eighth field, start seconds */
 	struct htab	*keep;		/* categories kept (-c), or NULL */
 	struct htab	*drop;		/* categories dropped (-C), or NULL */
+	size_t		 batch;		/* spans of a sorted thread nested at
+					   once (0: the default, 256) */
 };
 
 /* What was repaired, for the program's warnings. */

@@ -109,3 +109,30 @@ sst_init(void)
 	signal(SIGPIPE, SIG_DFL);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 }
+
+/*
+ * The usage text u: for help (-h, --help) on standard output with
+ * status 0, else on standard error with status 2.
+ */
+void
+sst_usage(int help, const char *u)
+{
+	if (help) {
+		fputs(u, stdout);
+		fshut(stdout, "stdout");
+		exit(0);
+	}
+	fputs(u, stderr);
+	exit(2);
+}
+
+/* Call usage(1) when "--help" comes before any "--" in argv. */
+void
+sst_longhelp(int argc, char *argv[], void (*usage)(int))
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0)
+			usage(1);
+}

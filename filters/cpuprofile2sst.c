@@ -5,7 +5,8 @@
  * time a sample gets).  A file's thread is "Process PID Thread TID" when
  * it has node's --cpu-prof name, else "Profile"; -L LABEL, -H or more
  * than one file put "LABEL: " or "BASE: " before it, BASE being the
- * file's name up to its first '.'.
+ * file's name up to its first '.'.  gzip and zstd input is
+ * decompressed as it is read.
  */
 #include <err.h>
 #include <stdio.h>
@@ -15,10 +16,12 @@
 
 #include "sst.h"
 #include "cpuprofile.h"
+#include "input.h"
 #include "label.h"
 
 static void	emit(const struct sst_rec *, void *);
 static void	convert(const char *, const char *, int);
+static __dead void refuse(struct json *, const char *);
 static void	usage(int);
 
 static void
@@ -37,6 +40,37 @@ emit(const struct sst_rec *r, void *arg)
 	rec_write(arg, r);
 }
 
+/*
+ * Exit 1 for input j that is no .cpuprofile, with the reader's message
+ * err, or with what the input looks like when it is no JSON the reader
+ * knows (perf script text, folded stacks, Firefox profiles, ...).
+ */
+static __dead void
+refuse(struct json *j, const char *err)
+{
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+	enum sniff k;
+
+	head = json_head(j, &n);
+	switch ((k = sniff(head, n))) {
+	case SN_SST:
+	case SN_PERF:
+	case SN_PERFDATA:
+	case SN_FOLDED:
+	case SN_FIREFOX:
+	case SN_SAFARI:
+		if ((says = sniff_says(k, msg, sizeof(msg))) != NULL)
+			errx(1, "%s: not a .cpuprofile: %s", json_name(j),
+			    says);
+		break;
+	default:
+		break;
+	}
+	errx(1, "%s", err);
+}
+
 /* Convert one file ("-": standard input), with a label or none. */
 static void
 convert(const char *path, const char *label, int prefix)
@@ -52,10 +86,8 @@ convert(const char *path, const char *label, int prefix)
 	fd = xopen(path);
 	j = json_open(fd, path);
 	if (cpuprof_read(j, thr.data, thr.len, emit, stdout, err,
-	    sizeof(err)) == -1) {
-		fflush(stdout);
-		errx(1, "%s", err);
-	}
+	    sizeof(err)) == -1)
+		refuse(j, err);
 	json_close(j);
 	if (fd != STDIN_FILENO)
 		close(fd);

@@ -29,6 +29,7 @@ struct conv {
 	unsigned long long lineno;
 	unsigned long long nsamples;	/* of the input */
 	unsigned long long ntext;	/* its lines neither blank nor # */
+	unsigned long long nheads;	/* its sample headers */
 	unsigned	 nwarn;
 	int		 hdr;		/* 0 none, 1 sample header, 2 skipped */
 	int		 java;		/* the thread's name starts "java" */
@@ -72,8 +73,10 @@ setweight(struct conv *c, const char *ev, size_t evn, double per)
 static void
 endsample(struct conv *c)
 {
-	perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
-	    c->nids, c->w, c->unit);
+	if (perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
+	    c->nids, c->w, c->unit) == -1)
+		errx(1, "%s:%llu: the weight of the sample's stack overflows "
+		    "to inf", c->name, c->lineno);
 	c->nids = 0;
 	c->nsamples++;
 }
@@ -119,6 +122,7 @@ rayline(struct conv *c, const char *s, size_t n)
 			push(c, id);
 	} else {
 		if (perf_rayhead(s, n, &i, &j)) {
+			c->nheads++;
 			buf_reset(&c->thread);
 			esc_add(&c->thread, s + i, j - i);
 			c->hdr = 1;
@@ -165,6 +169,7 @@ fghead(struct conv *c, const char *s, size_t n)
 	esc_add(&c->thread, c->tmp.data, c->tmp.len);
 	c->java = strncmp(c->tmp.data, "java", 4) == 0;
 	c->hdr = 1;
+	c->nheads++;
 	return 1;
 }
 
@@ -207,16 +212,26 @@ fgline(struct conv *c, const char *s, size_t n)
 static void
 nosample(struct conv *c, struct lines *l)
 {
+	enum sniff k;
 	const char *head, *says;
 	char msg[256];
 	size_t n;
 
 	head = lines_head(l, &n);
-	if (sniff(head, n) == SN_PERF && !c->v.fg)
+	k = sniff(head, n);
+	says = sniff_says(k, msg, sizeof(msg));
+	if (k != SN_PERF && says != NULL)
+		errx(1, "%s: no perf samples: %s", c->name, says);
+	if (k == SN_PERF && !c->v.fg)
 		errx(1, "%s: no perf samples by perf.py's rules, which read "
 		    "indented frame lines only: try -F comm", c->name);
-	if ((says = sniff_says(sniff(head, n), msg, sizeof(msg))) != NULL)
-		errx(1, "%s: no perf samples: %s", c->name, says);
+	if (c->nheads > 0 && !c->v.fg)
+		errx(1, "%s: no perf sample with frames: perf.py's rules "
+		    "read samples with a call chain only (perf record -g)",
+		    c->name);
+	if (c->nheads > 0)
+		errx(1, "%s: no complete perf sample (a blank line ends "
+		    "each)", c->name);
 	errx(1, "%s: no perf samples: not perf script output", c->name);
 }
 
@@ -234,7 +249,7 @@ readfile(struct conv *c, const char *path)
 	c->name = lines_name(l);
 	c->lineno = 0;
 	c->nwarn = 0;
-	c->nsamples = c->ntext = 0;
+	c->nsamples = c->ntext = c->nheads = 0;
 	c->hdr = 0;
 	c->nids = 0;
 	buf_reset(&c->thread);

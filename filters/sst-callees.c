@@ -18,7 +18,9 @@
 
 static void	readfile(struct chains *, struct frames *,
 		    const struct buf *, long long, const char *);
-static __dead void usage(void);
+static __dead void usage(int);
+
+static int	unit = -1;	/* of every input */
 
 /* Add the callee chains of the records of one input. */
 static void
@@ -33,6 +35,7 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
+	rec_oneunit(rd, &unit);
 	while (rec_read(rd, &r)) {
 		if (r.samples == 0)
 			continue;
@@ -49,7 +52,8 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 			b = (unsigned long long)-depth < n ?
 			    f->n - (size_t)-depth : pos;
 		chain = frames_span(f, r.stack, pos, b, &len);
-		chains_add(c, "", 0, chain, len, &r);
+		if (chains_add(c, "", 0, chain, len, &r) == -1)
+			rec_fail(rd, "a callee chain: %s", chains_over(c));
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -57,10 +61,9 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst-callees [-d depth] name [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst-callees [-h] [-d depth] name [file ...]\n");
 }
 
 int
@@ -74,7 +77,8 @@ main(int argc, char *argv[])
 	int ch, i;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "d:")) != -1) {
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "d:h")) != -1) {
 		switch (ch) {
 		case 'd':
 			depth = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
@@ -82,14 +86,16 @@ main(int argc, char *argv[])
 			if (errstr != NULL)
 				errx(2, "-d: %s: %s", errstr, optarg);
 			break;
+		case 'h':
+			usage(1);
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		usage();
+		usage(0);
 
 	buf_init(&name);
 	esc_name(&name, argv[0], strlen(argv[0]));
@@ -99,7 +105,7 @@ main(int argc, char *argv[])
 		readfile(c, &f, &name, depth, NULL);
 	for (i = 1; i < argc; i++)
 		readfile(c, &f, &name, depth, argv[i]);
-	chains_put(c);
+	chains_put(c, -1);
 	chains_free(c);
 	frames_free(&f);
 	buf_free(&name);

@@ -1,9 +1,9 @@
 /*
  * sst-callers: the caller chains of a function in an sst(5) stream.
  * For each record whose stack holds a frame of the given name, the
- * chain runs from the root to the deepest such frame (with -s the
- * shallowest), cut to the frames nearest to it by -d.  Records with the
- * same chain and thread (with -a the same chain) are grouped, and the
+ * chain runs from the root to the deepest such frame (with -O the
+ * outermost), cut to the frames nearest to it by -d.  Records with the
+ * same chain and thread (with -T the same chain) are grouped, and the
  * groups are written as chain rows, heaviest first, for sst-tree(1).
  * Weights are summed exactly as the reference Python scripts sum them,
  * sample after sample.
@@ -20,14 +20,15 @@ struct opts {
 	const char	*name;		/* escaped */
 	size_t		 namelen;
 	long long	 depth;		/* 0: the whole chain */
-	int		 allthreads;	/* -a */
-	int		 shallow;	/* -s */
+	int		 allthreads;	/* -T */
+	int		 shallow;	/* -O */
+	int		 unit;		/* of every input */
 };
 
 static size_t	plainname(const char *, size_t, struct buf *);
-static void	readfile(struct chains *, struct frames *,
-		    const struct opts *, const char *);
-static __dead void usage(void);
+static void	readfile(struct chains *, struct frames *, struct opts *,
+		    const char *);
+static __dead void usage(int);
 
 /*
  * The thread name without its "\e" escapes (nothing), which sst-flatten
@@ -54,7 +55,7 @@ plainname(const char *s, size_t n, struct buf *b)
 
 /* Add the caller chains of the records of one input. */
 static void
-readfile(struct chains *c, struct frames *f, const struct opts *o,
+readfile(struct chains *c, struct frames *f, struct opts *o,
     const char *path)
 {
 	struct sst_reader *rd;
@@ -67,6 +68,7 @@ readfile(struct chains *c, struct frames *f, const struct opts *o,
 	buf_init(&name);
 	fd = xopen(path);
 	rd = rec_open(fd, path);
+	rec_oneunit(rd, &o->unit);
 	while (rec_read(rd, &r)) {
 		if (r.samples == 0)
 			continue;
@@ -85,8 +87,9 @@ readfile(struct chains *c, struct frames *f, const struct opts *o,
 			    (size_t)-o->depth : n;
 		chain = frames_span(f, r.stack, a, pos + 1, &len);
 		r.threadlen = plainname(r.thread, r.threadlen, &name);
-		chains_add(c, name.data, o->allthreads ? 0 : r.threadlen,
-		    chain, len, &r);
+		if (chains_add(c, name.data, o->allthreads ? 0 : r.threadlen,
+		    chain, len, &r) == -1)
+			rec_fail(rd, "a caller chain: %s", chains_over(c));
 	}
 	rec_close(rd);
 	buf_free(&name);
@@ -95,11 +98,10 @@ readfile(struct chains *c, struct frames *f, const struct opts *o,
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr,
-	    "usage: sst-callers [-as] [-d depth] name [file ...]\n");
-	exit(2);
+	sst_usage(help,
+	    "usage: sst-callers [-hOT] [-d depth] name [file ...]\n");
 }
 
 int
@@ -114,28 +116,32 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "ad:s")) != -1) {
+	o.unit = -1;
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "d:hOT")) != -1) {
 		switch (ch) {
-		case 'a':
-			o.allthreads = 1;
-			break;
 		case 'd':
 			o.depth = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
 			    &errstr);
 			if (errstr != NULL)
 				errx(2, "-d: %s: %s", errstr, optarg);
 			break;
-		case 's':
+		case 'h':
+			usage(1);
+		case 'O':
 			o.shallow = 1;
 			break;
+		case 'T':
+			o.allthreads = 1;
+			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		usage();
+		usage(0);
 
 	buf_init(&name);
 	esc_name(&name, argv[0], strlen(argv[0]));
@@ -147,7 +153,7 @@ main(int argc, char *argv[])
 		readfile(c, &f, &o, NULL);
 	for (i = 1; i < argc; i++)
 		readfile(c, &f, &o, argv[i]);
-	chains_put(c);
+	chains_put(c, -1);
 	chains_free(c);
 	frames_free(&f);
 	buf_free(&name);

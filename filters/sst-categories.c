@@ -7,6 +7,8 @@
  * of its name, or to "Other".  Prints a TAB-separated row per category,
  * heaviest first, for sst-table(1).
  */
+#include <err.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,8 +52,8 @@ static const char defcats[] = "{"
     "\"select_operator_to_run\"]}";
 
 static void	categorize(struct cats *, const struct leaves *);
-static void	putrows(const struct cats *, double, int);
-static __dead void usage(void);
+static void	putrows(const struct cats *, double, enum sst_unit, int);
+static __dead void usage(int);
 
 /*
  * Add the self time of each leaf, in first-seen order, to the category
@@ -80,14 +82,18 @@ categorize(struct cats *c, const struct leaves *lv)
 		if ((fi = ht_find(c->map.func, key, len)) != (size_t)-1)
 			ht_key(c->map.names, ci = c->map.fcat[fi], &n);
 		if (fi == (size_t)-1 || n == 0) {
-			other += t->weight[k];
+			if (isinf(other += t->weight[k]))
+				errx(1, "category Other: the weight overflows "
+				    "to infinity");
 			continue;
 		}
 		cp = &c->c[ci];
 		if (!cp->used)
 			c->rows[c->nrows++] = ci;
 		cp->used = 1;
-		c->w[ci] += t->weight[k];
+		if (isinf(c->w[ci] += t->weight[k]))
+			errx(1, "category %s: the weight overflows to infinity",
+			    ht_key(c->map.names, ci, NULL));
 		if (c->fseen[fi])
 			continue;
 		c->fseen[fi] = 1;
@@ -109,7 +115,7 @@ categorize(struct cats *c, const struct leaves *lv)
 
 /* Print a row per category, at most 6 functions each unless raw. */
 static void
-putrows(const struct cats *c, double total, int raw)
+putrows(const struct cats *c, double total, enum sst_unit u, int raw)
 {
 	char pb[FMTBUF], wb[FMTBUF];
 	const struct cat *cp;
@@ -118,7 +124,8 @@ putrows(const struct cats *c, double total, int raw)
 
 	tally_sortw(c->rows, c->nrows, c->w);
 	if (!raw)
-		fputs("Self %\tSelf time\tCategory\tFunctions\n", stdout);
+		printf("Self %%\tSelf %s\tCategory\tFunctions\n",
+		    fmt_unitnoun(u));
 	for (i = 0; i < c->nrows; i++) {
 		ci = c->rows[i];
 		cp = &c->c[ci];
@@ -127,7 +134,8 @@ putrows(const struct cats *c, double total, int raw)
 			printf("%s\t%s\t", fmt_double(pb, sizeof(pb), pct),
 			    fmt_double(wb, sizeof(wb), c->w[ci]));
 		else
-			printf("%.1f%%\t%.2fs\t", pct, c->w[ci]);
+			printf("%.1f%%\t%s\t", pct,
+			    fmt_weight(wb, sizeof(wb), c->w[ci], u));
 		printf("%s\t", ci == nc ? "Other" :
 		    ht_key(c->map.names, ci, NULL));
 		if (raw || cp->n <= 6)
@@ -141,10 +149,10 @@ putrows(const struct cats *c, double total, int raw)
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst-categories [-r] [-f catfile] [file ...]\n");
-	exit(2);
+	sst_usage(help,
+	    "usage: sst-categories [-hr] [-c catfile] [file ...]\n");
 }
 
 int
@@ -157,16 +165,19 @@ main(int argc, char *argv[])
 	int ch, i, rflag = 0;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "f:r")) != -1) {
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "c:hr")) != -1) {
 		switch (ch) {
-		case 'f':
+		case 'c':
 			catfile = optarg;
 			break;
+		case 'h':
+			usage(1);
 		case 'r':
 			rflag = 1;
 			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
@@ -186,7 +197,8 @@ main(int argc, char *argv[])
 	for (i = 0; i < argc; i++)
 		tally_leaves(&lv.tally, &lv.total, argv[i]);
 	categorize(&c, &lv);
-	putrows(&c, lv.total, rflag);
+	putrows(&c, lv.total, lv.tally.unit < 0 ? U_SECONDS :
+	    (enum sst_unit)lv.tally.unit, rflag);
 	for (k = 0; k <= ht_count(c.map.names); k++)
 		buf_free(&c.c[k].list);
 	catmap_free(&c.map);

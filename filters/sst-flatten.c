@@ -72,7 +72,7 @@ refuse(struct json *j, unsigned seen)
 	else if (!(seen & (SPD_NOTJSON | SPD_NOTOBJ)))
 		k = SN_JSON;
 	progress_hide();
-	if (k != SN_SPEEDSCOPE && k != SN_EMPTY &&
+	if (k != SN_SPEEDSCOPE && sniff_reader(k) != NULL &&
 	    (says = sniff_says(k, msg, sizeof(msg))) != NULL)
 		errx(1, "%s: not speedscope JSON: %s", json_name(j), says);
 	if (seen & SPD_NOTJSON)

@@ -1,13 +1,14 @@
 /*
  * sst-inclusive: inclusive time of named functions in an sst(5) stream.
  * A sample counts once for each named function found anywhere in its
- * stack, however often the function recurs there (with -s: only when
- * the function is the leaf).  Prints a TAB-separated row per function,
+ * stack, however often the function recurs there (with -k leaf: only
+ * when the function is the leaf).  Prints a TAB-separated row per function,
  * heaviest first, then the names never found, for sst-table(1).
  * Weights are summed exactly as the reference Python scripts sum them,
  * sample after sample.
  */
 #include <err.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,16 +23,17 @@ struct incl {
 	size_t		 ncredited;
 	unsigned long long nrec;	/* records read so far */
 	double		 total;		/* every sample, in stream order */
-	int		 self;		/* -s: count leaves only */
+	int		 self;		/* -k leaf: count leaves only */
+	int		 unit;		/* of every input */
 };
 
 static void	addnames(struct incl *, char *);
-static void	credit(struct incl *, const struct sst_rec *, const char *,
+static int	credit(struct incl *, const struct sst_rec *, const char *,
 		    size_t);
 static void	readfile(struct incl *, const char *);
 static int	byname(size_t, size_t, void *);
 static void	putrows(struct incl *, int);
-static __dead void usage(void);
+static __dead void usage(int);
 
 /* Intern the comma-separated names of list, escaped as in the stream. */
 static void
@@ -60,19 +62,22 @@ addnames(struct incl *in, char *list)
 	in->order = xcalloc(n, sizeof(*in->order));
 }
 
-/* Credit r to the name f[0..n) if it is wanted and not yet credited. */
-static void
+/*
+ * Credit r to the name f[0..n) if it is wanted and not yet credited;
+ * -1 if its totals would overflow.
+ */
+static int
 credit(struct incl *in, const struct sst_rec *r, const char *f, size_t n)
 {
 	size_t id;
 
 	if ((id = ht_find(in->tally.keys, f, n)) == (size_t)-1 ||
 	    in->stamp[id] == in->nrec)
-		return;
+		return 0;
 	if (in->stamp[id] == 0)
 		in->order[in->ncredited++] = id;
 	in->stamp[id] = in->nrec;
-	tally_addid(&in->tally, id, r);
+	return tally_addid(&in->tally, id, r);
 }
 
 /* Add the records of one input to the per-name totals. */
@@ -87,21 +92,27 @@ readfile(struct incl *in, const char *path)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
+	rec_oneunit(rd, &in->unit);
 	while (rec_read(rd, &r)) {
-		in->total = rec_addw(in->total, &r);
+		if (isinf(in->total = rec_addw(in->total, &r)))
+			rec_fail(rd, "the total weight overflows to infinity");
 		in->nrec++;
 		if (r.stacklen == 0 || r.samples == 0)
 			continue;
 		if (in->self) {
 			p = rec_last(r.stack, r.stacklen, &n);
-			credit(in, &r, p, n);
+			if (credit(in, &r, p, n) == -1)
+				rec_fail(rd, "function %.*s: %s", (int)n, p,
+				    in->tally.over);
 			continue;
 		}
 		end = r.stack + r.stacklen;
 		for (p = r.stack; p <= end; p = e + 1) {
 			if ((e = memchr(p, ';', (size_t)(end - p))) == NULL)
 				e = end;
-			credit(in, &r, p, (size_t)(e - p));
+			if (credit(in, &r, p, (size_t)(e - p)) == -1)
+				rec_fail(rd, "function %.*s: %s", (int)(e - p),
+				    p, in->tally.over);
 		}
 	}
 	rec_close(rd);
@@ -124,6 +135,7 @@ putrows(struct incl *in, int raw)
 {
 	char sb[FMTBUF], wb[FMTBUF];
 	const struct tally *t = &in->tally;
+	enum sst_unit u = in->unit < 0 ? U_SECONDS : (enum sst_unit)in->unit;
 	size_t *miss, i, id, nmiss = 0, n = tally_count(t);
 	double pct;
 
@@ -136,13 +148,15 @@ putrows(struct incl *in, int raw)
 		return;
 	}
 	tally_sortw(in->order, in->ncredited, t->weight);
-	fputs("Samples\tInclusive %\tInclusive time\tFunction\n", stdout);
+	printf("Samples\tInclusive %%\tInclusive %s\tFunction\n",
+	    fmt_unitnoun(u));
 	for (i = 0; i < in->ncredited; i++) {
 		id = in->order[i];
 		pct = in->total != 0 ? 100 * t->weight[id] / in->total : 0;
-		printf("%s\t%.1f%%\t%.2fs\t%s\n",
+		printf("%s\t%.1f%%\t%s\t%s\n",
 		    fmt_commas(sb, sizeof(sb), t->samples[id]), pct,
-		    t->weight[id], ht_key(t->keys, id, NULL));
+		    fmt_weight(wb, sizeof(wb), t->weight[id], u),
+		    ht_key(t->keys, id, NULL));
 	}
 	miss = xreallocarray(NULL, n, sizeof(*miss));
 	for (id = 0; id < n; id++)
@@ -150,17 +164,17 @@ putrows(struct incl *in, int raw)
 			miss[nmiss++] = id;
 	sst_sort(miss, nmiss, byname, in->raw);
 	for (i = 0; i < nmiss; i++)
-		printf("0\t0.0%%\t0.00s\t%s (not found)\n",
+		printf("0\t0.0%%\t%s\t%s (not found)\n",
+		    fmt_weight(wb, sizeof(wb), 0, u),
 		    ht_key(t->keys, miss[i], NULL));
 	free(miss);
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr,
-	    "usage: sst-inclusive [-rs] name[,name...] [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst-inclusive [-hr] [-k key] name[,name...] "
+	    "[file ...]\n");
 }
 
 int
@@ -171,22 +185,31 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&in, 0, sizeof(in));
-	while ((ch = getopt(argc, argv, "rs")) != -1) {
+	in.unit = -1;
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "hk:r")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(1);
+		case 'k':
+			if (strcmp(optarg, "leaf") == 0)
+				in.self = 1;
+			else if (strcmp(optarg, "inclusive") == 0)
+				in.self = 0;
+			else
+				errx(2, "-k: unknown key: %s", optarg);
+			break;
 		case 'r':
 			rflag = 1;
 			break;
-		case 's':
-			in.self = 1;
-			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		usage();
+		usage(0);
 
 	tally_init(&in.tally);
 	addnames(&in, argv[0]);

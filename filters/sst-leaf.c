@@ -3,9 +3,9 @@
  * a record is the last frame of its stack, told apart by its name and
  * its location entry, which holds the input's frame index.  Prints one
  * TAB-separated row per leaf, heaviest first, with samples, share of
- * the total, weight, name and location, for sst-table(1).  Weights are
- * summed exactly as the reference Python scripts sum them, sample after
- * sample.
+ * the total, weight in its unit, name and location, for sst-table(1).
+ * Weights are summed exactly as the reference Python scripts sum them,
+ * sample after sample.
  */
 #include <err.h>
 #include <limits.h>
@@ -22,7 +22,7 @@ struct leaves {
 
 static void	putloc(const char *, size_t);
 static void	putrows(const struct leaves *, long long, int);
-static __dead void usage(void);
+static __dead void usage(int);
 
 /*
  * Print the entry file:line:col:frame as the reference shows it: the
@@ -68,6 +68,7 @@ putrows(const struct leaves *lv, long long max, int raw)
 	char sb[FMTBUF], wb[FMTBUF], pb[FMTBUF];
 	const char *k, *tab;
 	const struct tally *t = &lv->tally;
+	enum sst_unit u = t->unit < 0 ? U_SECONDS : (enum sst_unit)t->unit;
 	size_t *ix, i, n = tally_count(t), len;
 	double pct;
 
@@ -75,8 +76,8 @@ putrows(const struct leaves *lv, long long max, int raw)
 	if (max >= 0 && (unsigned long long)max < n)
 		n = (size_t)max;
 	if (!raw)
-		fputs("Samples\tSelf %\tSelf time\tFunction\tLocation\n",
-		    stdout);
+		printf("Samples\tSelf %%\tSelf %s\tFunction\tLocation\n",
+		    fmt_unitnoun(u));
 	for (i = 0; i < n; i++) {
 		pct = lv->total != 0 ? 100 * t->weight[ix[i]] / lv->total : 0;
 		k = ht_key(t->keys, ix[i], &len);
@@ -89,7 +90,8 @@ putrows(const struct leaves *lv, long long max, int raw)
 			continue;
 		}
 		fmt_commas(sb, sizeof(sb), t->samples[ix[i]]);
-		printf("%s\t%.1f%%\t%.2fs\t", sb, pct, t->weight[ix[i]]);
+		printf("%s\t%.1f%%\t%s\t", sb, pct,
+		    fmt_weight(wb, sizeof(wb), t->weight[ix[i]], u));
 		fwrite(k, 1, (size_t)(tab - k) + 1, stdout);
 		putloc(tab + 1, len - (size_t)(tab - k) - 1);
 		putchar('\n');
@@ -98,10 +100,9 @@ putrows(const struct leaves *lv, long long max, int raw)
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst-leaf [-r] [-n num] [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst-leaf [-hr] [-n num] [file ...]\n");
 }
 
 int
@@ -113,8 +114,11 @@ main(int argc, char *argv[])
 	int ch, i, rflag = 0;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "n:r")) != -1) {
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "hn:r")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(1);
 		case 'n':
 			max = strtonum(optarg, 0, LLONG_MAX, &errstr);
 			if (errstr != NULL)
@@ -124,7 +128,7 @@ main(int argc, char *argv[])
 			rflag = 1;
 			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;

@@ -132,6 +132,7 @@ put(const struct merge *m)
 	const char *k, *t1, *t2;
 	size_t id, n;
 
+	memset(&r, 0, sizeof(r));
 	for (id = 0; id < ht_count(m->keys); id++) {
 		k = ht_key(m->keys, id, &n);
 		t1 = memchr(k, '\t', n);

@@ -1,21 +1,23 @@
 /*
  * sst-stacks: every distinct stack of an sst(5) stream, whatever its
  * thread, with its samples and weight, written as chain rows, heaviest
- * first, for sst-tree(1).  Weights are summed exactly as the reference
- * Python scripts sum them, sample after sample.
+ * first (with -n only the first N), for sst-tree(1).  Weights are summed
+ * exactly as the reference Python scripts sum them, sample after sample.
  */
+#include <err.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sst.h"
 
-static void	readfile(struct chains *, const char *);
-static __dead void usage(void);
+static void	readfile(struct chains *, int *, const char *);
+static __dead void usage(int);
 
-/* Add the stacks of the records of one input. */
+/* Add the stacks of the records of one input; one unit in them all. */
 static void
-readfile(struct chains *c, const char *path)
+readfile(struct chains *c, int *unit, const char *path)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
@@ -23,39 +25,54 @@ readfile(struct chains *c, const char *path)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
+	rec_oneunit(rd, unit);
 	while (rec_read(rd, &r))
-		if (r.samples > 0)
-			chains_add(c, "", 0, r.stack, r.stacklen, &r);
+		if (r.samples > 0 &&
+		    chains_add(c, "", 0, r.stack, r.stacklen, &r) == -1)
+			rec_fail(rd, "a stack: %s", chains_over(c));
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst-stacks [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst-stacks [-h] [-n num] [file ...]\n");
 }
 
 int
 main(int argc, char *argv[])
 {
 	struct chains *c;
-	int i;
+	const char *errstr;
+	long long max = -1;
+	int ch, i, unit = -1;
 
 	sst_init();
-	if (getopt(argc, argv, "") != -1)
-		usage();
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "hn:")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(1);
+		case 'n':
+			max = strtonum(optarg, 0, LLONG_MAX, &errstr);
+			if (errstr != NULL)
+				errx(2, "-n: %s: %s", errstr, optarg);
+			break;
+		default:
+			usage(0);
+		}
+	}
 	argc -= optind;
 	argv += optind;
 
 	c = chains_new();
 	if (argc == 0)
-		readfile(c, NULL);
+		readfile(c, &unit, NULL);
 	for (i = 0; i < argc; i++)
-		readfile(c, argv[i]);
-	chains_put(c);
+		readfile(c, &unit, argv[i]);
+	chains_put(c, max);
 	chains_free(c);
 	fshut(stdout, "stdout");
 	return 0;

@@ -30,7 +30,7 @@ static void	addrow(struct table *, const char *, size_t);
 static void	readfile(struct table *, const char *, const char *);
 static void	putrow(const struct table *, size_t, const char *);
 static void	putsep(const struct table *, const char *);
-static __dead void usage(void);
+static __dead void usage(int);
 
 /* The number of code points in s: the bytes that are not 10xxxxxx. */
 static size_t
@@ -44,7 +44,7 @@ cplen(const char *s, size_t n)
 	return k;
 }
 
-/* Does s look like 1,234 or -12.5% or 0.37s? */
+/* Does s look like 1,234 or -12.5% or 0.37s or 4,096 B? */
 static int
 isnumeric(const char *s, size_t n)
 {
@@ -52,6 +52,8 @@ isnumeric(const char *s, size_t n)
 
 	if (n > 0 && (s[n - 1] == '%' || s[n - 1] == 's'))
 		n--;
+	else if (n > 2 && s[n - 2] == ' ' && s[n - 1] == 'B')
+		n -= 2;
 	if (i < n && s[i] == '-')
 		i++;
 	for (j = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
@@ -187,10 +189,9 @@ putsep(const struct table *t, const char *align)
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst-table [-a align] [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst-table [-h] [-a align] [file ...]\n");
 }
 
 int
@@ -203,15 +204,18 @@ main(int argc, char *argv[])
 	int ch, i;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "a:")) != -1) {
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "a:h")) != -1) {
 		switch (ch) {
 		case 'a':
 			if (optarg[strspn(optarg, "lr")] != '\0')
 				errx(2, "-a: invalid: %s", optarg);
 			align = optarg;
 			break;
+		case 'h':
+			usage(1);
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;

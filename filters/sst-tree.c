@@ -3,10 +3,12 @@
  * sst-callers(1), sst-callees(1) and sst-stacks(1) write them, the way
  * the reference analyze_pyspy_profile.py prints its caller stacks, its
  * call graph and its full stack dump: one block per row, one indented
- * line per frame.  Names are decoded from the sst(5) escapes.
+ * line per frame.  Names are decoded from the sst(5) escapes, weights
+ * printed in the unit of the rows.
  */
 #include <err.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,7 +22,8 @@ struct tree {
 	struct chainset	 cs;
 	struct buf	 scratch;	/* a decoded name */
 	const char	*name;		/* -m */
-	double		 total;		/* -T */
+	double		 total;		/* -W */
+	enum sst_unit	 unit;		/* of the rows */
 	long long	 num;		/* -n */
 	int		 hasnum;
 };
@@ -34,7 +37,8 @@ static void	putchain(struct tree *, const struct chainrow *, int,
 		    enum mark);
 static void	putstacks(struct tree *, double, int);
 static void	putgraph(struct tree *, int);
-static __dead void usage(void);
+static const char *wt(const struct tree *, double);
+static __dead void usage(int);
 
 /* s[0, n) decoded from its escapes, in the scratch buffer. */
 static const char *
@@ -44,6 +48,17 @@ decode(struct tree *t, const char *s, size_t n, size_t *len)
 	buf_grow(&t->scratch, n + 1);
 	*len = esc_decode(t->scratch.data, s, n);
 	return t->scratch.data;
+}
+
+/* w in the unit of the rows, in a static buffer kept for two calls. */
+static const char *
+wt(const struct tree *t, double w)
+{
+	static char b[2][FMTBUF];
+	static int i;
+
+	i = !i;
+	return fmt_weight(b[i], sizeof(b[i]), w, t->unit);
 }
 
 /* 100 * w / total, or 0 when total is 0. */
@@ -130,16 +145,20 @@ putstacks(struct tree *t, double sum, int callers)
 	size_t i, n;
 
 	if (callers && t->cs.n > 0) {
-		for (i = 0; i < t->cs.n; i++)
+		for (i = 0; i < t->cs.n; i++) {
+			if (t->cs.rows[i].samples > UINT64_MAX - samples)
+				errx(1, "the sample count of the rows passes "
+				    "2^64-1");
 			samples += t->cs.rows[i].samples;
-		printf("\n%s samples (%.2fs) contain '%s' (%.1f%% of thread "
-		    "CPU)\n\n", fmt_commas(sb, sizeof(sb), samples), sum,
-		    t->name, pct(sum, t->total));
+		}
+		printf("\n%s samples (%s) contain '%s' (%.1f%% of thread "
+		    "CPU)\n\n", fmt_commas(sb, sizeof(sb), samples),
+		    wt(t, sum), t->name, pct(sum, t->total));
 	}
 	for (i = 0, n = shown(t, t->cs.n); i < n; i++) {
 		r = &t->cs.rows[i];
-		printf("--- Stack #%zu: %s samples, %.2fs (%.1f%%", i + 1,
-		    fmt_commas(sb, sizeof(sb), r->samples), r->weight,
+		printf("--- Stack #%zu: %s samples, %s (%.1f%%", i + 1,
+		    fmt_commas(sb, sizeof(sb), r->samples), wt(t, r->weight),
 		    pct(r->weight, t->total));
 		if (callers) {
 			printf(" of thread, %.1f%% of '%s') [",
@@ -173,24 +192,28 @@ putgraph(struct tree *t, int callers)
 			k++;
 		else if (r->chainlen > 0) {
 			nself++;
+			if (r->samples > UINT64_MAX - selfn)
+				errx(1, "the self sample count passes 2^64-1");
 			selfn += r->samples;
-			selfw += r->weight;
+			if (isinf(selfw += r->weight))
+				errx(1, "the self weight overflows to "
+				    "infinity");
 		}
 	}
 	printf("--- %s (%s unique chains, showing top %lld) ---\n\n",
 	    callers ? "Callers" : "Callees", fmt_commas(sb, sizeof(sb), k),
 	    t->hasnum && t->num < (long long)k ? t->num : (long long)k);
 	if (nself > 0)
-		printf("  (self): %s samples, %.2fs (%.1f%%) -- '%s' is the "
-		    "leaf\n\n", fmt_commas(sb, sizeof(sb), selfn), selfw,
-		    pct(selfw, t->total), t->name);
+		printf("  (self): %s samples, %s (%.1f%%) -- '%s' is the "
+		    "leaf\n\n", fmt_commas(sb, sizeof(sb), selfn),
+		    wt(t, selfw), pct(selfw, t->total), t->name);
 	n = shown(t, k);
 	for (i = 0, j = 0; j < n; i++) {
 		r = &t->cs.rows[i];
 		if (!callers && !isdeep(r))
 			continue;
-		printf("  #%zu: %s samples, %.2fs (%.1f%%)\n", ++j,
-		    fmt_commas(sb, sizeof(sb), r->samples), r->weight,
+		printf("  #%zu: %s samples, %s (%.1f%%)\n", ++j,
+		    fmt_commas(sb, sizeof(sb), r->samples), wt(t, r->weight),
 		    pct(r->weight, t->total));
 		putchain(t, r, 6, callers ? M_NAME : M_CALLEE);
 		putchar('\n');
@@ -198,11 +221,10 @@ putgraph(struct tree *t, int callers)
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst-tree [-m name] [-n num] [-T total] "
-	    "[-v view] [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst-tree [-h] [-F view] [-m name] [-n num] "
+	    "[-W total] [file ...]\n");
 }
 
 int
@@ -219,13 +241,18 @@ main(int argc, char *argv[])
 	sst_init();
 	memset(&t, 0, sizeof(t));
 	t.name = "";
-	while ((ch = getopt(argc, argv, "T:m:n:v:")) != -1) {
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "F:hm:n:W:")) != -1) {
 		switch (ch) {
-		case 'T':
-			if (fmt_strtod(optarg, strlen(optarg), &t.total) == -1)
-				errx(2, "-T: invalid: %s", optarg);
-			hastotal = 1;
+		case 'F':
+			for (view = 0; view < NVIEWS; view++)
+				if (strcmp(optarg, views[view]) == 0)
+					break;
+			if (view == NVIEWS)
+				errx(2, "-F: unknown view: %s", optarg);
 			break;
+		case 'h':
+			usage(1);
 		case 'm':
 			t.name = optarg;
 			break;
@@ -236,15 +263,13 @@ main(int argc, char *argv[])
 				errx(2, "-n: %s: %s", errstr, optarg);
 			t.hasnum = 1;
 			break;
-		case 'v':
-			for (view = 0; view < NVIEWS; view++)
-				if (strcmp(optarg, views[view]) == 0)
-					break;
-			if (view == NVIEWS)
-				errx(2, "-v: invalid: %s", optarg);
+		case 'W':
+			if (fmt_strtod(optarg, strlen(optarg), &t.total) == -1)
+				errx(2, "-W: invalid: %s", optarg);
+			hastotal = 1;
 			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
@@ -256,7 +281,10 @@ main(int argc, char *argv[])
 	for (ch = 0; ch < argc; ch++)
 		chainset_read(&t.cs, argv[ch]);
 	for (i = 0; i < t.cs.n; i++)
-		sum += t.cs.rows[i].weight;
+		if (isinf(sum += t.cs.rows[i].weight))
+			errx(1, "the total weight of the rows overflows to "
+			    "infinity");
+	t.unit = t.cs.n > 0 ? t.cs.rows[0].unit : U_SECONDS;
 	if (!hastotal)
 		t.total = sum;
 	if (view == V_CALLERS || view == V_FULL)

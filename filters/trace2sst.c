@@ -14,8 +14,7 @@
 #include "sst.h"
 #include "trace.h"
 
-static void	convert(const char *, const struct trace_opt *, const char *,
-		    struct trace_stats *);
+static void	convert(const char *, const struct trace_opt *, const char *);
 static char	*basepart(const char *);
 static __dead void usage(void);
 
@@ -44,17 +43,37 @@ basepart(const char *path)
 	return s;
 }
 
-/* Convert one file ("-": standard input) with thread prefix prefix. */
+/*
+ * Convert one file ("-": standard input) with thread prefix prefix and
+ * say what had to be repaired in it.
+ */
 static void
-convert(const char *path, const struct trace_opt *o, const char *prefix,
-    struct trace_stats *st)
+convert(const char *path, const struct trace_opt *o, const char *prefix)
 {
+	struct trace_stats st;
 	struct json *j;
+	const char *name;
 	int fd;
 
+	memset(&st, 0, sizeof(st));
 	fd = xopen(path);
 	j = json_open(fd, path);
-	trace_convert(j, o, prefix, stdout, st);
+	name = json_name(j);
+	trace_convert(j, o, prefix, stdout, &st);
+	if (st.clipped > 0 || st.unclosed > 0 || st.unmatched > 0)
+		fflush(stdout);
+	if (st.clipped > 0)
+		warnx("%s: %llu span%s cut to the end of %s parent", name,
+		    (unsigned long long)st.clipped, st.clipped > 1 ? "s" : "",
+		    st.clipped > 1 ? "their" : "its");
+	if (st.unclosed > 0)
+		warnx("%s: %llu B event%s without E, ended at the thread's "
+		    "last time", name, (unsigned long long)st.unclosed,
+		    st.unclosed > 1 ? "s" : "");
+	if (st.unmatched > 0)
+		warnx("%s: %llu E event%s without B skipped", name,
+		    (unsigned long long)st.unmatched,
+		    st.unmatched > 1 ? "s" : "");
 	json_close(j);
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -64,14 +83,12 @@ int
 main(int argc, char *argv[])
 {
 	struct trace_opt o;
-	struct trace_stats st;
 	const char *label = NULL;
 	char *prefix;
 	int ch, hflag = 0, i;
 
 	sst_init();
 	memset(&o, 0, sizeof(o));
-	memset(&st, 0, sizeof(st));
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)
 		argv[1] = "-h";
 	while ((ch = getopt(argc, argv, "C:c:gHhL:s")) != -1) {
@@ -108,27 +125,15 @@ main(int argc, char *argv[])
 	if (hflag && label != NULL)
 		usage();
 	if (argc == 0)
-		convert("-", &o, hflag ? "-" : label, &st);
+		convert("-", &o, hflag ? "-" : label);
 	for (i = 0; i < argc; i++) {
 		if (label == NULL && (hflag || argc > 1)) {
 			prefix = basepart(argv[i]);
-			convert(argv[i], &o, prefix, &st);
+			convert(argv[i], &o, prefix);
 			free(prefix);
 		} else
-			convert(argv[i], &o, label, &st);
+			convert(argv[i], &o, label);
 	}
 	fshut(stdout, "stdout");
-	if (st.clipped > 0)
-		warnx("%llu span%s cut to the end of %s parent",
-		    (unsigned long long)st.clipped, st.clipped > 1 ? "s" : "",
-		    st.clipped > 1 ? "their" : "its");
-	if (st.unclosed > 0)
-		warnx("%llu B event%s without E, ended at the thread's last "
-		    "time", (unsigned long long)st.unclosed,
-		    st.unclosed > 1 ? "s" : "");
-	if (st.unmatched > 0)
-		warnx("%llu E event%s without B skipped",
-		    (unsigned long long)st.unmatched,
-		    st.unmatched > 1 ? "s" : "");
 	return 0;
 }

@@ -4,7 +4,9 @@
 # tests/malformed/cases.tsv.  A golden case is a directory holding "cmd"
 # (one sh command line, run inside the case directory), "out" (the exact
 # expected stdout), and optionally "err" (the exact expected stderr) and
-# "status" (the expected exit status, default 0).
+# "status" (the expected exit status, default 0).  The cmd runs under
+# bash --posix -o pipefail, so that a failing stage of a pipeline is not
+# hidden by the ones after it.
 # The last line printed is "N passed, N failed, N skipped".
 #
 # SANITIZE=1: run the ASan/UBSan builds of build/san (make SANITIZE=1
@@ -191,7 +193,7 @@ for d in "$top"/tests/golden/*/*/ "$top"/tests/pipelines/*/*/; do
 		continue
 	fi
 	o="$out/$(printf '%s' "$name" | tr / _)"
-	(cd "$d" && sh ./cmd >"$o.out" 2>"$o.err" </dev/null)
+	(cd "$d" && bash --posix -o pipefail ./cmd >"$o.out" 2>"$o.err" </dev/null)
 	st=$?
 	want=0
 	[ -f "$d/status" ] && want=$(cat "$d/status")

@@ -15,8 +15,10 @@ bin=$(dirname -- "$(command -v sst-flatten)")
 for x in "$bin"/*; do
 	ln -s "$x" "$d/"
 done
-cp -- "$(command -v "$p")" "$d/$p"
-rm -f -- "$d/$f"
+# (Not through the link just made, which may lead to the original.)
+src=$(command -v "$p")
+rm -f -- "$d/$p" "$d/$f"
+cp -- "$src" "$d/$p"
 printf '#!/bin/sh\necho "%s: broken" >&2\nprintf partial\nexit 1\n' "$f" \
     >"$d/$f"
 chmod +x "$d/$f"

@@ -57,7 +57,7 @@ add(struct chains *c, const char *thread, const char *chain,
 static void
 putchains(void *c)
 {
-	chains_put(c);
+	chains_put(c, -1);
 }
 
 /* frames_split of a NUL-terminated field. */
@@ -377,28 +377,28 @@ START_TEST(test_chains)
 	add(c, "main", "s", &r);
 	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
-	    "1\t5\tmain\tlate\n"
-	    "2\t1.5\t\t\n"
-	    "11\t1.2\tmain\ta;b\n"
-	    "1000\t1.0000000000000007\tmain\ts\n"
-	    "3\t0.5\tmain\ta\n"
-	    "2\t0.5\tworker\ta;b\n"
-	    "2\t0.30000000000000004\tworker\ta\n"
-	    "3\t0.30000000000000004\tt\\x3b\t\\e;x\\x3by\n"
-	    "1\t0.001\tmain\tz\n");
+	    "1\t5\tseconds\tmain\tlate\n"
+	    "2\t1.5\tseconds\t\t\n"
+	    "11\t1.2\tseconds\tmain\ta;b\n"
+	    "1000\t1.0000000000000007\tseconds\tmain\ts\n"
+	    "3\t0.5\tseconds\tmain\ta\n"
+	    "2\t0.5\tseconds\tworker\ta;b\n"
+	    "2\t0.30000000000000004\tseconds\tworker\ta\n"
+	    "3\t0.30000000000000004\tseconds\tt\\x3b\t\\e;x\\x3by\n"
+	    "1\t0.001\tseconds\tmain\tz\n");
 	free(out);
 	/* Writing does not change the groups. */
 	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
-	    "1\t5\tmain\tlate\n"
-	    "2\t1.5\t\t\n"
-	    "11\t1.2\tmain\ta;b\n"
-	    "1000\t1.0000000000000007\tmain\ts\n"
-	    "3\t0.5\tmain\ta\n"
-	    "2\t0.5\tworker\ta;b\n"
-	    "2\t0.30000000000000004\tworker\ta\n"
-	    "3\t0.30000000000000004\tt\\x3b\t\\e;x\\x3by\n"
-	    "1\t0.001\tmain\tz\n");
+	    "1\t5\tseconds\tmain\tlate\n"
+	    "2\t1.5\tseconds\t\t\n"
+	    "11\t1.2\tseconds\tmain\ta;b\n"
+	    "1000\t1.0000000000000007\tseconds\tmain\ts\n"
+	    "3\t0.5\tseconds\tmain\ta\n"
+	    "2\t0.5\tseconds\tworker\ta;b\n"
+	    "2\t0.30000000000000004\tseconds\tworker\ta\n"
+	    "3\t0.30000000000000004\tseconds\tt\\x3b\t\\e;x\\x3by\n"
+	    "1\t0.001\tseconds\tmain\tz\n");
 	free(out);
 	chains_free(c);
 }
@@ -416,7 +416,7 @@ START_TEST(test_chains_sums)
 	r = rec(10, 1, 1, 0.1);
 	add(c, "t", "x", &r);
 	out = tu_capture(putchains, c);
-	ck_assert_str_eq(out, "10\t0.9999999999999999\tt\tx\n");
+	ck_assert_str_eq(out, "10\t0.9999999999999999\tseconds\tt\tx\n");
 	free(out);
 	/* (0.1 + 0.1 + 0.1) + 0.7 + 0.7 */
 	r = rec(3, 0.3, 1, 0.1);
@@ -432,9 +432,9 @@ START_TEST(test_chains_sums)
 	chains_add(c, "tX", 1, "xyz", 1, &r);
 	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
-	    "5\t1.7\tt\ty\n"
-	    "17\t1.25\tt\tx\n"
-	    "11\t0.75\tt\tz\n");
+	    "5\t1.7\tseconds\tt\ty\n"
+	    "17\t1.25\tseconds\tt\tx\n"
+	    "11\t0.75\tseconds\tt\tz\n");
 	free(out);
 	chains_free(c);
 }
@@ -490,32 +490,34 @@ START_TEST(test_parse)
 	struct chainrow r;
 	const char *w, *s;
 
-	s = "37\t0.30000000000000004\tThread 4713 \"Main\"\t<module>;run;"
+	s = "37\t0.30000000000000004\tseconds\tThread 4713 \"Main\"\t<module>;run;"
 	    "select";
 	w = "unset";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert_ptr_null(w);
 	ck_assert_uint_eq(r.samples, 37);
 	ck_assert(r.weight == 0.1 + 0.2);
-	ck_assert_ptr_eq(r.thread, s + 23);
+	ck_assert_ptr_eq(r.thread, s + 31);
+	ck_assert_int_eq(r.unit, U_SECONDS);
 	ck_assert_uint_eq(r.threadlen, 18);
 	ck_assert_mem_eq(r.thread, "Thread 4713 \"Main\"", 18);
-	ck_assert_ptr_eq(r.chain, s + 42);
+	ck_assert_ptr_eq(r.chain, s + 50);
 	ck_assert_uint_eq(r.chainlen, 19);
 	ck_assert_mem_eq(r.chain, "<module>;run;select", 19);
 
 	/* Empty thread and chain. */
-	s = "0\t0\t\t";
+	s = "0\t0\tnone\t\t";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert_uint_eq(r.samples, 0);
 	ck_assert(r.weight == 0);
 	ck_assert_uint_eq(r.threadlen, 0);
-	ck_assert_ptr_eq(r.thread, s + 4);
+	ck_assert_ptr_eq(r.thread, s + 9);
+	ck_assert_int_eq(r.unit, U_NONE);
 	ck_assert_uint_eq(r.chainlen, 0);
-	ck_assert_ptr_eq(r.chain, s + 5);
+	ck_assert_ptr_eq(r.chain, s + 10);
 
 	/* Escapes, the largest count, other number spellings. */
-	s = "18446744073709551615\t1e-05\tt\\x3b\\t\t\\e;x\\x3by;a\\\\b;\\t";
+	s = "18446744073709551615\t1e-05\tbytes\tt\\x3b\\t\t\\e;x\\x3by;a\\\\b;\\t";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert_uint_eq(r.samples, UINT64_MAX);
 	ck_assert(r.weight == 1e-5);
@@ -523,28 +525,28 @@ START_TEST(test_parse)
 	ck_assert_mem_eq(r.thread, "t\\x3b\\t", 7);
 	ck_assert_uint_eq(r.chainlen, 17);
 	ck_assert_mem_eq(r.chain, "\\e;x\\x3by;a\\\\b;\\t", 17);
-	s = "007\t1.50\tt\tc";
+	s = "007\t1.50\tseconds\tt\tc";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert_uint_eq(r.samples, 7);
 	ck_assert(r.weight == 1.5);
-	s = "1\t-2.5E3\t\xc3\xa9\t\xe2\x82\xac;;";
+	s = "1\t-2.5E3\tnone\t\xc3\xa9\t\xe2\x82\xac;;";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert(r.weight == -2500);
 	ck_assert_uint_eq(r.threadlen, 2);
 	ck_assert_uint_eq(r.chainlen, 5);
 
 	/* Only the given length is the row. */
-	s = "2\t3\tt\ta;b\n4\t5\tu\tc";
-	ck_assert_int_eq(chainrow_parse(s, 9, &r, &w), 0);
+	s = "2\t3\tnone\tt\ta;b\n4\t5\tnone\tu\tc";
+	ck_assert_int_eq(chainrow_parse(s, 14, &r, &w), 0);
 	ck_assert_uint_eq(r.samples, 2);
 	ck_assert(r.weight == 3);
 	ck_assert_uint_eq(r.chainlen, 3);
 	ck_assert_mem_eq(r.chain, "a;b", 3);
-	ck_assert_int_eq(chainrow_parse(s, 10, &r, &w), -1);
+	ck_assert_int_eq(chainrow_parse(s, 15, &r, &w), -1);
 	ck_assert_str_eq(w, "bad escape sequence");
-	ck_assert_int_eq(chainrow_parse(s, 5, &r, &w), -1);
-	ck_assert_str_eq(w, "expected 4 TAB-separated fields");
-	ck_assert_int_eq(chainrow_parse(s, 6, &r, &w), 0);
+	ck_assert_int_eq(chainrow_parse(s, 10, &r, &w), -1);
+	ck_assert_str_eq(w, "expected 5 TAB-separated fields");
+	ck_assert_int_eq(chainrow_parse(s, 11, &r, &w), 0);
 	ck_assert_uint_eq(r.chainlen, 0);
 }
 END_TEST
@@ -555,44 +557,52 @@ START_TEST(test_parse_errors)
 		const char	*line;
 		const char	*why;
 	} t[] = {
-		{ "", "expected 4 TAB-separated fields" },
-		{ "1", "expected 4 TAB-separated fields" },
-		{ "1\t2", "expected 4 TAB-separated fields" },
-		{ "1\t2\tt", "expected 4 TAB-separated fields" },
-		{ "1\t2\tt\tc\t", "expected 4 TAB-separated fields" },
-		{ "1\t2\tt\tc\textra", "expected 4 TAB-separated fields" },
-		{ "1 2 t c", "expected 4 TAB-separated fields" },
-		{ "x\tx\tx", "expected 4 TAB-separated fields" },
-		{ "\t1\tt\tc", "bad sample count" },
-		{ "-1\t1\tt\tc", "bad sample count" },
-		{ "+1\t1\tt\tc", "bad sample count" },
-		{ "1.0\t1\tt\tc", "bad sample count" },
-		{ " 1\t1\tt\tc", "bad sample count" },
-		{ "1 \t1\tt\tc", "bad sample count" },
-		{ "1e3\t1\tt\tc", "bad sample count" },
-		{ "18446744073709551616\t1\tt\tc", "bad sample count" },
-		{ "1\t\tt\tc", "bad weight" },
-		{ "1\tabc\tt\tc", "bad weight" },
-		{ "1\tinf\tt\tc", "bad weight" },
-		{ "1\tnan\tt\tc", "bad weight" },
-		{ "1\t1e999\tt\tc", "bad weight" },
-		{ "1\t0x10\tt\tc", "bad weight" },
-		{ "1\t1 \tt\tc", "bad weight" },
-		{ "1\t-\tt\tc", "bad weight" },
-		{ "1\t1\tt\\q\tc", "bad escape sequence" },
-		{ "1\t1\tt\\\tc", "bad escape sequence" },
-		{ "1\t1\tt\tc\\", "bad escape sequence" },
-		{ "1\t1\tt\tc\\x4", "bad escape sequence" },
-		{ "1\t1\tt\tc\\xg0", "bad escape sequence" },
-		{ "1\t1\tt\ta;\\;b", "bad escape sequence" },
-		{ "1\t1\tt\x01\tc", "bad escape sequence" },
-		{ "1\t1\tt\tc\r", "bad escape sequence" },
-		{ "1\t1\tt\tc\n", "bad escape sequence" },
+		{ "", "expected 5 TAB-separated fields" },
+		{ "1", "expected 5 TAB-separated fields" },
+		{ "1\t2", "expected 5 TAB-separated fields" },
+		{ "1\t2\tnone", "expected 5 TAB-separated fields" },
+		{ "1\t2\tnone\tt", "expected 5 TAB-separated fields" },
+		{ "1\t2\tt\tc", "expected 5 TAB-separated fields" },
+		{ "1\t2\tnone\tt\tc\t", "expected 5 TAB-separated fields" },
+		{ "1\t2\tnone\tt\tc\textra",
+		    "expected 5 TAB-separated fields" },
+		{ "1 2 none t c", "expected 5 TAB-separated fields" },
+		{ "x\tx\tx\tx", "expected 5 TAB-separated fields" },
+		{ "\t1\tnone\tt\tc", "bad sample count" },
+		{ "-1\t1\tnone\tt\tc", "bad sample count" },
+		{ "+1\t1\tnone\tt\tc", "bad sample count" },
+		{ "1.0\t1\tnone\tt\tc", "bad sample count" },
+		{ " 1\t1\tnone\tt\tc", "bad sample count" },
+		{ "1 \t1\tnone\tt\tc", "bad sample count" },
+		{ "1e3\t1\tnone\tt\tc", "bad sample count" },
+		{ "18446744073709551616\t1\tnone\tt\tc", "bad sample count" },
+		{ "1\t\tnone\tt\tc", "bad weight" },
+		{ "1\tabc\tnone\tt\tc", "bad weight" },
+		{ "1\tinf\tnone\tt\tc", "bad weight" },
+		{ "1\tnan\tnone\tt\tc", "bad weight" },
+		{ "1\t1e999\tnone\tt\tc", "bad weight" },
+		{ "1\t0x10\tnone\tt\tc", "bad weight" },
+		{ "1\t1 \tnone\tt\tc", "bad weight" },
+		{ "1\t-\tnone\tt\tc", "bad weight" },
+		{ "1\t1\t\tt\tc", "bad unit" },
+		{ "1\t1\tms\tt\tc", "bad unit" },
+		{ "1\t1\tNone\tt\tc", "bad unit" },
+		{ "1\t1\tnone\tt\\q\tc", "bad escape sequence" },
+		{ "1\t1\tnone\tt\\\tc", "bad escape sequence" },
+		{ "1\t1\tnone\tt\tc\\", "bad escape sequence" },
+		{ "1\t1\tnone\tt\tc\\x4", "bad escape sequence" },
+		{ "1\t1\tnone\tt\tc\\xg0", "bad escape sequence" },
+		{ "1\t1\tnone\tt\ta;\\;b", "bad escape sequence" },
+		{ "1\t1\tnone\tt\x01\tc", "bad escape sequence" },
+		{ "1\t1\tnone\tt\tc\r", "bad escape sequence" },
+		{ "1\t1\tnone\tt\tc\n", "bad escape sequence" },
 		/* The first error in field order is the one reported. */
-		{ "x\tx\t\\q\t\\q", "bad sample count" },
-		{ "1\tx\t\\q\t\\q", "bad weight" },
-		{ "1\t1\t\\q\t\\q", "bad escape sequence" },
-		{ "1\t1\tt\tc", "ok" },
+		{ "x\tx\tx\t\\q\t\\q", "bad sample count" },
+		{ "1\tx\tx\t\\q\t\\q", "bad weight" },
+		{ "1\t1\tx\t\\q\t\\q", "bad unit" },
+		{ "1\t1\tnone\t\\q\t\\q", "bad escape sequence" },
+		{ "1\t1\tnone\tt\tc", "ok" },
+		{ "1\t1\tbytes\tt\tc", "ok" },
 	};
 	size_t i;
 
@@ -608,8 +618,9 @@ START_TEST(test_set)
 	struct chainset cs;
 	char *a, *b;
 
-	a = tu_tmpfile("3\t0.3\tThread 1 \"Main\"\tf;g\n1\t0.1\tt\t\n");
-	b = tu_tmpfile("2\t2e-1\tu\tx\\x3by");
+	a = tu_tmpfile("3\t0.3\tseconds\tThread 1 \"Main\"\tf;g\n"
+	    "1\t0.1\tseconds\tt\t\n");
+	b = tu_tmpfile("2\t2e-1\tseconds\tu\tx\\x3by");
 	memset(&cs, 0, sizeof(cs));
 	chainset_read(&cs, a);
 	ck_assert_uint_eq(cs.n, 2);
@@ -620,7 +631,7 @@ START_TEST(test_set)
 	ck_assert_mem_eq(cs.rows[0].thread, "Thread 1 \"Main\"", 15);
 	ck_assert_uint_eq(cs.rows[0].chainlen, 3);
 	ck_assert_mem_eq(cs.rows[0].chain, "f;g", 3);
-	ck_assert_ptr_eq(cs.rows[0].thread, cs.lines[0] + 6);
+	ck_assert_ptr_eq(cs.rows[0].thread, cs.lines[0] + 14);
 	ck_assert_uint_eq(cs.rows[1].chainlen, 0);
 	ck_assert_uint_eq(cs.rows[2].samples, 2);
 	ck_assert(cs.rows[2].weight == 0.2);
@@ -653,7 +664,7 @@ START_TEST(test_set_badrow)
 	char *a;
 	int fd;
 
-	a = tu_tmpfile("1\t1\tt\tc\nx\t1\tt\tc\n");
+	a = tu_tmpfile("1\t1\tnone\tt\tc\nx\t1\tnone\tt\tc\n");
 	ck_assert_int_ne(fd = open(a, O_RDONLY), -1);
 	unlink(a);
 	free(a);
@@ -661,6 +672,63 @@ START_TEST(test_set_badrow)
 	close(fd);
 	memset(&cs, 0, sizeof(cs));
 	chainset_read(&cs, NULL);
+}
+END_TEST
+
+/* Rows of two units end the program with status 1. */
+START_TEST(test_set_units)
+{
+	struct chainset cs;
+	char *a;
+
+	a = tu_tmpfile("1\t1\tnone\tt\tc\n1\t1\tbytes\tt\tc\n");
+	memset(&cs, 0, sizeof(cs));
+	freopen("/dev/null", "w", stderr);
+	chainset_read(&cs, a);
+}
+END_TEST
+
+/* The first max rows; totals that would overflow are refused. */
+static long long putmax;
+
+static void
+putsome(void *c)
+{
+	chains_put(c, putmax);
+}
+
+START_TEST(test_chains_max_over)
+{
+	struct chains *c;
+	struct sst_rec r;
+	char *out;
+
+	c = chains_new();
+	r = rec(1, 1, 0, 0);
+	r.unit = U_BYTES;
+	add(c, "t", "a", &r);
+	r = rec(2, 2, 0, 0);
+	r.unit = U_BYTES;
+	add(c, "t", "b", &r);
+	putmax = 1;
+	out = tu_capture(putsome, c);
+	ck_assert_str_eq(out, "2\t2\tbytes\tt\tb\n");
+	free(out);
+	putmax = 0;
+	out = tu_capture(putsome, c);
+	ck_assert_str_eq(out, "");
+	free(out);
+	ck_assert_ptr_null(chains_over(c));
+	r = rec(UINT64_MAX, 1, 0, 0);
+	ck_assert_int_eq(chains_add(c, "t", 1, "a", 1, &r), -1);
+	ck_assert_str_eq(chains_over(c), "the sample count passes 2^64-1");
+	chains_free(c);
+	c = chains_new();
+	r = rec(1, 1e308, 0, 0);
+	ck_assert_int_eq(chains_add(c, "t", 1, "a", 1, &r), 0);
+	ck_assert_int_eq(chains_add(c, "t", 1, "a", 1, &r), -1);
+	ck_assert_str_eq(chains_over(c), "the weight overflows to infinity");
+	chains_free(c);
 }
 END_TEST
 
@@ -696,6 +764,8 @@ chain_suite(void)
 	tcase_add_test(tc, test_chains);
 	tcase_add_test(tc, test_chains_sums);
 	tcase_add_test(tc, test_chains_many);
+	tcase_add_test(tc, test_chains_max_over);
+	tcase_add_exit_test(tc, test_set_units, 1);
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_set);

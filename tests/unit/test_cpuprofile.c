@@ -180,10 +180,12 @@ START_TEST(test_errors)
 		    "\"timeDeltas\":[]}", "t: node 1: child 5 is no node" },
 		{ "{\"nodes\":[{\"id\":1}],\"samples\":[1],\"timeDeltas\":[1],"
 		    "\"samples\":[]}", "t:1:62: samples: given twice" },
-		{ "{\"nodes\":[{\"id\":1}],\"samples\":[1],\"timeDeltas\":[1]} x",
+		{ "{\"nodes\":[{\"id\":1}],\"samples\":[1],"
+		    "\"timeDeltas\":[1]} x",
 		    "t:1:53: trailing data after JSON value" },
 		{ "{\"nodes\":[{\"id\":1}],\"samples\":[1,1],"
-		    "\"timestamps\":[1,2,3,4]}", "t: 4 timestamps for 2 samples" },
+		    "\"timestamps\":[1,2,3,4]}",
+		    "t: 4 timestamps for 2 samples" },
 		{ "{\"nodes\":[{\"id\":1}],\"samples\":[1,1],"
 		    "\"timestamps\":[5,4]}", "t: sample 1: negative time "
 		    "(-1 us): the samples are out of order" },

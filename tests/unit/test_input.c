@@ -354,6 +354,7 @@ START_TEST(test_sniff)
 	    "([kernel.kallsyms])\n", SN_PERF);
 	SNIFF("PERFILE2\0\0\0", SN_PERFDATA);
 	SNIFF("\x7f" "ELF\0\0", SN_BINARY);
+	SNIFF("\0\1\2", SN_BINARY);
 	SNIFF("main;f;g 12\nmain;h 3\n", SN_FOLDED);
 	SNIFF("main;f;g 1.5\r\n", SN_FOLDED);
 	SNIFF("hello world\n", SN_TEXT);

@@ -61,8 +61,11 @@ START_TEST(test_notdb)
 		{ "", "f: empty file: not an nsys SQLite export" },
 		{ "[1]", "f: JSON, not an SQLite database: trace2sst, "
 		    "cpuprofile2sst or sst-flatten read JSON" },
-		{ "{\"traceEvents\":[]}", "f: JSON, not an SQLite database: "
-		    "trace2sst, cpuprofile2sst or sst-flatten read JSON" },
+		{ "{\"traceEvents\":[]}", "f: not an SQLite database: this "
+		    "looks like a Chrome trace (traceEvents): trace2sst reads "
+		    "it" },
+		{ "a;b 3\n", "f: not an SQLite database: this looks like "
+		    "folded stacks: collapsed2sst reads it" },
 		{ "SQLite format", "f: not an SQLite database: make one from "
 		    "a report with nsys export --type sqlite" },
 	};

@@ -77,15 +77,20 @@ tmpfd(const char *s)
 	return fd;
 }
 
+/* Whether readall() allows one unit only. */
+static int	 oneunit;
+
 /* Read every record of fd; the number read. */
 static int
 readall(int fd, const char *name, size_t *sum)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
-	int n = 0;
+	int n = 0, unit = -1;
 
 	rd = rec_open(fd, name);
+	if (oneunit)
+		rec_oneunit(rd, &unit);
 	*sum = 0;
 	while (rec_read(rd, &r) == 1) {
 		*sum += r.samples;
@@ -200,9 +205,52 @@ START_TEST(test_parse_errors)
 		{ "t\t1\t1\tseconds\t1\ta",
 		    "expected 7 TAB-separated fields" },
 		{ "t\t1\t1\tseconds\t1\ta\tf:1::0\textra",
-		    "expected 7 TAB-separated fields" },
-		{ "t\t1\t1\tseconds\t1\ta\t\t",
-		    "expected 7 TAB-separated fields" },
+		    "bad start time" },
+		{ "t\t1\t1\tseconds\t1\ta\t\t", "bad start time" },
+		{ "t\t1\t1\tseconds\t1\ta\t\t1\t",
+		    "expected 7 or 8 TAB-separated fields" },
+		{ "t\t1\t1\tseconds\t1\ta\t\t1\t2",
+		    "expected 7 or 8 TAB-separated fields" },
+		{ "t\t1\t1\tseconds\t1\ta\t\tinf", "bad start time" },
+		{ "t\t1\t1\tseconds\t1\ta\t\t1s", "bad start time" },
+		{ "t\t1\t1\tseconds\t1\ta\t\t 1", "bad start time" },
+		{ "t\t1\t1\tseconds\t1\ta;b\tf:1::0\t1",
+		    "stack and locations differ in length" },
+		{ "t\t1\t1\tseconds\t1\ta\tf\x4:1::0\t1",
+		    "bad escape sequence" },
+		/* Weights that samples and period do not make. */
+		{ "t\t0\t1\tseconds\t-\ta\t",
+		    "0 samples with a non-zero weight" },
+		{ "t\t0\t1\tseconds\t1\ta\t",
+		    "0 samples with a non-zero weight" },
+		{ "t\t0\t-0.5\tnone\t-\t\t",
+		    "0 samples with a non-zero weight" },
+		{ "t\t3\t4\tseconds\t1\ta\t",
+		    "weight is not samples times period" },
+		{ "t\t1\t1\tseconds\t2\ta\t",
+		    "weight is not samples times period" },
+		{ "t\t2\t2\tnone\t-1\ta\t",
+		    "weight is not samples times period" },
+		{ "t\t0\t0\tnone\t5\ta\t", "ok" },
+		/* 0.1 added ten times is 0.9999999999999999. */
+		{ "t\t10\t0.9999999999999999\tseconds\t0.1\ta\t", "ok" },
+		{ "t\t10\t1\tseconds\t0.1\ta\t", "ok" },
+		{ "t\t10\t1.0000000000000004\tseconds\t0.1\ta\t", "ok" },
+		{ "t\t10\t1.000001\tseconds\t0.1\ta\t",
+		    "weight is not samples times period" },
+		{ "t\t37\t0.037\tseconds\t0.001\ta\t", "ok" },
+		{ "t\t37\t0.03700000000000002\tseconds\t0.001\ta\t",
+		    "ok" },
+		{ "t\t1\t5e-324\tseconds\t5e-324\ta\t", "ok" },
+		{ "t\t3\t1e-323\tseconds\t5e-324\ta\t", "ok" },
+		{ "t\t2\t1e+308\tseconds\t5e+307\ta\t", "ok" },
+		/* 2^53 + 2 samples of 1 sum to 2^53: the sum stops growing. */
+		{ "t\t9007199254740994\t9007199254740992\tnone\t1\ta\t",
+		    "ok" },
+		{ "t\t18446744073709551615\t9007199254740992\tnone\t1\ta\t",
+		    "ok" },
+		{ "t\t18446744073709551615\t-1\tnone\t1\ta\t",
+		    "weight is not samples times period" },
 		{ "t 1 1 seconds 1 a f:1::0",
 		    "expected 7 TAB-separated fields" },
 		{ "t\t\t1\tseconds\t1\ta\t", "bad sample count" },
@@ -268,6 +316,39 @@ START_TEST(test_parse_len)
 }
 END_TEST
 
+/* The optional eighth field: a start time in seconds. */
+START_TEST(test_parse_start)
+{
+	struct sst_rec r;
+	const char *w;
+
+	ck_assert_int_eq(parse("t\t1\t0.5\tseconds\t0.5\ta;b\tf:1::0;g:2::1"
+	    "\t12.25", &r, &w), 0);
+	ck_assert_int_eq(r.hasstart, 1);
+	ck_assert(r.start == 12.25);
+	ck_assert_uint_eq(r.locslen, 13);
+	ck_assert_mem_eq(r.locs, "f:1::0;g:2::1", 13);
+	ck_assert_uint_eq(r.stacklen, 3);
+	/* Empty locations, then the start. */
+	ck_assert_int_eq(parse("t\t1\t0.5\tseconds\t0.5\ta\t\t0", &r, &w),
+	    0);
+	ck_assert_int_eq(r.hasstart, 1);
+	ck_assert(r.start == 0);
+	ck_assert_uint_eq(r.locslen, 0);
+	/* Seven fields: no start, even after a record that had one. */
+	ck_assert_int_eq(parse("t\t1\t0.5\tseconds\t0.5\ta\tf:1::0", &r,
+	    &w), 0);
+	ck_assert_int_eq(r.hasstart, 0);
+	ck_assert_uint_eq(r.locslen, 6);
+	/* A file name with an escaped TAB stays in the locations. */
+	ck_assert_int_eq(parse("t\t1\t0.5\tseconds\t0.5\ta\tf\\tx:1::0"
+	    "\t1e-06", &r, &w), 0);
+	ck_assert_uint_eq(r.locslen, 9);
+	ck_assert(r.start == 1e-6);
+}
+END_TEST
+
+
 START_TEST(test_write_roundtrip)
 {
 	static const char *lines[] = {
@@ -283,6 +364,9 @@ START_TEST(test_write_roundtrip)
 		"t\t1\t5e-324\tseconds\t5e-324\tx\t\n",
 		"t\t2\t1e+300\tnone\t-\tx\t\n",
 		"t\t1\t-2.5\tnone\t-2.5\tx\t\n",
+		"t\t1\t0.001\tseconds\t0.001\ta;b\tf:1::0;g:2::1\t12.5\n",
+		"t\t1\t2\tnone\t2\ta\t\t0\n",
+		"t\t1\t2\tnone\t2\ta\t\t1e-07\n",
 	};
 	size_t i;
 	char *out, *in;
@@ -469,6 +553,79 @@ START_TEST(test_read_message)
 	ck_assert_str_eq(err, "");
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	free(err);
+	/* The first line only is taken for another format. */
+	err = readerr("{\"profiles\": []}\n", "p.json", &st);
+	snprintf(want, sizeof(want), "%s: p.json:1: this looks like "
+	    "speedscope JSON, not an sst(5) stream: sst-flatten reads it\n",
+	    getprogname());
+	ck_assert_str_eq(err, want);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(err);
+	err = readerr("{\"a\": 1}\n", "p.json", &st);
+	snprintf(want, sizeof(want), "%s: p.json:1: this is JSON, not an "
+	    "sst(5) stream: sst-flatten reads speedscope JSON, trace2sst "
+	    "Chrome trace events\n", getprogname());
+	ck_assert_str_eq(err, want);
+	free(err);
+	err = readerr("{\"traceEvents\": []}\n", "t.json", &st);
+	snprintf(want, sizeof(want), "%s: t.json:1: this looks like a Chrome "
+	    "trace (traceEvents), not an sst(5) stream: trace2sst reads it\n",
+	    getprogname());
+	ck_assert_str_eq(err, want);
+	free(err);
+	err = readerr("a\t1\t1\tseconds\t1\tx\t\n{}\n", "p.json", &st);
+	snprintf(want, sizeof(want), "%s: p.json:2: expected 7 TAB-separated "
+	    "fields\n", getprogname());
+	ck_assert_str_eq(err, want);
+	free(err);
+	err = readerr("main;a;b 3\n", "-", &st);
+	snprintf(want, sizeof(want), "%s: <stdin>:1: this looks like folded "
+	    "stacks, not an sst(5) stream: collapsed2sst reads it\n",
+	    getprogname());
+	ck_assert_str_eq(err, want);
+	free(err);
+	err = readerr("python3 123 [001] 1.000001: 1 cpu-clock:\n"
+	    "\t7f3a12345678 main (/bin/x)\n", "-", &st);
+	snprintf(want, sizeof(want), "%s: <stdin>:1: this looks like perf "
+	    "script text, not an sst(5) stream: perf2sst reads it\n",
+	    getprogname());
+	ck_assert_str_eq(err, want);
+	free(err);
+	/* Unknown text keeps the record's own message. */
+	err = readerr("hello world\n", "-", &st);
+	snprintf(want, sizeof(want), "%s: <stdin>:1: expected 7 "
+	    "TAB-separated fields\n", getprogname());
+	ck_assert_str_eq(err, want);
+	free(err);
+}
+END_TEST
+
+/* With rec_oneunit, a second unit stops the reader, naming both. */
+START_TEST(test_read_oneunit)
+{
+	static const char doc[] = "a\t1\t1\tnone\t1\tx\t\n"
+	    "b\t2\t2\tnone\t1\tx\t\nc\t1\t1\tbytes\t1\tx\t\n";
+	char want[256], *err;
+	int st;
+
+	oneunit = 0;
+	err = readerr(doc, "u.sst", &st);
+	ck_assert_str_eq(err, "");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	free(err);
+	oneunit = 1;
+	err = readerr(doc, "u.sst", &st);
+	snprintf(want, sizeof(want), "%s: u.sst:3: unit bytes after unit "
+	    "none: a reducer adds weights of one unit only\n", getprogname());
+	ck_assert_str_eq(err, want);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(err);
+	err = readerr("a\t1\t1\tseconds\t1\tx\t\n"
+	    "a\t1\t1\tseconds\t1\tx\t\n", "u.sst", &st);
+	ck_assert_str_eq(err, "");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	free(err);
+	oneunit = 0;
 }
 END_TEST
 
@@ -493,6 +650,8 @@ rec_suite(void)
 	tcase_add_exit_test(tc, test_read_malformed, 1);
 	tcase_add_exit_test(tc, test_read_malformed_last, 1);
 	tcase_add_test(tc, test_read_message);
+	tcase_add_test(tc, test_read_oneunit);
+	tcase_add_test(tc, test_parse_start);
 	suite_add_tcase(s, tc);
 	return s;
 }

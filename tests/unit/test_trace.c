@@ -16,6 +16,7 @@
 
 static char	*run(const char *, const struct trace_opt *, const char *,
 		    struct trace_stats *);
+static char	*randtrace(unsigned, size_t);
 static Suite	*trace_suite(void);
 
 /* The records of the trace text s, as written to a memory stream. */
@@ -192,6 +193,113 @@ START_TEST(test_persample_gpu)
 }
 END_TEST
 
+/*
+ * A random trace text: threads 0-2 in time order (thread 2 sorted
+ * only up to the last quarter, then one event from the past), thread 3
+ * shuffled; X spans, B/E pairs, instant events, GPU spans and launches.
+ */
+static char *
+randtrace(unsigned seed, size_t nev)
+{
+	struct buf b;
+	size_t i;
+	int64_t ts[4] = { 0, 0, 0, 0 };
+	int64_t bts[4][64], e;
+	int open[4] = { 0, 0, 0, 0 };
+	unsigned r = seed, tid;
+
+	buf_init(&b);
+	buf_adds(&b, "[");
+	for (i = 0; i < nev; i++) {
+		r = r * 1103515245 + 12345;
+		tid = (r >> 16) % 4;
+		ts[tid] += (r >> 8) % 3;
+		if (tid == 3)
+			ts[tid] = (r >> 4) % 1000;
+		if (tid == 2 && i == nev * 3 / 4)
+			ts[tid] = 1;
+		if (i > 0)
+			buf_adds(&b, ",\n");
+		switch ((r >> 20) % 6) {
+		case 0:
+			buf_printf(&b, "{\"ph\":\"B\",\"pid\":1,\"tid\":%u,"
+			    "\"ts\":%lld,\"name\":\"b%u\"}", tid,
+			    (long long)ts[tid], (r >> 10) % 3);
+			if (open[tid] < 64)
+				bts[tid][open[tid]++] = ts[tid];
+			break;
+		case 1:
+			/* not before its B, or the E is an error */
+			e = ts[tid];
+			if (open[tid] > 0 && bts[tid][--open[tid]] > e)
+				e = bts[tid][open[tid]];
+			buf_printf(&b, "{\"ph\":\"E\",\"pid\":1,\"tid\":%u,"
+			    "\"ts\":%lld}", tid, (long long)e);
+			break;
+		case 2:
+			buf_printf(&b, "{\"ph\":\"i\",\"pid\":1,\"tid\":%u,"
+			    "\"ts\":%lld}", tid, (long long)ts[tid]);
+			break;
+		case 3:
+			buf_printf(&b, "{\"ph\":\"X\",\"cat\":\"kernel\","
+			    "\"pid\":0,\"tid\":%u,\"ts\":%lld,\"dur\":%u,"
+			    "\"name\":\"k\",\"args\":{\"correlation\":%u}}",
+			    tid, (long long)ts[tid], (r >> 6) % 5,
+			    (r >> 12) % 50);
+			break;
+		case 4:
+			buf_printf(&b, "{\"ph\":\"X\",\"cat\":\"cuda_runtime\","
+			    "\"pid\":1,\"tid\":%u,\"ts\":%lld,\"dur\":%u,"
+			    "\"name\":\"launch\",\"args\":{\"correlation\":"
+			    "%u}}", tid, (long long)ts[tid], (r >> 6) % 3,
+			    (r >> 12) % 50);
+			break;
+		default:
+			buf_printf(&b, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,"
+			    "\"ts\":%lld,\"dur\":%u,\"name\":\"x%u\"}", tid,
+			    (long long)ts[tid], (r >> 6) % 7, (r >> 10) % 4);
+			break;
+		}
+	}
+	buf_adds(&b, "]");
+	return b.data;
+}
+
+/*
+ * Nesting as the input goes (a batch of 1 span) and at the end only
+ * (a batch larger than the input) give the same records, whether the
+ * threads are sorted, shuffled, or sorted until late.
+ */
+START_TEST(test_batch)
+{
+	struct trace_opt o;
+	struct trace_stats st1, st2;
+	char *text, *a, *b;
+	int mode;
+
+	for (mode = 0; mode < 4; mode++) {
+		memset(&o, 0, sizeof(o));
+		o.persample = mode & 1;
+		o.gpu = (mode >> 1) & 1;
+		text = randtrace(7 + (unsigned)_i * 4 + (unsigned)mode, 3000);
+		memset(&st1, 0, sizeof(st1));
+		memset(&st2, 0, sizeof(st2));
+		o.batch = 1;
+		a = run(text, &o, NULL, &st1);
+		o.batch = (size_t)-1;
+		b = run(text, &o, NULL, &st2);
+		ck_assert_msg(strcmp(a, b) == 0, "mode %d: records differ",
+		    mode);
+		ck_assert_uint_eq(st1.clipped, st2.clipped);
+		ck_assert_uint_eq(st1.records, st2.records);
+		ck_assert_uint_gt(st1.records, 10);
+		free(a);
+		free(b);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(test_not_a_trace)
 {
 	struct trace_opt o;
@@ -217,6 +325,7 @@ trace_suite(void)
 	tcase_add_test(tc, test_nest);
 	tcase_add_test(tc, test_names_escaped);
 	tcase_add_test(tc, test_persample_gpu);
+	tcase_add_loop_test(tc, test_batch, 0, 5);
 	tcase_add_exit_test(tc, test_not_a_trace, 1);
 	suite_add_tcase(s, tc);
 	return s;
