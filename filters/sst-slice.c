@@ -6,7 +6,7 @@
  * plus weight for seconds, the start for other units).  Records are
  * copied unchanged; a record with no samples and no start (a thread's
  * declaration) always passes.  With a percentage the input is read
- * twice, through a spill file when it is standard input.
+ * twice, standard input through a temporary file.
  */
 #include <err.h>
 #include <math.h>
@@ -28,13 +28,11 @@ struct slice {
 	double		 lo, hi;	/* the window in seconds */
 	double		 first, last;	/* the span of the stream */
 	int		 seen;
-	struct spill	*sp;		/* the lines, for a second pass */
 };
 
 static void	bound(struct bound *, const char *, size_t);
-static int	started(const struct sst_rec *, const char *,
-		    unsigned long long);
-static void	pass(struct slice *, const char *, int);
+static int	started(struct sst_reader *, const struct sst_rec *);
+static void	pass(struct slice *, int, const char *, int, FILE *);
 static double	secs(const struct slice *, const struct bound *, double);
 static __dead void usage(int);
 
@@ -65,65 +63,36 @@ bound(struct bound *b, const char *s, size_t n)
 
 /* Whether r has a start; 0 for a declaration, else an error. */
 static int
-started(const struct sst_rec *r, const char *name, unsigned long long ln)
+started(struct sst_reader *rd, const struct sst_rec *r)
 {
 	if (r->hasstart)
 		return 1;
 	if (r->samples == 0 && r->stacklen == 0)
 		return 0;
-	errx(1, "%s:%llu: a record with no start time: sst-slice reads "
-	    "the per-sample or per-span streams of -s (sst-flatten -s, "
-	    "trace2sst -s)", name, ln);
+	rec_fail(rd, "a record with no start time: sst-slice reads the "
+	    "per-sample or per-span streams of -s (sst-flatten -s, "
+	    "trace2sst -s)");
 }
 
 /*
- * One pass over path: measure the span (measure), or write the records
- * of the window.  Lines of standard input go to the spill on the
- * measuring pass and are read back from it on the next.
+ * One pass over input fd called name: measure the span (measure), with
+ * a copy of the records to copy if not NULL, or write the records of
+ * the window.
  */
 static void
-pass(struct slice *s, const char *path, int measure)
+pass(struct slice *s, int fd, const char *name, int measure, FILE *copy)
 {
-	struct lines *l = NULL;
+	struct sst_reader *rd;
 	struct sst_rec r;
-	const char *why, *name;
-	char *line = NULL;
-	size_t len, cap = 0;
-	unsigned long long ln = 0;
 	double end;
-	int fd = -1, fromspill;
 
-	fromspill = !measure && s->sp != NULL;
-	if (!fromspill) {
-		fd = xopen(path);
-		l = lines_open(fd, path);
-		name = lines_name(l);
-	} else {
-		name = path == NULL ? "<stdin>" : path;
-		spill_rewind(s->sp);
-	}
-	for (;;) {
-		if (fromspill) {
-			if (spill_read(s->sp, &len, sizeof(len)) == -1)
-				break;
-			if (len + 1 > cap) {
-				cap = len + 1;
-				line = xreallocarray(line, cap, 1);
-			}
-			if (spill_read(s->sp, line, len) == -1)
-				errx(1, "%s: the spill file is short", name);
-		} else if ((line = lines_next(l, &len)) == NULL)
-			break;
-		ln++;
-		if (measure && s->sp != NULL) {
-			spill_write(s->sp, &len, sizeof(len));
-			spill_write(s->sp, line, len);
-		}
-		if (rec_parse(line, len, &r, &why) == -1)
-			errx(1, "%s:%llu: %s", name, ln, why);
-		if (!started(&r, name, ln)) {
+	rd = rec_open(fd, name);
+	while (rec_read(rd, &r)) {
+		if (copy != NULL)
+			rec_write(copy, &r);
+		if (!started(rd, &r)) {
 			if (!measure)
-				goto out;
+				rec_write(stdout, &r);
 			continue;
 		}
 		if (measure) {
@@ -133,21 +102,10 @@ pass(struct slice *s, const char *path, int measure)
 			if (!s->seen || end > s->last)
 				s->last = end;
 			s->seen = 1;
-			continue;
-		}
-		if (r.start < s->lo || r.start >= s->hi)
-			continue;
-out:
-		fwrite(line, 1, len, stdout);
-		putchar('\n');
+		} else if (r.start >= s->lo && r.start < s->hi)
+			rec_write(stdout, &r);
 	}
-	if (fromspill)
-		free(line);
-	else {
-		lines_close(l);
-		if (fd != STDIN_FILENO)
-			close(fd);
-	}
+	rec_close(rd);
 }
 
 /* The seconds of bound b, def if it is not set (or the end, 100%). */
@@ -175,8 +133,9 @@ int
 main(int argc, char *argv[])
 {
 	struct slice s;
-	const char *win = NULL, *comma;
-	int ch, i, pct;
+	const char *win = NULL, *comma, *path;
+	FILE *tmp;
+	int ch, i, pct, fd;
 
 	sst_init();
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)
@@ -206,21 +165,30 @@ main(int argc, char *argv[])
 		errx(2, "-t: from %g is after to %g", s.from.v, s.to.v);
 
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		const char *path = argc ? argv[i] : NULL;
-
+		path = argc ? argv[i] : "-";
+		fd = xopen(path);
+		tmp = NULL;
 		if (pct) {
+			/* Standard input is kept for the second pass. */
+			if (fd == STDIN_FILENO && (tmp = tmpfile()) == NULL)
+				err(1, "tmpfile");
 			s.seen = 0;
-			if (path == NULL || strcmp(path, "-") == 0)
-				s.sp = spill_new(1 << 20);
-			pass(&s, path, 1);
+			pass(&s, fd, path, 1, tmp);
+			if (tmp != NULL) {
+				if (fflush(tmp) == EOF || ferror(tmp))
+					err(1, "temporary file");
+				rewind(tmp);
+				fd = fileno(tmp);
+			} else if (lseek(fd, 0, SEEK_SET) == -1)
+				err(1, "%s", path);
 		}
 		s.lo = secs(&s, &s.from, -INFINITY);
 		s.hi = secs(&s, &s.to, INFINITY);
-		pass(&s, path, 0);
-		if (s.sp != NULL) {
-			spill_free(s.sp);
-			s.sp = NULL;
-		}
+		pass(&s, fd, path, 0, NULL);
+		if (tmp != NULL)
+			fclose(tmp);
+		else if (fd != STDIN_FILENO)
+			close(fd);
 	}
 	fshut(stdout, "stdout");
 	return 0;

@@ -35,26 +35,21 @@ readfile(struct timeline *t, const char *path)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
-	unsigned long long ln = 0;
-	const char *name;
 	int fd;
 
 	fd = xopen(path);
-	name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
-	rd = rec_open(fd, name);
+	rd = rec_open(fd, path);
 	while (rec_read(rd, &r)) {
-		ln++;
 		if (!r.hasstart) {
 			if (r.samples == 0 && r.stacklen == 0)
 				continue;
-			errx(1, "%s:%llu: a record with no start time: "
+			rec_fail(rd, "a record with no start time: "
 			    "sst-timeline draws the per-sample or per-span "
-			    "streams of -s (sst-flatten -s, trace2sst -s)",
-			    name, ln);
+			    "streams of -s (sst-flatten -s, trace2sst -s)");
 		}
 		if (r.unit != U_SECONDS)
-			errx(1, "%s:%llu: unit %s: sst-timeline draws time "
-			    "(seconds)", name, ln, rec_unitname(r.unit));
+			rec_fail(rd, "unit %s: sst-timeline draws time "
+			    "(seconds)", rec_unitname(r.unit));
 		tl_add(t, &r);
 	}
 	rec_close(rd);
