@@ -196,6 +196,7 @@ readfile(struct conv *c, const char *path)
 	unsigned long long lineno = 0;
 	const char *head, *says;
 	char *s, *e, *cr, msg[256];
+	enum sniff k;
 	size_t n;
 	int fd;
 
@@ -216,9 +217,10 @@ readfile(struct conv *c, const char *path)
 		    c->nbad - MAXWARN);
 	if (!c->lflag && c->ntext > 0 && c->nread == 0) {
 		head = lines_head(l, &n);
-		if ((says = sniff_says(sniff(head, n), msg, sizeof(msg))) ==
-		    NULL)
-			says = "not folded stacks";
+		k = sniff(head, n);
+		if ((says = sniff_says(k, msg, sizeof(msg))) == NULL)
+			says = k == SN_BINARY ? "this looks like binary data" :
+			    "not folded stacks";
 		errx(1, "%s: no folded stack read: %s", lines_name(l), says);
 	}
 	lines_close(l);
