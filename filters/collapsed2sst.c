@@ -215,17 +215,20 @@ readfile(struct conv *c, const char *path)
 	if (!c->lflag && c->nbad > MAXWARN)
 		warnx("%s: %llu more lines skipped", lines_name(l),
 		    c->nbad - MAXWARN);
+	says = NULL;
 	if (!c->lflag && c->ntext > 0 && c->nread == 0) {
 		head = lines_head(l, &n);
 		k = sniff(head, n);
 		if ((says = sniff_says(k, msg, sizeof(msg))) == NULL)
 			says = k == SN_BINARY ? "this looks like binary data" :
 			    "not folded stacks";
-		errx(1, "%s: no folded stack read: %s", lines_name(l), says);
 	}
 	lines_close(l);
 	if (fd != STDIN_FILENO)
 		close(fd);
+	if (says != NULL)
+		errx(1, "%s: no folded stack read: %s", path != NULL &&
+		    strcmp(path, "-") != 0 ? path : "<stdin>", says);
 }
 
 /* Write one record for the stripped stack k[0..n). */
