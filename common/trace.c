@@ -42,9 +42,8 @@
 struct span {
 	int64_t		 start;
 	int64_t		 dur;
-	int64_t		 corr;		/* -g: args.correlation */
 	uint32_t	 name;		/* and its kind in the top 2 bits */
-	uint32_t	 seq;		/* input order */
+	uint32_t	 seq;		/* input order; -g: key of corrs */
 };
 #define KINDSHIFT	30
 #define NAMEMASK	((1U << KINDSHIFT) - 1)
@@ -146,6 +145,9 @@ struct trace {
 	struct thread		*th;
 	size_t			 thcap;
 	struct spill		*spill;		/* spans nested early */
+	struct htab		*corrs;		/* -g: by seq, correlation */
+	int64_t			*corrv;
+	size_t			 corrcap;
 	struct htab		*launch;	/* -g: correlation -> node */
 	uint32_t		*lnode, *lseq;
 	size_t			 lcap;
@@ -589,6 +591,7 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 {
 	struct thread *th = &t->th[id];
 	struct span *sp;
+	size_t c;
 
 	if (th->n == th->cap) {
 		th->cap = th->cap ? 2 * th->cap : 64;
@@ -599,10 +602,18 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	sp = &th->sp[th->n++];
 	sp->start = start;
 	sp->dur = dur;
-	sp->corr = corr;
 	sp->name = name | (uint32_t)kind << KINDSHIFT;
 	sp->seq = seq;
 	t->st->spans++;
+	if (kind == K_CPU)
+		return;
+	c = ht_intern(t->corrs, &seq, sizeof(seq), NULL);
+	if (c >= t->corrcap) {
+		t->corrcap = t->corrcap ? 2 * t->corrcap : 256;
+		t->corrv = xreallocarray(t->corrv, t->corrcap,
+		    sizeof(*t->corrv));
+	}
+	t->corrv[c] = corr;
 }
 
 /* Act on the event just read. */
@@ -902,11 +913,14 @@ gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
     uint32_t n)
 {
 	size_t c;
+	int64_t corr;
 	int isnew;
 
+	c = ht_find(t->corrs, &s->seq, sizeof(s->seq));
+	corr = t->corrv[c];
 	if (s->name >> KINDSHIFT == K_LAUNCH) {
 		/* Of launches sharing an id, the first in the input. */
-		c = ht_intern(t->launch, &s->corr, sizeof(s->corr), &isnew);
+		c = ht_intern(t->launch, &corr, sizeof(corr), &isnew);
 		if (c >= t->lcap) {
 			t->lcap = t->lcap ? 2 * t->lcap : 256;
 			t->lnode = xreallocarray(t->lnode, t->lcap,
@@ -924,7 +938,7 @@ gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
 		t->capgs = t->capgs ? 2 * t->capgs : 256;
 		t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
 	}
-	t->gs[t->ngs].corr = s->corr;
+	t->gs[t->ngs].corr = corr;
 	t->gs[t->ngs].start = s->start;
 	t->gs[t->ngs].dur = end - s->start;
 	t->gs[t->ngs].name = s->name & NAMEMASK;
@@ -1279,8 +1293,11 @@ freetrace(struct trace *t)
 	ht_free(t->pids);
 	ht_free(t->tids);
 	ht_free(t->nodes);
-	if (t->launch != NULL)
+	if (t->launch != NULL) {
 		ht_free(t->launch);
+		ht_free(t->corrs);
+	}
+	free(t->corrv);
 	spill_free(t->spill);
 	free(t->lnode);
 	free(t->lseq);
@@ -1345,8 +1362,10 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.tids = ht_new();
 	t.nodes = ht_new();
 	t.spill = spill_new(1 << 20);
-	if (opt->gpu)
+	if (opt->gpu) {
 		t.launch = ht_new();
+		t.corrs = ht_new();
+	}
 	buf_init(&t.ev.pid);
 	buf_init(&t.ev.tid);
 	buf_init(&t.lpid);
