@@ -48,6 +48,7 @@ struct span {
 #define KINDSHIFT	30
 #define NAMEMASK	((1U << KINDSHIFT) - 1)
 #define FLUSHN		256	/* pending spans of a sorted thread */
+#define NOCORR		INT64_MIN	/* no correlation id */
 
 /* An open B event. */
 struct bopen {
@@ -106,7 +107,7 @@ struct one {
 	uint64_t	 order;
 };
 
-/* A GPU span waiting for its launch. */
+/* A GPU span waiting for its launch, or a launch (-g). */
 struct gspan {
 	int64_t		 corr;
 	int64_t		 start;
@@ -114,6 +115,8 @@ struct gspan {
 	uint32_t	 name;
 	uint32_t	 thread;
 	uint32_t	 seq;
+	uint32_t	 node;		/* of a launch */
+	int		 launch;	/* a launch, not a GPU span */
 };
 
 /* The event being read. */
@@ -124,8 +127,8 @@ struct event {
 	int		 kept;		/* by -c and -C */
 	int		 gpu;		/* of a GPU category */
 	struct buf	 pid, tid;	/* type byte and text */
-	int		 hasts, hasdur, hascorr;
-	int64_t		 ts, dur, corr;
+	int		 hasts, hasdur, hascorr, hasid;
+	int64_t		 ts, dur, corr, id;	/* id: of a flow event */
 };
 
 struct trace {
@@ -148,6 +151,9 @@ struct trace {
 	struct htab		*corrs;		/* -g: by seq, correlation */
 	int64_t			*corrv;
 	size_t			 corrcap;
+	struct htab		*flows;		/* -g: by thread and ts, id */
+	int64_t			*flowv;
+	size_t			 flowcap;
 	struct htab		*launch;	/* -g: correlation -> node */
 	uint32_t		*lnode, *lseq;
 	size_t			 lcap;
@@ -187,6 +193,7 @@ static size_t	 thread(struct trace *);
 static void	 seen(struct thread *, int64_t);
 static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
 		    uint32_t, int, int64_t);
+static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
 static void	 dispatch(struct trace *);
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
 static void	 account(struct trace *, uint32_t, int64_t, int64_t,
@@ -206,6 +213,7 @@ static void	 reset(struct trace *, uint32_t);
 static void	 readback(struct trace *);
 static void	 finish(struct trace *, uint32_t);
 static int	 gscmp(const void *, const void *);
+static int64_t	 corrof(struct trace *, const struct gspan *);
 static void	 attach(struct trace *);
 static int	 nodecmp(size_t, size_t, void *);
 static void	 threadfield(struct trace *, uint32_t, const char *,
@@ -449,7 +457,10 @@ strid(struct trace *t)
 	return (uint32_t)id;
 }
 
-/* Whether categories cat[0..n) hold one of GPU work. */
+/*
+ * Whether categories cat[0..n) hold one of GPU work (1), of a launch
+ * (2: cuda_runtime, cuda_driver), of a launch-to-GPU flow (3: ac2g).
+ */
 static int
 gpucat(const char *cat, size_t n)
 {
@@ -462,6 +473,11 @@ gpucat(const char *cat, size_t n)
 		    (e - p == 10 && memcmp(p, "gpu_memcpy", 10) == 0) ||
 		    (e - p == 10 && memcmp(p, "gpu_memset", 10) == 0))
 			return 1;
+		if ((e - p == 12 && memcmp(p, "cuda_runtime", 12) == 0) ||
+		    (e - p == 11 && memcmp(p, "cuda_driver", 11) == 0))
+			return 2;
+		if (e - p == 4 && memcmp(p, "ac2g", 4) == 0)
+			return 3;
 		if (e == end)
 			return 0;
 	}
@@ -474,6 +490,7 @@ readevent(struct trace *t)
 	struct event *ev = &t->ev;
 	enum json_tok tok;
 	const char *k;
+	long long id;
 	size_t n;
 
 	ev->ph = 0;
@@ -482,7 +499,7 @@ readevent(struct trace *t)
 	ev->gpu = 0;
 	buf_reset(&ev->pid);
 	buf_reset(&ev->tid);
-	ev->hasts = ev->hasdur = ev->hascorr = 0;
+	ev->hasts = ev->hasdur = ev->hascorr = ev->hasid = 0;
 	ev->corr = 0;
 	while ((tok = next(t)) == JT_KEY) {
 		k = json_text(t->j, &n);
@@ -519,6 +536,13 @@ readevent(struct trace *t)
 			if ((tok = next(t)) == JT_OBJ)
 				readargs(t);
 			else
+				skip(t, tok);
+		} else if (n == 2 && memcmp(k, "id", 2) == 0 && t->opt->gpu) {
+			tok = next(t);
+			if (tok == JT_NUM && json_int(t->j, &id) == 0) {
+				ev->id = id;
+				ev->hasid = 1;
+			} else
 				skip(t, tok);
 		} else
 			skip(t, next(t));
@@ -616,6 +640,24 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	t->corrv[c] = corr;
 }
 
+/* An ac2g flow event with id at time ts of thread id (-g). */
+static void
+addflow(struct trace *t, uint32_t id, int64_t ts, int64_t fid)
+{
+	unsigned char k[12];
+	size_t c;
+
+	memcpy(k, &id, 4);
+	memcpy(k + 4, &ts, 8);
+	c = ht_intern(t->flows, k, sizeof(k), NULL);
+	if (c >= t->flowcap) {
+		t->flowcap = t->flowcap ? 2 * t->flowcap : 256;
+		t->flowv = xreallocarray(t->flowv, t->flowcap,
+		    sizeof(*t->flowv));
+	}
+	t->flowv[c] = fid;
+}
+
 /* Act on the event just read. */
 static void
 dispatch(struct trace *t)
@@ -648,6 +690,9 @@ dispatch(struct trace *t)
 		if (ev->hasts) {
 			id = thread(t);		/* may move t->th */
 			seen(&t->th[id], ev->ts);
+			if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
+			    ev->hasid && t->flows != NULL)
+				addflow(t, (uint32_t)id, ev->ts, ev->id);
 		}
 		return;
 	}
@@ -666,8 +711,10 @@ dispatch(struct trace *t)
 	kept = ev->kept;
 	if (ev->name == NONE)
 		ev->name = t->emptyid;
-	kind = !t->opt->gpu || !ev->hascorr ? K_CPU : ev->gpu ? K_GPU :
-	    K_LAUNCH;
+	kind = !t->opt->gpu ? K_CPU : ev->gpu == 1 ? K_GPU :
+	    ev->hascorr || ev->gpu == 2 ? K_LAUNCH : K_CPU;
+	if (!ev->hascorr)
+		ev->corr = NOCORR;
 	if (ev->ph != 'E')
 		t->nspan++;
 	switch (ev->ph) {
@@ -912,39 +959,23 @@ static void
 gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
     uint32_t n)
 {
+	struct gspan *g;
 	size_t c;
-	int64_t corr;
-	int isnew;
 
-	c = ht_find(t->corrs, &s->seq, sizeof(s->seq));
-	corr = t->corrv[c];
-	if (s->name >> KINDSHIFT == K_LAUNCH) {
-		/* Of launches sharing an id, the first in the input. */
-		c = ht_intern(t->launch, &corr, sizeof(corr), &isnew);
-		if (c >= t->lcap) {
-			t->lcap = t->lcap ? 2 * t->lcap : 256;
-			t->lnode = xreallocarray(t->lnode, t->lcap,
-			    sizeof(*t->lnode));
-			t->lseq = xreallocarray(t->lseq, t->lcap,
-			    sizeof(*t->lseq));
-		}
-		if (isnew || s->seq <= t->lseq[c]) {
-			t->lnode[c] = n;
-			t->lseq[c] = s->seq;
-		}
-		return;
-	}
 	if (t->ngs == t->capgs) {
 		t->capgs = t->capgs ? 2 * t->capgs : 256;
 		t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
 	}
-	t->gs[t->ngs].corr = corr;
-	t->gs[t->ngs].start = s->start;
-	t->gs[t->ngs].dur = end - s->start;
-	t->gs[t->ngs].name = s->name & NAMEMASK;
-	t->gs[t->ngs].thread = id;
-	t->gs[t->ngs].seq = s->seq;
-	t->ngs++;
+	c = ht_find(t->corrs, &s->seq, sizeof(s->seq));
+	g = &t->gs[t->ngs++];
+	g->corr = t->corrv[c];
+	g->start = s->start;
+	g->dur = end - s->start;
+	g->name = s->name & NAMEMASK;
+	g->thread = id;
+	g->seq = s->seq;
+	g->launch = s->name >> KINDSHIFT == K_LAUNCH;
+	g->node = n;
 }
 
 /* Nest the n sorted spans sp of thread id, after those nested before. */
@@ -1106,18 +1137,57 @@ gscmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* With -g: each GPU span under the node of its launch. */
+/* The correlation id of g, from its ac2g flow event if it has none. */
+static int64_t
+corrof(struct trace *t, const struct gspan *g)
+{
+	unsigned char k[12];
+	size_t c;
+
+	if (g->corr != NOCORR || t->flows == NULL)
+		return g->corr;
+	memcpy(k, &g->thread, 4);
+	memcpy(k + 4, &g->start, 8);
+	if ((c = ht_find(t->flows, k, sizeof(k))) == (size_t)-1)
+		return NOCORR;
+	return t->flowv[c];
+}
+
+/*
+ * With -g: the launches by correlation id (of those sharing one, the
+ * first in the input), then each GPU span under the node of its launch.
+ */
 static void
 attach(struct trace *t)
 {
 	struct gspan *g;
 	size_t i, c;
 	uint32_t n;
+	int64_t corr;
+	int isnew;
 
+	for (i = 0; i < t->ngs; i++) {
+		g = &t->gs[i];
+		if (!g->launch || (corr = corrof(t, g)) == NOCORR)
+			continue;
+		c = ht_intern(t->launch, &corr, sizeof(corr), &isnew);
+		if (c >= t->lcap) {
+			t->lcap = t->lcap ? 2 * t->lcap : 256;
+			t->lnode = xreallocarray(t->lnode, t->lcap,
+			    sizeof(*t->lnode));
+			t->lseq = xreallocarray(t->lseq, t->lcap,
+			    sizeof(*t->lseq));
+		}
+		if (isnew || g->seq < t->lseq[c]) {
+			t->lnode[c] = g->node;
+			t->lseq[c] = g->seq;
+		}
+	}
 	qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
-		if ((c = ht_find(t->launch, &g->corr, sizeof(g->corr))) ==
+		if (g->launch || (corr = corrof(t, g)) == NOCORR ||
+		    (c = ht_find(t->launch, &corr, sizeof(corr))) ==
 		    (size_t)-1)
 			continue;
 		n = enter(t, t->nthread[t->lnode[c]], t->lnode[c], g->name);
@@ -1296,8 +1366,10 @@ freetrace(struct trace *t)
 	if (t->launch != NULL) {
 		ht_free(t->launch);
 		ht_free(t->corrs);
+		ht_free(t->flows);
 	}
 	free(t->corrv);
+	free(t->flowv);
 	spill_free(t->spill);
 	free(t->lnode);
 	free(t->lseq);
@@ -1365,6 +1437,7 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	if (opt->gpu) {
 		t.launch = ht_new();
 		t.corrs = ht_new();
+		t.flows = ht_new();
 	}
 	buf_init(&t.ev.pid);
 	buf_init(&t.ev.tid);
