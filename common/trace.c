@@ -13,18 +13,29 @@
  * up exactly whatever their order; weights are nanoseconds / 1e9.
  *
  * A span is one small entry (start, duration, name, input order) in its
- * thread's array.  At the end of the input each thread's spans are
- * sorted by start, longer first on equal starts, then input order, and
- * nested with a stack of open spans: a span that starts at or after the
- * end of the innermost open span closes it, a span that ends after its
- * parent is cut to the parent's end, and self time is the duration less
- * the durations of the direct children.  Stacks are nodes (thread,
- * parent, name) of a hash table, created in that order, so the records
- * of a thread come out in the order their stacks were first entered.
+ * thread's array.  Spans are taken by start, longer first on equal
+ * starts, then input order, and nested with a stack of open spans: a
+ * span that starts at or after the end of the innermost open span
+ * closes it, a span that ends after its parent is cut to the parent's
+ * end, and self time is the duration less the durations of the direct
+ * children.  Stacks are nodes (thread, parent, name) of a hash table;
+ * the records of a thread come out in the order their stacks were first
+ * entered.
+ *
+ * Memory: while a thread's X, B and E events come in time order and no
+ * B is open, its pending spans that start before the latest event can
+ * no longer be preceded, and are nested a batch at a time (flush()) and
+ * kept only in a spill (memory, then an unlinked temporary file).  A
+ * thread that turns out not to be in order after that is "tainted": at
+ * the end its spans are read back from the spill and it is nested again
+ * from the start (reset(), readback()).  A thread never in order keeps
+ * all its spans until the end (finish()).  The unit test checks that
+ * any batch size gives the same records.
  *
  * With -g each GPU span (kernel, gpu_memcpy, gpu_memset) is also added
  * under the node of the launch (cuda_runtime, cuda_driver) that shares
- * its args.correlation, on the launching thread.
+ * its args.correlation (or, without one, the id of the ac2g flow event
+ * at its start), on the launching thread, once the whole file is read.
  */
 #include <err.h>
 #include <limits.h>
