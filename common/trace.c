@@ -558,6 +558,11 @@ readevent(struct trace *t)
 		} else
 			skip(t, next(t));
 	}
+	/* A missing pid or tid is an empty one. */
+	if (ev->pid.len == 0)
+		buf_addc(&ev->pid, 'm');
+	if (ev->tid.len == 0)
+		buf_addc(&ev->tid, 'm');
 	dispatch(t);
 }
 
