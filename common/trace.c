@@ -1199,7 +1199,8 @@ attach(struct trace *t)
 			t->lseq[c] = g->seq;
 		}
 	}
-	qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
+	if (t->ngs > 1)
+		qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
 		if (g->launch || (corr = corrof(t, g)) == NOCORR ||
@@ -1301,7 +1302,8 @@ output(struct trace *t, const char *prefix, FILE *fp)
 	r.unit = U_SECONDS;
 	r.locs = "";
 	if (t->opt->persample) {
-		qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
+		if (t->nones > 1)
+			qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
 		/* Start times count from the earliest span of the file. */
 		for (i = 0, t0 = INT64_MAX; i < t->nones; i++)
 			if (t->ones[i].start < t0)
