@@ -33,7 +33,7 @@ struct merge {
 
 static void	grow(struct merge *, size_t);
 static void	add(struct merge *, const char *, const struct sst_rec *,
-		    const char *, unsigned long long);
+		    struct sst_reader *);
 static void	mergefile(struct merge *, const char *, const char *);
 static void	put(const struct merge *);
 static __dead void usage(int);
@@ -52,10 +52,10 @@ grow(struct merge *m, size_t id)
 	m->unit = xreallocarray(m->unit, m->cap, sizeof(*m->unit));
 }
 
-/* Add record r, its thread labelled, of file name at line ln. */
+/* Add record r of reader rd, its thread labelled. */
 static void
 add(struct merge *m, const char *label, const struct sst_rec *r,
-    const char *name, unsigned long long ln)
+    struct sst_reader *rd)
 {
 	size_t id, tlen;
 	int isnew;
@@ -76,8 +76,7 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	if (isnew)
 		m->tunit[id] = r->unit;
 	else if (m->tunit[id] != r->unit)
-		errx(1, "%s:%llu: thread %.*s in %s, in %s before", name, ln,
-		    (int)tlen, m->key.data, rec_unitname(r->unit),
+		rec_fail(rd, "thread %.*s in %s, in %s before", (int)tlen, m->key.data, rec_unitname(r->unit),
 		    rec_unitname(m->tunit[id]));
 	buf_addc(&m->key, '\t');
 	buf_add(&m->key, r->stack, r->stacklen);
@@ -95,7 +94,7 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	    (!r->hasperiod || r->period != m->period[id]))
 		m->hasperiod[id] = 0;
 	if (m->samples[id] > UINT64_MAX - r->samples)
-		errx(1, "%s:%llu: the sample count overflows", name, ln);
+		rec_fail(rd, "the sample count overflows");
 	m->samples[id] += r->samples;
 	m->weight[id] = rec_addw(m->weight[id], r);
 }
@@ -104,22 +103,15 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 static void
 mergefile(struct merge *m, const char *path, const char *label)
 {
-	struct lines *l;
+	struct sst_reader *rd;
 	struct sst_rec r;
-	const char *why, *name;
-	char *line;
-	size_t len;
 	int fd;
 
 	fd = xopen(path);
-	l = lines_open(fd, path);
-	name = lines_name(l);
-	while ((line = lines_next(l, &len)) != NULL) {
-		if (rec_parse(line, len, &r, &why) == -1)
-			errx(1, "%s:%llu: %s", name, lines_lineno(l), why);
-		add(m, label, &r, name, lines_lineno(l));
-	}
-	lines_close(l);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r))
+		add(m, label, &r, rd);
+	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);
 }

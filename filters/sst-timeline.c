@@ -1,0 +1,216 @@
+/*
+ * sst-timeline: draw the per-sample or per-span records of an sst(5)
+ * stream (those with a start time) as a timeline in SVG, Perfetto's
+ * picture as one self-contained file: a track per thread, in
+ * first-seen order, with a row per stack depth and a time axis.  A
+ * record covers [start, start + weight) with each frame of its stack;
+ * consecutive records of a thread that share a frame and its callers
+ * without a gap make one bar, so sampled stacks become a flame chart
+ * and nested spans nest.  Every bar has a <title> tooltip.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+#include "svg.h"
+#include "timeline.h"
+
+#define MARGIN	10
+#define ROW	16		/* a depth row */
+#define HEAD	20		/* a thread's name above its rows */
+#define TOP	64		/* title and axis */
+
+static void	readfile(struct timeline *, const char *);
+static void	axis(double, double, double, size_t, double);
+static void	draw(struct timeline *, const char *, double);
+static __dead void usage(int);
+
+/* Keep the records of one input that have a start. */
+static void
+readfile(struct timeline *t, const char *path)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	int fd;
+
+	fd = xopen(path);
+	rd = rec_open(fd, path);
+	while (rec_read(rd, &r)) {
+		if (!r.hasstart) {
+			if (r.samples == 0 && r.stacklen == 0)
+				continue;
+			rec_fail(rd, "a record with no start time: "
+			    "sst-timeline draws the per-sample or per-span "
+			    "streams of -s (sst-flatten -s, trace2sst -s)");
+		}
+		if (r.unit != U_SECONDS)
+			rec_fail(rd, "unit %s: sst-timeline draws time "
+			    "(seconds)", rec_unitname(r.unit));
+		tl_add(t, &r);
+	}
+	rec_close(rd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* The time axis from t0 to t1: ticks at a round step, grid lines. */
+static void
+axis(double t0, double t1, double scale, size_t height, double width)
+{
+	double raw, mag, step, v, x;
+	char lb[FMTBUF];
+	int i;
+
+	raw = (t1 - t0) / 10;
+	mag = pow(10, floor(log10(raw)));
+	step = mag;
+	for (i = 0; step < raw && i < 3; i++)
+		step = mag * (i == 0 ? 2 : i == 1 ? 5 : 10);
+	for (v = ceil(t0 / step) * step; v <= t1 + step * 1e-9; v += step) {
+		x = MARGIN + (v - t0) * scale;
+		printf("<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%zu\" "
+		    "class=\"grid\"/>\n", x, TOP - 8, x, height - MARGIN);
+		printf("<text x=\"%.2f\" y=\"%d\" class=\"tick\"%s>%s</text>\n",
+		    x + (x + 40 > width ? -2 : 2), TOP - 12,
+		    x + 40 > width ? " text-anchor=\"end\"" : "",
+		    svg_weight(lb, sizeof(lb), v, U_SECONDS));
+	}
+}
+
+/* The picture. */
+static void
+draw(struct timeline *t, const char *title, double width)
+{
+	const struct tl_bar *bar;
+	struct buf nb;
+	char col[16], w1[FMTBUF], w2[FMTBUF];
+	const char *k;
+	size_t i, n, th, height, *y, nbar, nth = tl_nthreads(t);
+	double scale, x0, bw, t0, t1;
+
+	buf_init(&nb);
+	bar = tl_bars(t, &nbar);
+	tl_span(t, &t0, &t1);
+	if (t1 <= t0)
+		t1 = t0 + 1e-6;
+	y = xreallocarray(NULL, nth + 1, sizeof(*y));
+	y[0] = TOP;
+	for (th = 0; th < nth; th++)
+		y[th + 1] = y[th] + HEAD + tl_depth(t, th) * ROW + 8;
+	height = y[nth] + MARGIN;
+	scale = (width - 2 * MARGIN) / (t1 - t0);
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+	    "height=\"%zu\" viewBox=\"0 0 %.0f %zu\">\n", width, height, width,
+	    height);
+	printf("<style>text { font-family: Verdana, sans-serif; "
+	    "font-size: 11px; } .title { font-size: 16px; } "
+	    ".thread { font-weight: bold; } .tick { fill: #555; } "
+	    ".grid { stroke: #ddd; } rect.bar { stroke: white; "
+	    "stroke-width: 0.5; }</style>\n");
+	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	buf_reset(&nb);
+	svg_text(&nb, title, strlen(title), SVG_XML, 0);
+	printf("<text x=\"%d\" y=\"24\" class=\"title\">%s</text>\n", MARGIN,
+	    nb.data);
+	axis(t0, t1, scale, height, width);
+	for (th = 0; th < nth; th++) {
+		k = tl_thread(t, th, &n);
+		buf_reset(&nb);
+		svg_text(&nb, k, n, SVG_XML, 0);
+		printf("<text x=\"%d\" y=\"%zu\" class=\"thread\">%s</text>\n",
+		    MARGIN, y[th] + 14, nb.data);
+	}
+	for (i = 0; i < nbar; i++) {
+		const struct tl_bar *b = &bar[i];
+
+		x0 = MARGIN + (b->x0 - t0) * scale;
+		bw = (b->x1 - b->x0) * scale;
+		svg_kindcolor(col, sizeof(col), svg_kind(b->name, b->namelen,
+		    "", 0), b->name, b->namelen);
+		buf_reset(&nb);
+		svg_text(&nb, b->name, b->namelen, SVG_XML, 0);
+		printf("<g><title>%s: start %s, duration %s, samples %llu"
+		    "</title>"
+		    "<rect class=\"bar\" x=\"%.2f\" y=\"%zu\" width=\"%.2f\" "
+		    "height=\"%d\" fill=\"%s\"/>", nb.data,
+		    svg_weight(w1, sizeof(w1), b->x0, U_SECONDS),
+		    svg_weight(w2, sizeof(w2), b->x1 - b->x0, U_SECONDS),
+		    (unsigned long long)b->samples, x0,
+		    y[b->thread] + HEAD + b->depth * ROW, bw, ROW - 1, col);
+		if (bw >= 24) {
+			buf_reset(&nb);
+			svg_text(&nb, b->name, b->namelen, SVG_XML,
+			    (size_t)((bw - 6) / 7));
+			printf("<text x=\"%.2f\" y=\"%zu\">%s</text>", x0 + 3,
+			    y[b->thread] + HEAD + b->depth * ROW + 11,
+			    nb.data);
+		}
+		printf("</g>\n");
+	}
+	printf("</svg>\n");
+	free(y);
+	buf_free(&nb);
+}
+
+static __dead void
+usage(int help)
+{
+	fprintf(help ? stdout : stderr, "usage: sst-timeline [--title text] "
+	    "[--width px] [file ...]\n");
+	if (help)
+		fshut(stdout, "stdout");
+	exit(help ? 0 : 2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "title", required_argument, NULL, 'T' },
+		{ "width", required_argument, NULL, 'W' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct timeline *t;
+	const char *title = "Timeline", *errstr;
+	double width = 1200;
+	size_t i;
+	int ch;
+
+	sst_init();
+	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(1);
+		case 'T':
+			title = optarg;
+			break;
+		case 'W':
+			width = (double)strtonum(optarg, 100, 100000, &errstr);
+			if (errstr != NULL)
+				errx(2, "--width: %s: %s", errstr, optarg);
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	t = tl_new();
+	if (argc == 0)
+		readfile(t, NULL);
+	for (i = 0; i < (size_t)argc; i++)
+		readfile(t, argv[i]);
+	if (tl_count(t) == 0)
+		errx(1, "no record with a start time and samples to draw");
+	draw(t, title, width);
+	fshut(stdout, "stdout");
+	tl_free(t);
+	return 0;
+}
