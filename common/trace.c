@@ -162,7 +162,10 @@ struct trace {
 	struct htab		*corrs;		/* -g: by seq, correlation */
 	int64_t			*corrv;
 	size_t			 corrcap;
-	struct htab		*flows;		/* -g: by thread and ts, id */
+	struct spill		*flowsp;	/* -g: the ac2g flow events */
+	int			 needflows;	/* a span has no correlation */
+	struct htab		*flows;		/* by thread and ts, made from
+						   flowsp when needed */
 	int64_t			*flowv;
 	size_t			 flowcap;
 	struct htab		*launch;	/* -g: correlation -> node */
@@ -205,6 +208,7 @@ static void	 seen(struct thread *, int64_t);
 static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
 		    uint32_t, int, int64_t);
 static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
+static void	 flowtable(struct trace *);
 static void	 dispatch(struct trace *);
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
 static void	 account(struct trace *, uint32_t, int64_t, int64_t,
@@ -656,22 +660,39 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	t->corrv[c] = corr;
 }
 
-/* An ac2g flow event with id at time ts of thread id (-g). */
+/*
+ * An ac2g flow event with id fid at time ts of thread id (-g): kept in
+ * a spill, to be looked up only if some span has no correlation id.
+ */
 static void
 addflow(struct trace *t, uint32_t id, int64_t ts, int64_t fid)
 {
-	unsigned char k[12];
-	size_t c;
+	unsigned char k[20];
 
 	memcpy(k, &id, 4);
 	memcpy(k + 4, &ts, 8);
-	c = ht_intern(t->flows, k, sizeof(k), NULL);
-	if (c >= t->flowcap) {
-		t->flowcap = t->flowcap ? 2 * t->flowcap : 256;
-		t->flowv = xreallocarray(t->flowv, t->flowcap,
-		    sizeof(*t->flowv));
+	memcpy(k + 12, &fid, 8);
+	spill_write(t->flowsp, k, sizeof(k));
+}
+
+/* The table of the flow events, from the spill. */
+static void
+flowtable(struct trace *t)
+{
+	unsigned char k[20];
+	size_t c;
+
+	t->flows = ht_new();
+	spill_rewind(t->flowsp);
+	while (spill_read(t->flowsp, k, sizeof(k)) == 0) {
+		c = ht_intern(t->flows, k, 12, NULL);
+		if (c >= t->flowcap) {
+			t->flowcap = t->flowcap ? 2 * t->flowcap : 256;
+			t->flowv = xreallocarray(t->flowv, t->flowcap,
+			    sizeof(*t->flowv));
+		}
+		memcpy(&t->flowv[c], k + 12, 8);
 	}
-	t->flowv[c] = fid;
 }
 
 /* Act on the event just read. */
@@ -707,7 +728,7 @@ dispatch(struct trace *t)
 			id = thread(t);		/* may move t->th */
 			seen(&t->th[id], ev->ts);
 			if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
-			    ev->hasid && t->flows != NULL)
+			    ev->hasid && t->flowsp != NULL)
 				addflow(t, (uint32_t)id, ev->ts, ev->id);
 		}
 		return;
@@ -985,6 +1006,8 @@ gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
 	c = ht_find(t->corrs, &s->seq, sizeof(s->seq));
 	g = &t->gs[t->ngs++];
 	g->corr = t->corrv[c];
+	if (g->corr == NOCORR)
+		t->needflows = 1;
 	g->start = s->start;
 	g->dur = end - s->start;
 	g->name = s->name & NAMEMASK;
@@ -1182,6 +1205,8 @@ attach(struct trace *t)
 	int64_t corr;
 	int isnew;
 
+	if (t->needflows)
+		flowtable(t);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
 		if (!g->launch || (corr = corrof(t, g)) == NOCORR)
@@ -1384,7 +1409,9 @@ freetrace(struct trace *t)
 	if (t->launch != NULL) {
 		ht_free(t->launch);
 		ht_free(t->corrs);
-		ht_free(t->flows);
+		spill_free(t->flowsp);
+		if (t->flows != NULL)
+			ht_free(t->flows);
 	}
 	free(t->corrv);
 	free(t->flowv);
@@ -1455,7 +1482,7 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	if (opt->gpu) {
 		t.launch = ht_new();
 		t.corrs = ht_new();
-		t.flows = ht_new();
+		t.flowsp = spill_new(1 << 20);
 	}
 	buf_init(&t.ev.pid);
 	buf_init(&t.ev.tid);
