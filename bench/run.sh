@@ -351,6 +351,13 @@ $only)
 		"sst-merge 64 streams", n, t, b, t / b, n / t, m / 1024 }' ;;
 esac
 
+# sst-flame: the flame graph of the big profile and of the profile of
+# 200,000 stacks per thread, from the JSON (the SVG is thrown away).
+bench "sst-flatten ${mb}MB | sst-flame" pbig "sst-flatten sst-flame" \
+    'sst-flatten "$F" | sst-flame >/dev/null'
+bench "sst-flatten z200k | sst-flame" z200k "sst-flatten sst-flame" \
+    'sst-flatten "$F" | sst-flame >/dev/null'
+
 # Reference figures: the Python scripts sst replaces, on the same inputs
 # (up to REF_MAX_MB, since they hold the whole profile in memory).
 [ -n "$refdir" ] || exit 0
