@@ -100,7 +100,7 @@ demo: deps
 	pipelines/analyze-pyspy-profile tests/fixtures/demo.speedscope.json \
 	    --thread StreamingExecutor
 
-bench: all build/genpyspy
+bench: all build/genpyspy build/gentrace
 	sh bench/run.sh
 
 # The pictures of README, from the demo profile: a flame graph (SVG,
@@ -123,6 +123,10 @@ pictures: all
 build/genpyspy: bench/genpyspy.c
 	@mkdir -p build
 	$(CC) $(CFLAGS) -o $@ bench/genpyspy.c $(LDLIBS)
+
+build/gentrace: bench/gentrace.c
+	@mkdir -p build
+	$(CC) $(CFLAGS) -o $@ bench/gentrace.c $(LDLIBS)
 
 # The libFuzzer harnesses (tests/fuzz/README), built with clang into
 # build/fuzz; make fuzz runs each for FUZZ_SECONDS.

@@ -95,7 +95,7 @@ fi
 # samples (the records keep their sample counts): sst2speedscope's input.
 mkstream() {
 	sst-flatten "$in_pbig" >"$dir/.one.sst" || return 1
-	n=$(sst-threads -t "$dir/.one.sst" | cut -f1)
+	n=$(sst-threads -F total "$dir/.one.sst" | cut -f1)
 	[ "$n" -gt 0 ] || return 1
 	k=$(((10000000 + n - 1) / n))
 	while [ "$k" -gt 0 ]; do
@@ -355,6 +355,42 @@ $only)
 	    printf "%-34s %8.0f %8.3f %8.3f %6.1f %8.0f %8.0f\n",
 		"sst-merge 64 streams", n, t, b, t / b, n / t, m / 1024 }' ;;
 esac
+
+# trace2sst on generated Kineto-like traces of $mb MB (bench/gentrace):
+# one line and pretty-printed, in time order and shuffled (so that every
+# thread is nested at the end, from one entry per span).  The inputs
+# are made only when a case is asked for.
+want=0
+for c in "trace2sst one line" "trace2sst pretty" "trace2sst shuffled" \
+    "trace2sst pretty shuffled" "trace2sst -g one line"; do
+	case "$c ${mb}MB" in
+	$only) want=1 ;;
+	esac
+done
+if [ "$want" -eq 1 ]; then
+	tgen=$root/build/gentrace
+	if [ ! -x "$tgen" ]; then
+		(cd "$root" && ${MAKE:-make} -s build/gentrace) || exit 1
+	fi
+	mkinput "trace-$mb.json" "$tgen" -m "$mb"
+	mkinput "trace-pretty-$mb.json" "$tgen" -p -m "$mb"
+	mkinput "trace-shuffled-$mb.json" "$tgen" -s -m "$mb"
+	mkinput "trace-pretty-shuffled-$mb.json" "$tgen" -ps -m "$mb"
+	in_t1=$dir/trace-$mb.json
+	in_tp=$dir/trace-pretty-$mb.json
+	in_ts=$dir/trace-shuffled-$mb.json
+	in_tps=$dir/trace-pretty-shuffled-$mb.json
+	bench "trace2sst one line ${mb}MB" t1 trace2sst \
+	    'trace2sst "$F" >/dev/null'
+	bench "trace2sst pretty ${mb}MB" tp trace2sst \
+	    'trace2sst "$F" >/dev/null'
+	bench "trace2sst shuffled ${mb}MB" ts trace2sst \
+	    'trace2sst "$F" >/dev/null'
+	bench "trace2sst pretty shuffled ${mb}MB" tps trace2sst \
+	    'trace2sst "$F" >/dev/null'
+	bench "trace2sst -g one line ${mb}MB" t1 trace2sst \
+	    'trace2sst -g "$F" >/dev/null'
+fi
 
 # Reference figures: the Python scripts sst replaces, on the same inputs
 # (up to REF_MAX_MB, since they hold the whole profile in memory).

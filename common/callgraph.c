@@ -135,6 +135,10 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 	while ((line = lines_next(l, &len)) != NULL) {
 		if (g->diff == -1)
 			g->diff = memchr(line, '\t', len) == NULL;
+		if (g->diff && len > 0 && (*line == '{' || *line == '['))
+			errx(1, "%s:%llu: JSON, not an sst(5) stream: "
+			    "sst-flatten, trace2sst or cpuprofile2sst turn it "
+			    "into one", lines_name(l), lines_lineno(l));
 		if (g->diff && diffline(g, line, len, &r) == -1)
 			errx(1, "%s:%llu: expected an sst(5) stream (7 TAB-"
 			    "separated fields) or two-count folded lines "
@@ -150,6 +154,10 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 			errx(1, "%s:%llu: unit %s after unit %s", lines_name(l),
 			    lines_lineno(l), rec_unitname(r.unit),
 			    rec_unitname(g->unit));
+		if (r.weight < 0)
+			errx(1, "%s:%llu: negative weight: only weights of 0 "
+			    "or more can be drawn", lines_name(l),
+			    lines_lineno(l));
 		tid = (uint32_t)tally_add(&g->threads, r.thread, r.threadlen,
 		    &r);
 		if (r.samples == 0)

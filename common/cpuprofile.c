@@ -96,6 +96,7 @@ struct cp {
 	struct ints	 samples, deltas, stamps;
 	long long	 start, end;
 	int		 hasstart, hasend, hasnodes;
+	int		 persample;
 };
 
 static __dead void fail(struct cp *, int, const char *, ...)
@@ -490,6 +491,7 @@ count(struct cp *c)
 			fail(c, 0, "sample %zu: no node has id %lld", i + 1,
 			    c->samples.v[i]);
 		w = weight(c, i);
+		c->samples.v[i] = (long long)k;	/* now its index */
 		nd = (struct node *)c->nodes.v + k;
 		if (nd->n == 0) {
 			o = grow(&c->order, sizeof(*o));
@@ -546,7 +548,10 @@ stackof(struct cp *c, size_t i, struct buf *s, struct buf *l)
 	free(path);
 }
 
-/* Hand out one record per distinct stack, in first-seen order. */
+/*
+ * Hand out one record per distinct stack, in first-seen order, or one
+ * per sample in input order.
+ */
 static void
 emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
     void *arg)
@@ -580,6 +585,7 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 		buf_addc(&key, '\t');
 		buf_add(&key, l.data, l.len);
 		id = ht_intern(keys, key.data, key.len, &isnew);
+		nd[k].stack = id;
 		if (isnew) {
 			st = grow(&c->stacks, sizeof(*st));
 			st->n = 0;
@@ -594,7 +600,8 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 		if (!nd[k].uniform || nd[k].d0 != st->d0)
 			st->uniform = 0;
 	}
-	for (id = 0; id < ht_count(keys); id++) {
+	for (i = 0; i < (c->persample ? c->samples.n : ht_count(keys)); i++) {
+		id = c->persample ? nd[c->samples.v[i]].stack : i;
 		st = (struct stk *)c->stacks.v + id;
 		r.stack = ht_key(keys, id, &k);
 		tab = (size_t)((const char *)memchr(r.stack, '\t', k) -
@@ -602,6 +609,13 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 		r.stacklen = tab;
 		r.locs = r.stack + tab + 1;
 		r.locslen = k - tab - 1;
+		if (c->persample) {
+			r.samples = 1;
+			r.hasperiod = 1;
+			r.weight = r.period = (double)weight(c, i) / 1e6;
+			emit(&r, arg);
+			continue;
+		}
 		r.samples = st->n;
 		r.hasperiod = st->uniform;
 		if (st->uniform) {
@@ -618,8 +632,8 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 }
 
 int
-cpuprof_read(struct json *j, const char *thr, size_t thrlen, spd_emit emit,
-    void *arg, char *err, size_t errlen)
+cpuprof_read(struct json *j, const char *thr, size_t thrlen, int persample,
+    spd_emit emit, void *arg, char *err, size_t errlen)
 {
 	struct cp *c;
 	volatile int rv = 0;
@@ -628,6 +642,7 @@ cpuprof_read(struct json *j, const char *thr, size_t thrlen, spd_emit emit,
 	c->j = j;
 	c->err = err;
 	c->errlen = errlen;
+	c->persample = persample;
 	buf_init(&c->arena);
 	c->ids = ht_new();
 	if (setjmp(c->jb) == 0) {

@@ -176,3 +176,30 @@ dg_fill(const struct dg *g, struct buf *b, uint32_t i,
 		buf_adds(b, SVG_OTHER);
 	free(ix);
 }
+
+void
+dg_note(const struct dg *g, struct buf *b, uint32_t i, const struct tally *th)
+{
+	size_t k, n = tally_count(th), *ix, shown = 0, more = 0, len;
+	const char *s;
+	double w;
+
+	ix = tally_sort(th);
+	for (k = 0; k < n; k++) {
+		if ((w = dg_threadw(g, i, (uint32_t)ix[k])) <= 0 ||
+		    g->cum[i] <= 0)
+			continue;
+		if (shown == 8) {
+			more++;
+			continue;
+		}
+		buf_adds(b, "\\n");
+		s = ht_key(th->keys, ix[k], &len);
+		svg_text(b, s, len, SVG_DOT, 60);
+		buf_printf(b, ": %.2f%%", 100 * w / g->cum[i]);
+		shown++;
+	}
+	if (more > 0)
+		buf_printf(b, "\\n%zu more threads", more);
+	free(ix);
+}

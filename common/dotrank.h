@@ -21,4 +21,11 @@ size_t	*dg_ranks(const struct tally *);
 void	 dg_fill(const struct dg *, struct buf *, uint32_t,
 	    const struct tally *, const size_t *);
 
+/*
+ * Append to the buffer, for a DOT string, a line per thread of node i
+ * with its share of the node's inclusive weight, heaviest first.
+ */
+void	 dg_note(const struct dg *, struct buf *, uint32_t,
+	    const struct tally *);
+
 #endif

@@ -128,43 +128,74 @@ flame_name(const struct flame *t, const struct cg *g, uint32_t nd,
 	return cg_name(g, fn, len);
 }
 
-/* What byname() compares. */
+/* What the sorts below compare. */
 struct names {
-	const struct flame	*t;
-	const struct cg		*g;
+	const struct htab	*h;
+	const uint64_t		*key;
 };
 
-/* Siblings by name, then by file, then in first-seen order. */
+/* Keys "name TAB file" (or thread names) in byte order. */
 static int
-byname(size_t a, size_t b, void *arg)
+bykey(size_t a, size_t b, void *arg)
 {
 	const struct names *o = arg;
 	const char *ka, *kb;
 	size_t la, lb;
 	int c;
 
-	ka = flame_name(o->t, o->g, (uint32_t)a, &la);
-	kb = flame_name(o->t, o->g, (uint32_t)b, &lb);
+	ka = ht_key(o->h, a, &la);
+	kb = ht_key(o->h, b, &lb);
 	if ((c = memcmp(ka, kb, la < lb ? la : lb)) != 0)
 		return c;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	if (!(o->t->func[a] & FLAME_THREAD) && !(o->t->func[b] &
-	    FLAME_THREAD)) {
-		ka = cg_file(o->g, o->t->func[a], &la);
-		kb = cg_file(o->g, o->t->func[b], &lb);
-		if ((c = memcmp(ka, kb, la < lb ? la : lb)) != 0)
-			return c;
-		if (la != lb)
-			return la < lb ? -1 : 1;
-	}
+	return la < lb ? -1 : la > lb;
+}
+
+/* Nodes by the rank of their function or thread, then by id. */
+static int
+byrank(size_t a, size_t b, void *arg)
+{
+	const struct names *o = arg;
+
+	if (o->key[a] != o->key[b])
+		return o->key[a] < o->key[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
+}
+
+/* rank[id] for the keys of h in byte order; free() it. */
+static size_t *
+ranks(const struct htab *h)
+{
+	struct names o = { h, NULL };
+	size_t i, n = ht_count(h), *ix, *rank;
+
+	ix = xreallocarray(NULL, n + 1, sizeof(*ix));
+	rank = xreallocarray(NULL, n + 1, sizeof(*rank));
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	sst_sort(ix, n, bykey, &o);
+	for (i = 0; i < n; i++)
+		rank[ix[i]] = i;
+	free(ix);
+	return rank;
 }
 
 void
 flame_byname(struct flame *t, const struct cg *g)
 {
-	struct names o = { t, g };
+	struct names o = { NULL, NULL };
+	size_t *fr, *tr, i;
+	uint64_t *key;
 
-	flame_children(t, byname, &o);
+	/* Rank functions and threads by name once, then sort by rank. */
+	fr = ranks(g->funcs);
+	tr = ranks(g->threads.keys);
+	key = xreallocarray(NULL, t->n, sizeof(*key));
+	for (i = 1; i < t->n; i++)
+		key[i] = t->func[i] & FLAME_THREAD ? (1ULL << 32) |
+		    tr[t->func[i] & ~FLAME_THREAD] : fr[t->func[i]];
+	o.key = key;
+	flame_children(t, byrank, &o);
+	free(key);
+	free(fr);
+	free(tr);
 }

@@ -29,18 +29,22 @@ const char flame_css[] =
 const char *const flame_js[] = {
 	"\"use strict\";\n",
 	"var svg = document.documentElement, frames = [], zoomed = null;\n",
-	"var W = +svg.getAttribute(\"width\"), pad = +svg.getAttribute(\"data-pad\");\n",
-	"var icicle = svg.getAttribute(\"data-icicle\") === \"1\", searching = null;\n",
+	"var W = +svg.getAttribute(\"width\");\n",
+	"var pad = +svg.getAttribute(\"data-pad\");\n",
+	"var icicle = svg.getAttribute(\"data-icicle\") === \"1\";\n",
+	"var searching = null;\n",
 	"function $(id) { return document.getElementById(id); }\n",
 	"function hide(e, h) {\n",
-	"\tvar c = (e.getAttribute(\"class\") || \"\").replace(/ ?\\bhide\\b/, \"\");\n",
+	"\tvar c = e.getAttribute(\"class\") || \"\";\n",
+	"\tc = c.replace(/ ?\\bhide\\b/, \"\");\n",
 	"\te.setAttribute(\"class\", (h ? c + \" hide\" : c).trim());\n",
 	"}\n",
 	"function rect(g) { return g.getElementsByTagName(\"rect\")[0]; }\n",
 	"function name(g) {\n",
-	"\treturn g.getElementsByTagName(\"title\")[0].textContent.split(\"\\n\")[0];\n",
+	"\tvar t = g.getElementsByTagName(\"title\")[0].textContent;\n",
+	"\treturn t.split(\"\\n\")[0];\n",
 	"}\n",
-	"/* The frame's label, cut to fit its width as the SVG first wrote it. */\n",
+	"/* The frame's label, cut to fit its width as sst-flame cuts it. */\n",
 	"function label(g, x, w) {\n",
 	"\tvar t = g.getElementsByTagName(\"text\")[0], n = name(g);\n",
 	"\tvar fit = Math.floor((w - 6) / 7.1);\n",
@@ -80,7 +84,8 @@ const char *const flame_js[] = {
 	"\t\tsearch(decodeURIComponent(q[1]));\n",
 	"}\n",
 	"function details(i) {\n",
-	"\tvar t = frames[i].g.getElementsByTagName(\"title\")[0].textContent;\n",
+	"\tvar g = frames[i].g;\n",
+	"\tvar t = g.getElementsByTagName(\"title\")[0].textContent;\n",
 	"\t$(\"details\").textContent = t.replace(/\\n/g, \"  \");\n",
 	"}\n",
 	"function click(i) {\n",
@@ -129,7 +134,7 @@ const char *const flame_js[] = {
 	"\t\tlabel(o.g, o.x, o.w);\n",
 	"\t}\n",
 	"}\n",
-	"/* Colour the frames whose name matches re; print the share they hold. */\n",
+	"/* Paint the frames whose name matches re; print their share. */\n",
 	"function search(re) {\n",
 	"\tvar k, o, m = [], sum = 0, end = 0, rx;\n",
 	"\tsearching = re;\n",
@@ -162,7 +167,8 @@ const char *const flame_js[] = {
 	"\t\tend = m[k][1];\n",
 	"\t}\n",
 	"\tvar pct = 100 * sum / (W - 2 * pad);\n",
-	"\t$(\"matched\").textContent = \"Matched: \" + pct.toFixed(2) + \"%\";\n",
+	"\t$(\"matched\").textContent = \"Matched: \" + pct.toFixed(2) +\n",
+	"\t    \"%\";\n",
 	"\t$(\"search\").textContent = \"Reset Search\";\n",
 	"\treturn pct;\n",
 	"}\n",
@@ -183,11 +189,12 @@ flame_page(double width, size_t height, int pad, int icicle,
 	svg_text(&t, title, strlen(title), SVG_XML, 0);
 	svg_text(&u, sub, strlen(sub), SVG_XML, 0);
 	svg_num(w, sizeof(w), width);
-	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" "
-	    "width=\"%s\" height=\"%zu\" viewBox=\"0 0 %s %zu\" xmlns="
-	    "\"http://www.w3.org/2000/svg\" data-pad=\"%d\" data-icicle=\"%d\">"
-	    "\n<style>\n%s</style>\n<script><![CDATA[\n", w, height, w, height,
-	    pad, icicle, flame_css);
+	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	    "<svg version=\"1.1\" width=\"%s\" height=\"%zu\" "
+	    "viewBox=\"0 0 %s %zu\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "data-pad=\"%d\" data-icicle=\"%d\">\n<style>\n%s</style>\n"
+	    "<script><![CDATA[\n", w, height, w, height, pad, icicle,
+	    flame_css);
 	for (i = 0; flame_js[i] != NULL; i++)
 		fputs(flame_js[i], stdout);
 	printf("]]></script>\n<rect width=\"100%%\" height=\"100%%\" "

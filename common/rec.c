@@ -22,6 +22,8 @@
 
 struct sst_reader {
 	struct lines	*lines;
+	const char	*line;		/* the last line read */
+	size_t		 len;
 	int		*unit;		/* NULL, or the one unit allowed */
 };
 
@@ -202,6 +204,8 @@ notsst(struct sst_reader *r, char *buf, size_t n)
 		return "this is JSON, not an sst(5) stream: sst-flatten reads "
 		    "speedscope JSON, trace2sst Chrome trace events";
 	default:
+		if (sniff_reader(k) == NULL)
+			return NULL;
 		snprintf(buf, n, "this looks like %s, not an sst(5) stream: "
 		    "%s", sniff_what(k), sniff_reader(k));
 		return buf;
@@ -248,6 +252,8 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 
 	if ((line = lines_next(r->lines, &len)) == NULL)
 		return 0;
+	r->line = line;
+	r->len = len;
 	if (rec_parse(line, len, rec, &why) == -1) {
 		if (lines_lineno(r->lines) == 1 &&
 		    (what = notsst(r, buf, sizeof(buf))) != NULL)
@@ -264,6 +270,13 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 			    rec_unitname((enum sst_unit)*r->unit));
 	}
 	return 1;
+}
+
+const char *
+rec_line(const struct sst_reader *r, size_t *len)
+{
+	*len = r->len;
+	return r->line;
 }
 
 void

@@ -30,6 +30,8 @@
 #define SPILLMEM	(1 << 20)
 #define CHUNK		4096	/* bytes moved to or from a spill at once */
 #define KEYMAX		32
+#define RECSZ		(4 + 8 + 8)	/* a record: stack id, n, weight */
+#define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
 /* A sample ahead, peeked at: offset and length of its raw text, hash. */
 struct hint {
@@ -42,6 +44,22 @@ struct hint {
 struct agg {
 	uint64_t	 n;
 	uint64_t	 batch;
+};
+
+/* What a profile has read of its per-sample arrays. */
+enum pstate {
+	PS_NONE,
+	PS_SAMPLES,	/* samples, waiting for weights */
+	PS_WEIGHTS,	/* weights, waiting for samples */
+	PS_PAIRED,	/* both, paired into records */
+	PS_EVENTS	/* events, made into records */
+};
+
+/* Per-sample data being written to or read from a spill. */
+struct seqbuf {
+	unsigned char	 buf[CHUNK];
+	size_t		 len, pos;
+	uint64_t	 left;		/* bytes left in the spill */
 };
 
 struct prof {
@@ -57,9 +75,17 @@ struct prof {
 	double		 bw;		/* the weight of every sample in it */
 	uint64_t	 nbatch;
 	struct spill	*recs;		/* closed batches: (id, n, weight) */
-	struct spill	*first;		/* ids or weights, until paired */
-	int		 firstkind;	/* 0 none, 'S' samples, 'W' weights */
-	uint64_t	 nfirst;
+	uint64_t	 nrecs;		/* in recs */
+	char		*crecs;		/* or these, once pending */
+	char		*keys;		/* the stacks' keys, once pending */
+	size_t		*koff;		/* key i is keys[koff[i]..koff[i+1]) */
+	enum pstate	 state;
+	struct spill	*sids;		/* the samples' stack ids */
+	uint64_t	 nsids;
+	struct spill	*wts;		/* the weights, if not the records' */
+	uint64_t	 nw;
+	int		 hasw;		/* a weights array was read */
+	int		 bad;		/* samples and weights differ in length */
 	uint32_t	 maxidx;
 	int		 hasidx;
 	unsigned long long idxline, idxcol;
@@ -78,6 +104,8 @@ struct spd {
 	struct prof	*pending, **tail;
 	struct prof	*cur;		/* being read */
 	struct htab	*pnames;	/* thread names written so far */
+	size_t		*ndup;		/* by name: profiles named so, less 1 */
+	size_t		 ndupcap;
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key, "3,2,1" */
@@ -87,9 +115,7 @@ struct spd {
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[2];	/* the next two samples */
 	struct buf	 sbuf, lbuf;
-	unsigned char	 chunk[CHUNK];	/* per-sample data to or from */
-	size_t		 clen, cpos;	/* the spill of the profile read */
-	uint64_t	 cleft;		/* bytes left in the spill */
+	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
 };
 
 static void	 readframes(struct spd *);
@@ -105,10 +131,18 @@ static int	 newkey(struct spd *, struct prof *, size_t);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double);
-static void	 putfirst(struct spd *, struct prof *, const void *, size_t);
-static void	 endfirst(struct spd *, struct prof *, int, uint64_t);
-static int	 getfirst(struct spd *, struct prof *, void *, size_t);
-static void	 rewindfirst(struct spd *, struct prof *, size_t);
+static void	 putseq(struct spd *, struct spill *, const void *, size_t);
+static void	 endseq(struct spd *, struct spill *);
+static int	 getseq(struct spd *, struct spill *, void *, size_t);
+static void	 rewindseq(struct spd *, struct spill *, uint64_t, size_t);
+static void	 resetrecs(struct prof *);
+static void	 resetstacks(struct spd *, struct prof *);
+static void	 transit(struct spd *, struct prof *, enum pstate);
+static void	 shrink(struct prof *);
+static const char *pkey(const struct prof *, size_t, size_t *);
+static int	 nextrec(struct prof *, uint64_t *, uint32_t *, uint64_t *,
+		    double *);
+static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
 static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
@@ -219,21 +253,27 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.lbuf);
 	while ((t = member(&s, k)) != JT_OBJ_END) {
 		seen |= keybit(k);
+		/* A key given again replaces the first, as in Python. */
 		if (strcmp(k, "shared") == 0) {
 			expect(&s, t, JT_OBJ, "shared: expected an object");
+			s.hasframes = 0;
 			while ((t = member(&s, k)) != JT_OBJ_END) {
 				if (strcmp(k, "frames") != 0) {
 					skip(&s, t);
 					continue;
 				}
-				if (s.hasframes)
-					json_fail(j, "shared.frames given twice");
 				expect(&s, t, JT_ARR,
 				    "shared.frames: expected an array");
 				readframes(&s);
 			}
 		} else if (strcmp(k, "profiles") == 0) {
 			expect(&s, t, JT_ARR, "profiles: expected an array");
+			for (p = s.pending; p != NULL; p = np) {
+				np = p->next;
+				freeprof(p);
+			}
+			s.pending = NULL;
+			s.tail = &s.pending;
 			readprofiles(&s);
 		} else
 			skip(&s, t);
@@ -251,6 +291,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	}
 	buf_free(&s.arena);
 	ht_free(s.pnames);
+	free(s.ndup);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
 	buf_free(&s.sbuf);
@@ -270,6 +311,8 @@ readframes(struct spd *s)
 	size_t cap = 0;
 
 	buf_init(&loc);
+	buf_reset(&s->arena);
+	s->nframes = 0;
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_OBJ, "frame: expected an object");
 		if (s->nframes + 1 >= cap) {
@@ -403,18 +446,19 @@ readprofile(struct spd *s, size_t i)
 		else
 			skip(s, t);
 	}
-	if (p->firstkind == 'S')
+	if (p->state == PS_SAMPLES)
 		json_fail(s->j, "profile %zu: %llu samples but no weights", i,
-		    (unsigned long long)p->nfirst);
-	if (p->firstkind == 'W')
+		    (unsigned long long)p->nsids);
+	if (p->state == PS_WEIGHTS)
 		json_fail(s->j, "profile %zu: %llu weights but no samples", i,
-		    (unsigned long long)p->nfirst);
+		    (unsigned long long)p->nw);
+	/* Known only now: a later array might have replaced one. */
+	if (p->bad)
+		json_fail(s->j, "profile %zu: %llu samples but %llu weights",
+		    i, (unsigned long long)p->nsids, (unsigned long long)p->nw);
 	s->cur = NULL;
-	if (s->hasframes && s->pending == NULL) {
-		emitprof(s, p);
-		freeprof(p);
-		return;
-	}
+	/* Held to the end: another "profiles" would replace this one. */
+	shrink(p);
 	*s->tail = p;
 	s->tail = &p->next;
 }
@@ -609,6 +653,7 @@ closebatch(struct prof *p)
 		spill_write(p->recs, &p->agg[p->blist[i]].n, sizeof(uint64_t));
 		spill_write(p->recs, &p->bw, sizeof(p->bw));
 	}
+	p->nrecs += p->blen;
 	p->blen = 0;
 	p->nbatch++;
 }
@@ -655,59 +700,136 @@ addsample(struct spd *s, struct prof *p, size_t id, double w)
 		closebatch(p);
 }
 
-/* Write n bytes of per-sample data to p->first, through s->chunk. */
+/* Write n bytes of per-sample data to sp, through s->wr. */
 static void
-putfirst(struct spd *s, struct prof *p, const void *v, size_t n)
+putseq(struct spd *s, struct spill *sp, const void *v, size_t n)
 {
-	if (s->clen + n > CHUNK) {
-		spill_write(p->first, s->chunk, s->clen);
-		s->clen = 0;
+	if (s->wr.len + n > CHUNK) {
+		spill_write(sp, s->wr.buf, s->wr.len);
+		s->wr.len = 0;
 	}
-	memcpy(s->chunk + s->clen, v, n);
-	s->clen += n;
+	memcpy(s->wr.buf + s->wr.len, v, n);
+	s->wr.len += n;
 }
 
-/* The end of the first array, of kind 'S' or 'W' and n items. */
+/* The end of the data written to sp. */
 static void
-endfirst(struct spd *s, struct prof *p, int kind, uint64_t n)
+endseq(struct spd *s, struct spill *sp)
 {
-	spill_write(p->first, s->chunk, s->clen);
-	p->firstkind = kind;
-	p->nfirst = n;
+	spill_write(sp, s->wr.buf, s->wr.len);
+	s->wr.len = 0;
 }
 
 /*
- * Read the next n bytes of per-sample data from p->first, CHUNK bytes
- * at a time (a whole number of items); -1 at the end.
+ * Read the next n bytes of per-sample data from sp, CHUNK bytes at a
+ * time (a whole number of items), through s->rd; -1 at the end.
  */
 static int
-getfirst(struct spd *s, struct prof *p, void *v, size_t n)
+getseq(struct spd *s, struct spill *sp, void *v, size_t n)
 {
 	size_t k;
 
-	if (s->cpos + n > s->clen) {
-		k = s->cleft < CHUNK ? s->cleft : CHUNK;
-		if (k == 0 || spill_read(p->first, s->chunk, k) == -1)
+	if (s->rd.pos + n > s->rd.len) {
+		k = s->rd.left < CHUNK ? s->rd.left : CHUNK;
+		if (k == 0 || spill_read(sp, s->rd.buf, k) == -1)
 			return -1;
-		s->cleft -= k;
-		s->clen = k;
-		s->cpos = 0;
+		s->rd.left -= k;
+		s->rd.len = k;
+		s->rd.pos = 0;
 	}
-	memcpy(v, s->chunk + s->cpos, n);
-	s->cpos += n;
+	memcpy(v, s->rd.buf + s->rd.pos, n);
+	s->rd.pos += n;
 	return 0;
 }
 
-/* Start reading back p->first, of items of size bytes. */
+/* Start reading back sp, of n items of size bytes. */
 static void
-rewindfirst(struct spd *s, struct prof *p, size_t size)
+rewindseq(struct spd *s, struct spill *sp, uint64_t n, size_t size)
 {
-	spill_rewind(p->first);
-	s->cleft = p->nfirst * size;
-	s->clen = s->cpos = 0;
+	spill_rewind(sp);
+	s->rd.left = n * size;
+	s->rd.len = s->rd.pos = 0;
 }
 
-/* Read the samples array, pairing with weights read before, if any. */
+/* Forget the records made so far (their arrays are read again). */
+static void
+resetrecs(struct prof *p)
+{
+	spill_free(p->recs);
+	p->recs = NULL;
+	p->nrecs = 0;
+	p->blen = 0;
+	p->nbatch++;
+}
+
+/* Forget the stacks and frame indices seen (their array is read again). */
+static void
+resetstacks(struct spd *s, struct prof *p)
+{
+	ht_free(p->stacks);
+	p->stacks = ht_new();
+	free(p->agg);
+	p->agg = NULL;
+	p->aggcap = 0;
+	p->hasidx = 0;
+	s->last = 0;
+}
+
+/*
+ * The one transition check of a profile's state for its next array,
+ * of kind k: events go with no samples nor weights; a second array of a
+ * kind replaces the first (the last wins, as in Python's json.load), so
+ * what was made of the first is forgotten.  Samples and weights pair
+ * whatever their order, and a later samples or weights array pairs with
+ * the other kind again: so the samples' stack ids are always kept (in
+ * p->sids), the weights when they come first (in p->wts), and when they
+ * come second they are those of the records, taken back from them.
+ */
+static void
+transit(struct spd *s, struct prof *p, enum pstate k)
+{
+	struct spill *w;
+	uint64_t pos = 0, n, i;
+	uint32_t id;
+	double x;
+
+	if ((k == PS_EVENTS) != (p->state == PS_EVENTS) &&
+	    p->state != PS_NONE)
+		json_fail(s->j, "%s in a profile with %s", k == PS_EVENTS ?
+		    "events" : k == PS_SAMPLES ? "samples" : "weights",
+		    k == PS_EVENTS ? "samples or weights" : "events");
+	if (k == PS_EVENTS) {
+		resetrecs(p);
+		resetstacks(s, p);
+	} else if (k == PS_SAMPLES && p->sids != NULL) {
+		if (p->state == PS_PAIRED && p->wts == NULL) {
+			/* The weights, from the records, in sample order. */
+			w = spill_new(SPILLMEM);
+			closebatch(p);
+			if (p->recs != NULL)
+				spill_rewind(p->recs);
+			while (nextrec(p, &pos, &id, &n, &x))
+				for (i = 0; i < n; i++)
+					putseq(s, w, &x, sizeof(x));
+			endseq(s, w);
+			p->wts = w;
+		}
+		spill_free(p->sids);
+		p->sids = NULL;
+		p->nsids = 0;
+		resetrecs(p);
+		resetstacks(s, p);
+	} else if (k == PS_WEIGHTS && p->hasw) {
+		spill_free(p->wts);
+		p->wts = NULL;
+		resetrecs(p);
+		p->hasw = 0;
+	}
+	p->bad = 0;
+	p->state = k;
+}
+
+/* Read the samples array, pairing with the weights, if any. */
 static void
 readsamples(struct spd *s, struct prof *p)
 {
@@ -716,60 +838,48 @@ readsamples(struct spd *s, struct prof *p)
 	uint32_t id;
 	double w;
 
-	if (p->firstkind == 'S')
-		json_fail(s->j, "samples given twice");
+	transit(s, p, PS_SAMPLES);
 	s->last = 0;
-	if (p->firstkind == 'W')
-		rewindfirst(s, p, sizeof(w));
-	else {
-		p->first = spill_new(SPILLMEM);
-		s->clen = 0;
-	}
+	if (p->hasw)
+		rewindseq(s, p->wts, p->nw, sizeof(w));
+	p->sids = spill_new(SPILLMEM);
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_ARR, "sample: expected an array");
 		id = (uint32_t)readstack(s, p);
 		n++;
-		if (p->firstkind == 'W') {
-			if (getfirst(s, p, &w, sizeof(w)) == -1)
-				json_fail(s->j, "more samples than the %llu "
-				    "weights", (unsigned long long)p->nfirst);
-			addsample(s, p, id, w);
-		} else
-			putfirst(s, p, &id, sizeof(id));
+		if (p->hasw && !p->bad) {
+			if (getseq(s, p->wts, &w, sizeof(w)) == -1)
+				p->bad = 1;
+			else
+				addsample(s, p, id, w);
+		}
+		putseq(s, p->sids, &id, sizeof(id));
 	}
-	if (p->firstkind == 'W') {
-		if (n != p->nfirst)
-			json_fail(s->j, "%llu samples but %llu weights",
-			    (unsigned long long)n,
-			    (unsigned long long)p->nfirst);
-		p->firstkind = 'P';
-		spill_free(p->first);
-		p->first = NULL;
-		return;
+	endseq(s, p->sids);
+	p->nsids = n;
+	if (p->hasw) {
+		p->bad |= n != p->nw;
+		p->state = PS_PAIRED;
 	}
-	endfirst(s, p, 'S', n);
 }
 
-/* Read the weights array, pairing with samples read before, if any. */
+/* Read the weights array, pairing with the samples, if any. */
 static void
 readweights(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
 	uint64_t n = 0;
 	uint32_t id;
-	double w;
+	double w = 0;
 	const char *v;
 	char last[32];
 	size_t len, lastlen = 0;
 
-	if (p->firstkind == 'W' || p->firstkind == 'P')
-		json_fail(s->j, "weights given twice");
-	if (p->firstkind == 'S')
-		rewindfirst(s, p, sizeof(id));
-	else {
-		p->first = spill_new(SPILLMEM);
-		s->clen = 0;
-	}
+	transit(s, p, PS_WEIGHTS);
+	if (p->sids != NULL)
+		rewindseq(s, p->sids, p->nsids, sizeof(id));
+	else
+		p->wts = spill_new(SPILLMEM);
 	while ((t = next(s)) != JT_ARR_END) {
 		if (t != JT_NUM)
 			json_fail(s->j, "weight: expected a finite number");
@@ -782,25 +892,23 @@ readweights(struct spd *s, struct prof *p)
 			memcpy(last, v, lastlen);
 		}
 		n++;
-		if (p->firstkind == 'S') {
-			if (getfirst(s, p, &id, sizeof(id)) == -1)
-				json_fail(s->j, "more weights than the %llu "
-				    "samples", (unsigned long long)p->nfirst);
-			addsample(s, p, id, w);
+		if (p->sids != NULL) {
+			if (!p->bad && getseq(s, p->sids, &id, sizeof(id)) ==
+			    -1)
+				p->bad = 1;
+			else if (!p->bad)
+				addsample(s, p, id, w);
 		} else
-			putfirst(s, p, &w, sizeof(w));
+			putseq(s, p->wts, &w, sizeof(w));
 	}
-	if (p->firstkind == 'S') {
-		if (n != p->nfirst)
-			json_fail(s->j, "%llu samples but %llu weights",
-			    (unsigned long long)p->nfirst,
-			    (unsigned long long)n);
-		p->firstkind = 'P';
-		spill_free(p->first);
-		p->first = NULL;
+	p->hasw = 1;
+	p->nw = n;
+	if (p->sids == NULL) {
+		endseq(s, p->wts);
 		return;
 	}
-	endfirst(s, p, 'W', n);
+	p->bad |= n != p->nsids;
+	p->state = PS_PAIRED;
 }
 
 /*
@@ -818,6 +926,7 @@ readevents(struct spd *s, struct prof *p)
 	double at, last = 0;
 	int type, started = 0, hasat, hasfr;
 
+	transit(s, p, PS_EVENTS);
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_OBJ, "event: expected an object");
 		type = 0;
@@ -873,7 +982,6 @@ readevents(struct spd *s, struct prof *p)
 	}
 	if (depth > 0)
 		json_fail(s->j, "events: %zu frames left open", depth);
-	p->firstkind = 'P';
 }
 
 /*
@@ -926,6 +1034,115 @@ fields(struct spd *s, const char *key, size_t len)
 	s->lbuf.len = lq - s->lbuf.data;
 }
 
+/*
+ * Make a pending profile (read whole, waiting for shared.frames) cost
+ * what its records and stacks need: the stacks' keys packed, the table
+ * and the per-batch arrays freed, records that fit in memory moved out
+ * of their spill (which reserves SPILLMEM).
+ */
+static void
+shrink(struct prof *p)
+{
+	const char *k;
+	size_t i, n, len, tot = 0;
+
+	closebatch(p);
+	free(p->agg);
+	free(p->blist);
+	p->agg = NULL;
+	p->blist = NULL;
+	p->aggcap = p->bcap = 0;
+	n = ht_count(p->stacks);
+	p->koff = xreallocarray(NULL, n + 1, sizeof(*p->koff));
+	for (i = 0; i < n; i++) {
+		ht_key(p->stacks, i, &len);
+		p->koff[i] = tot;
+		tot += len;
+	}
+	p->koff[n] = tot;
+	p->keys = xmalloc(tot);
+	for (i = 0; i < n; i++) {
+		k = ht_key(p->stacks, i, &len);
+		memcpy(p->keys + p->koff[i], k, len);
+	}
+	ht_free(p->stacks);
+	p->stacks = NULL;
+	spill_free(p->sids);
+	spill_free(p->wts);
+	p->sids = p->wts = NULL;
+	if (p->recs != NULL && p->nrecs * RECSZ <= SPILLMEM) {
+		p->crecs = xmalloc(p->nrecs * RECSZ);
+		spill_rewind(p->recs);
+		if (spill_read(p->recs, p->crecs, p->nrecs * RECSZ) == -1)
+			errx(1, "temporary file: short read");
+		spill_free(p->recs);
+		p->recs = NULL;
+	}
+}
+
+/* The key of stack id of p, from its table or packed. */
+static const char *
+pkey(const struct prof *p, size_t id, size_t *len)
+{
+	if (p->stacks != NULL)
+		return ht_key(p->stacks, id, len);
+	*len = p->koff[id + 1] - p->koff[id];
+	return p->keys + p->koff[id];
+}
+
+/* The next record of p (*pos: records read); 0 at the end. */
+static int
+nextrec(struct prof *p, uint64_t *pos, uint32_t *id, uint64_t *n,
+    double *w)
+{
+	const char *q;
+
+	if (*pos == p->nrecs)
+		return 0;
+	if (p->crecs != NULL) {
+		q = p->crecs + *pos * RECSZ;
+		memcpy(id, q, 4);
+		memcpy(n, q + 4, 8);
+		memcpy(w, q + 12, 8);
+	} else if (spill_read(p->recs, id, sizeof(*id)) == -1 ||
+	    spill_read(p->recs, n, sizeof(*n)) == -1 ||
+	    spill_read(p->recs, w, sizeof(*w)) == -1)
+		errx(1, "temporary file: short read");
+	(*pos)++;
+	return 1;
+}
+
+/*
+ * A profile named like earlier ones gets "\e" (nothing) appended once
+ * for each of them, up to DUPMAX: it reads the same, yet stays a thread
+ * of its own, as the profiles are apart in the input.  Past DUPMAX, the
+ * (DUPMAX + 2)th and later get "\e#N", N their rank among the profiles
+ * named so, so that names and the time to make them stay linear.  An
+ * escaped name from the input never holds "\e", so these are new.
+ */
+static void
+pname(struct spd *s, struct prof *p)
+{
+	size_t id, k, cap;
+	int isnew;
+
+	id = ht_intern(s->pnames, p->name.data, p->name.len, &isnew);
+	if (id >= s->ndupcap) {
+		cap = s->ndupcap ? s->ndupcap * 2 : 256;
+		s->ndup = xreallocarray(s->ndup, cap, sizeof(*s->ndup));
+		s->ndupcap = cap;
+	}
+	if (isnew) {
+		s->ndup[id] = 0;
+		return;
+	}
+	if ((k = ++s->ndup[id]) <= DUPMAX)
+		while (k-- > 0)
+			buf_adds(&p->name, "\\e");
+	else
+		buf_printf(&p->name, "\\e#%zu", k + 1);
+}
+
 /* Write a profile's records, batch after batch. */
 static void
 emitprof(struct spd *s, struct prof *p)
@@ -935,6 +1152,7 @@ emitprof(struct spd *s, struct prof *p)
 	size_t len;
 	uint64_t n;
 	uint32_t id, last = UINT32_MAX;
+	uint64_t pos = 0;
 	double w;
 	char num[FMTBUF];
 
@@ -944,31 +1162,23 @@ emitprof(struct spd *s, struct prof *p)
 		    "(%zu frames)", json_name(s->j), p->idxline, p->idxcol,
 		    (unsigned long)p->maxidx, s->nframes);
 	}
-	/*
-	 * A profile named like an earlier one gets "\e" (nothing) appended
-	 * until its name is new: it reads the same, yet stays a thread of
-	 * its own, as the profiles are apart in the input.
-	 */
-	while (ht_find(s->pnames, p->name.data, p->name.len) != (size_t)-1)
-		buf_adds(&p->name, "\\e");
-	ht_intern(s->pnames, p->name.data, p->name.len, NULL);
+	pname(s, p);
 	memset(&r, 0, sizeof(r));
 	r.thread = p->name.data;
 	r.threadlen = p->name.len;
 	r.unit = p->unit;
 	closebatch(p);
-	if (p->recs == NULL) {
+	if (p->nrecs == 0) {
 		r.stack = r.locs = "";
 		s->emit(&r, s->arg);
 		return;
 	}
-	spill_rewind(p->recs);
-	while (spill_read(p->recs, &id, sizeof(id)) == 0 &&
-	    spill_read(p->recs, &n, sizeof(n)) == 0 &&
-	    spill_read(p->recs, &w, sizeof(w)) == 0) {
+	if (p->recs != NULL)
+		spill_rewind(p->recs);
+	while (nextrec(p, &pos, &id, &n, &w)) {
 		/* The fields of the record before serve again if they can. */
 		if (id != last) {
-			k = ht_key(p->stacks, id, &len);
+			k = pkey(p, id, &len);
 			fields(s, k, len);
 			last = id;
 		}
@@ -999,7 +1209,11 @@ freeprof(struct prof *p)
 	ht_free(p->stacks);
 	free(p->agg);
 	free(p->blist);
-	spill_free(p->first);
+	spill_free(p->sids);
+	spill_free(p->wts);
 	spill_free(p->recs);
+	free(p->crecs);
+	free(p->keys);
+	free(p->koff);
 	free(p);
 }

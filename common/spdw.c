@@ -3,8 +3,10 @@
  * writes it (sst2speedscope).  A frame is kept as a key (its decoded
  * name and its location entry "file:line:col" as the stream has it) and
  * written as an entry of shared.frames; the records of the profiles
- * wait in a spill, a header then the frame ids, and are dealt out to one
- * spill per thread, NPART threads at a time, to write the profiles.
+ * wait in a spill, a header then the frame ids, and are dealt out to
+ * NPART spills of consecutive threads, and those again, until each holds
+ * one thread's: each record is copied log_NPART(threads) times at most,
+ * so the work is linear in records and threads.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -20,6 +22,9 @@ static int	isnum(const char *, size_t);
 static void	putn(const struct buf *, uint64_t, int *);
 static void	putthread(const struct spdw_thread *, struct spill *,
 		    const uint32_t *, struct spdw_ids *);
+static void	putrange(struct spill *, const struct spdw_thread *,
+		    const size_t *, size_t, size_t, const uint32_t *,
+		    struct spdw_ids *);
 
 /*
  * Into key (reset): the key of the frame named s[0..n) (escaped) at the
@@ -125,18 +130,21 @@ spdw_xread(struct spill *sp, struct spdw_rec *h, struct spdw_ids *ids)
 
 /*
  * Write the text of b n times, the first of all in a list (when *sep is
- * 0) without its leading ", ".
+ * 0) without its leading ", ".  A failed write ends the program at once
+ * (n may be 2^64 - 1).
  */
 static void
 putn(const struct buf *b, uint64_t n, int *sep)
 {
 	if (n > 0 && !*sep) {
-		fwrite(b->data + 2, 1, b->len - 2, stdout);
+		if (fwrite(b->data + 2, 1, b->len - 2, stdout) != b->len - 2)
+			fshut(stdout, "stdout");
 		n--;
 		*sep = 1;
 	}
 	for (; n > 0; n--)
-		fwrite(b->data, 1, b->len, stdout);
+		if (fwrite(b->data, 1, b->len, stdout) != b->len)
+			fshut(stdout, "stdout");
 }
 
 /* One profile; its spill is read twice, for samples and for weights. */
@@ -187,36 +195,53 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 }
 
 /*
+ * The profiles of the threads of ranks [lo, hi), whose records, and no
+ * others, are in sp: one thread's written at once, more dealt out to at
+ * most NPART spills of as many consecutive ranks each, in rank order.
+ */
+static void
+putrange(struct spill *sp, const struct spdw_thread *thr,
+    const size_t *order, size_t lo, size_t hi, const uint32_t *outid,
+    struct spdw_ids *ids)
+{
+	struct spill *part[NPART];
+	struct spdw_rec h;
+	size_t i, m, per;
+
+	if (hi - lo == 1) {
+		if (lo > 0)
+			fputs(", ", stdout);
+		putthread(&thr[order[lo]], sp, outid, ids);
+		return;
+	}
+	per = (hi - lo + NPART - 1) / NPART;
+	m = (hi - lo + per - 1) / per;
+	for (i = 0; i < m; i++)
+		part[i] = spill_new(PARTMEM);
+	spill_rewind(sp);
+	while (spdw_xread(sp, &h, ids)) {
+		i = (thr[h.tid].rank - lo) / per;
+		spill_write(part[i], &h, sizeof(h));
+		if (h.nf > 0)
+			spill_write(part[i], ids->id, h.nf * sizeof(*ids->id));
+	}
+	for (i = 0; i < m; i++) {
+		putrange(part[i], thr, order, lo + i * per,
+		    lo + (i + 1) * per < hi ? lo + (i + 1) * per : hi, outid,
+		    ids);
+		spill_free(part[i]);
+	}
+}
+
+/*
  * The profiles of the records in all: the threads thr[order[0..nth)],
- * each record's frames numbered by outid; NPART threads to a pass.
+ * each record's frames numbered by outid.
  */
 void
 spdw_putprofiles(struct spill *all, const struct spdw_thread *thr,
     const size_t *order, size_t nth, const uint32_t *outid,
     struct spdw_ids *ids)
 {
-	struct spill *part[NPART];
-	struct spdw_rec h;
-	size_t g, i, m, r;
-
-	for (g = 0; g < nth; g += m) {
-		m = nth - g < NPART ? nth - g : NPART;
-		for (i = 0; i < m; i++)
-			part[i] = spill_new(PARTMEM);
-		spill_rewind(all);
-		while (spdw_xread(all, &h, ids)) {
-			if ((r = thr[h.tid].rank) < g || r >= g + m)
-				continue;
-			spill_write(part[r - g], &h, sizeof(h));
-			if (h.nf > 0)
-				spill_write(part[r - g], ids->id,
-				    h.nf * sizeof(*ids->id));
-		}
-		for (i = 0; i < m; i++) {
-			if (g + i > 0)
-				fputs(", ", stdout);
-			putthread(&thr[order[g + i]], part[i], outid, ids);
-			spill_free(part[i]);
-		}
-	}
+	if (nth > 0)
+		putrange(all, thr, order, 0, nth, outid, ids);
 }

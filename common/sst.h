@@ -187,6 +187,8 @@ struct sst_reader *rec_open(int, const char *);
  */
 int	 rec_read(struct sst_reader *, struct sst_rec *);
 void	 rec_close(struct sst_reader *);
+/* The line of the last record read, as it is (no newline). */
+const char *rec_line(const struct sst_reader *, size_t *);
 const char *rec_unitname(enum sst_unit);
 int	 rec_parseunit(const char *, size_t, enum sst_unit *);
 void	 rec_write(FILE *, const struct sst_rec *);

@@ -196,12 +196,16 @@ svg_kind(const char *s, size_t n, const char *f, size_t fn)
 	if (endsin(s, n, "_[k]") || holds(f, fn, "[kernel") ||
 	    holds(f, fn, "vmlinux"))
 		return SK_KERNEL;
+	/* CUDA kernels demangle to "void name<...>(...)". */
 	if (holds(s, n, "cuda") || holds(s, n, "nccl") ||
-	    holds(s, n, "memcpy HtoD") || holds(s, n, "memcpy DtoH") ||
-	    holds(s, n, "gemm") || holds(f, fn, "[gpu") ||
+	    holds(s, n, "memcpy") || holds(s, n, "memset") ||
+	    holds(s, n, "gemm") || holds(s, n, "kernel") ||
+	    (n > 5 && memcmp(s, "void ", 5) == 0) || holds(f, fn, "[gpu") ||
 	    holds(s, n, "[gpu"))
 		return SK_GPU;
 	if (endsin(f, fn, ".py") || endsin(f, fn, ".pyx") ||
+	    endsin(f, fn, ".js") || endsin(f, fn, ".mjs") ||
+	    endsin(f, fn, ".ts") ||
 	    (fn == 0 && n > 2 && s[0] == '<' && s[n - 1] == '>'))
 		return SK_PYTHON;
 	return SK_NATIVE;

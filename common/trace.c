@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "sst.h"
 #include "trace.h"
 
@@ -118,7 +119,12 @@ struct gspan {
 
 /* The event being read. */
 struct event {
-	struct buf	 ph, name, cat, pid, tid, aname;
+	int		 ph;		/* its one letter, 0 none, -1 longer */
+	uint32_t	 name;		/* in the names table, or NONE */
+	uint32_t	 aname;		/* args.name, or NONE */
+	int		 kept;		/* by -c and -C */
+	int		 gpu;		/* of a GPU category */
+	struct buf	 pid, tid;	/* type byte and text */
 	int		 hasts, hasdur, hascorr;
 	int64_t		 ts, dur, corr;
 };
@@ -128,6 +134,11 @@ struct trace {
 	const struct trace_opt	*opt;
 	struct trace_stats	*st;
 	struct htab		*names;		/* span and M names */
+	uint32_t		 pnid, tnid;	/* "process_name", "thread_name" */
+	uint32_t		 emptyid;	/* "" */
+	int			 nocatok;	/* an event without cat is kept */
+	struct buf		 lpid, ltid;	/* the last thread looked up */
+	size_t			 lid;
 	struct htab		*pids;		/* type byte + text */
 	uint32_t		*pname;		/* by pid: process_name */
 	size_t			 pcap;
@@ -162,19 +173,16 @@ struct trace {
 static void	 digit(char, char *, size_t *, long *, int *);
 static enum json_tok next(struct trace *);
 static void	 skip(struct trace *, enum json_tok);
-static void	 getstr(struct trace *, enum json_tok, struct buf *,
-		    const char *);
 static void	 getid(struct trace *, enum json_tok, struct buf *,
 		    const char *);
 static int64_t	 getns(struct trace *, enum json_tok, const char *);
+static uint32_t	 strid(struct trace *);
+static int	 gpucat(const char *, size_t);
 static void	 readargs(struct trace *);
 static void	 readevent(struct trace *);
 static void	 events(struct trace *, int);
-static int	 isev(const struct buf *, const char *);
-static uint32_t	 intern(struct htab *, const struct buf *);
 static size_t	 thread(struct trace *);
 static void	 seen(struct thread *, int64_t);
-static int	 kindof(struct trace *, const char *, size_t);
 static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
 		    uint32_t, int, int64_t);
 static void	 dispatch(struct trace *);
@@ -203,6 +211,7 @@ static void	 threadfield(struct trace *, uint32_t, const char *,
 static void	 stackfield(struct trace *, uint32_t, struct buf *);
 static void	 output(struct trace *, const char *, FILE *);
 static void	 freetrace(struct trace *);
+static void	 refuse(struct json *, enum json_tok);
 
 /* The next token; a tokenizer error ends the program. */
 static enum json_tok
@@ -221,20 +230,6 @@ skip(struct trace *t, enum json_tok tok)
 {
 	if (json_skip(t->j, tok) == -1)
 		json_fail(t->j, "%s", json_errmsg(t->j));
-}
-
-/* A string value into b, or fail naming the member. */
-static void
-getstr(struct trace *t, enum json_tok tok, struct buf *b, const char *what)
-{
-	const char *s;
-	size_t n;
-
-	if (tok != JT_STR)
-		json_fail(t->j, "%s: expected a string", what);
-	s = json_text(t->j, &n);
-	buf_reset(b);
-	buf_add(b, s, n);
 }
 
 /* A pid or tid, number or string, into b behind a type byte. */
@@ -298,6 +293,27 @@ trace_ns(const char *s, size_t n, int64_t *out)
 	uint64_t v = 0;
 	int neg = 0, up = 0, esign = 1, rest = 0;
 
+	/* The usual case: up to 15 digits, then at most 3 decimals. */
+	if (n > 0 && n <= 19) {
+		for (v = 0; p < e && *p >= '0' && *p <= '9' && p - s < 15; p++)
+			v = v * 10 + (uint64_t)(*p - '0');
+		if (p > s && (p == e || (*p == '.' && e - p > 1 &&
+		    e - p <= 4))) {
+			i = 0;
+			if (p < e)
+				for (p++; p < e && *p >= '0' && *p <= '9'; p++)
+					i = i * 10 + (size_t)(*p - '0'), nd++;
+			if (p == e && !(nd == 0 && e[-1] == '.')) {
+				for (; nd < 3; nd++)
+					i *= 10;
+				*out = (int64_t)(v * 1000 + i);
+				return 0;
+			}
+		}
+		p = s;
+		v = 0;
+		nd = 0;
+	}
 	if (p < e && *p == '-')
 		neg = *p++ == '-';
 	for (ip = p; p < e && *p >= '0' && *p <= '9'; p++)
@@ -403,7 +419,7 @@ readargs(struct trace *t)
 		k = json_text(t->j, &n);
 		if (n == 4 && memcmp(k, "name", 4) == 0) {
 			if ((tok = next(t)) == JT_STR)
-				getstr(t, tok, &t->ev.aname, "args.name");
+				t->ev.aname = strid(t);
 			else
 				skip(t, tok);
 		} else if (n == 11 && memcmp(k, "correlation", 11) == 0) {
@@ -418,11 +434,35 @@ readargs(struct trace *t)
 	}
 }
 
-/* Whether the event's ph is the string s. */
-static int
-isev(const struct buf *ph, const char *s)
+/* The id of the string just read in the names table. */
+static uint32_t
+strid(struct trace *t)
 {
-	return ph->len == strlen(s) && memcmp(ph->data, s, ph->len) == 0;
+	const char *v;
+	size_t n, id;
+
+	v = json_text(t->j, &n);
+	if ((id = ht_intern(t->names, v, n, NULL)) >= NAMEMASK)
+		errx(1, "%s: too many names", json_name(t->j));
+	return (uint32_t)id;
+}
+
+/* Whether categories cat[0..n) hold one of GPU work. */
+static int
+gpucat(const char *cat, size_t n)
+{
+	const char *p, *e, *end = cat + n;
+
+	for (p = cat;; p = e + 1) {
+		if ((e = memchr(p, ',', (size_t)(end - p))) == NULL)
+			e = end;
+		if ((e - p == 6 && memcmp(p, "kernel", 6) == 0) ||
+		    (e - p == 10 && memcmp(p, "gpu_memcpy", 10) == 0) ||
+		    (e - p == 10 && memcmp(p, "gpu_memset", 10) == 0))
+			return 1;
+		if (e == end)
+			return 0;
+	}
 }
 
 /* Read one event object, its '{' just read, and act on it. */
@@ -434,27 +474,32 @@ readevent(struct trace *t)
 	const char *k;
 	size_t n;
 
-	buf_reset(&ev->ph);
-	buf_reset(&ev->name);
-	buf_reset(&ev->cat);
+	ev->ph = 0;
+	ev->name = ev->aname = NONE;
+	ev->kept = t->nocatok;
+	ev->gpu = 0;
 	buf_reset(&ev->pid);
 	buf_reset(&ev->tid);
-	buf_reset(&ev->aname);
 	ev->hasts = ev->hasdur = ev->hascorr = 0;
 	ev->corr = 0;
 	while ((tok = next(t)) == JT_KEY) {
 		k = json_text(t->j, &n);
-		if (n == 2 && memcmp(k, "ph", 2) == 0)
-			getstr(t, next(t), &ev->ph, "ph");
-		else if (n == 4 && memcmp(k, "name", 4) == 0) {
+		if (n == 2 && memcmp(k, "ph", 2) == 0) {
+			if (next(t) != JT_STR)
+				json_fail(t->j, "ph: expected a string");
+			k = json_text(t->j, &n);
+			ev->ph = n == 1 ? (unsigned char)k[0] : n == 0 ? 0 : -1;
+		} else if (n == 4 && memcmp(k, "name", 4) == 0) {
 			if ((tok = next(t)) == JT_STR)
-				getstr(t, tok, &ev->name, "name");
+				ev->name = strid(t);
 			else
 				skip(t, tok);
 		} else if (n == 3 && memcmp(k, "cat", 3) == 0) {
-			if ((tok = next(t)) == JT_STR)
-				getstr(t, tok, &ev->cat, "cat");
-			else
+			if ((tok = next(t)) == JT_STR) {
+				k = json_text(t->j, &n);
+				ev->kept = trace_catok(t->opt, k, n);
+				ev->gpu = gpucat(k, n);
+			} else
 				skip(t, tok);
 		} else if (n == 3 && memcmp(k, "pid", 3) == 0)
 			getid(t, next(t), &ev->pid, "pid");
@@ -479,17 +524,6 @@ readevent(struct trace *t)
 	dispatch(t);
 }
 
-/* The id of b's bytes in h. */
-static uint32_t
-intern(struct htab *h, const struct buf *b)
-{
-	size_t id = ht_intern(h, b->data, b->len, NULL);
-
-	if (id >= NONE)
-		errx(1, "too many names");
-	return (uint32_t)id;
-}
-
 /* The thread of the current event, made on first sight. */
 static size_t
 thread(struct trace *t)
@@ -498,6 +532,15 @@ thread(struct trace *t)
 	size_t pid, id, cap;
 	int isnew;
 
+	if (t->lid != NONE && k->len == t->lpid.len &&
+	    t->ev.tid.len == t->ltid.len &&
+	    memcmp(k->data, t->lpid.data, k->len) == 0 &&
+	    memcmp(t->ev.tid.data, t->ltid.data, t->ev.tid.len) == 0)
+		return t->lid;
+	buf_reset(&t->lpid);
+	buf_add(&t->lpid, k->data, k->len);
+	buf_reset(&t->ltid);
+	buf_add(&t->ltid, t->ev.tid.data, t->ev.tid.len);
 	pid = ht_intern(t->pids, t->ev.pid.data, t->ev.pid.len, &isnew);
 	if (isnew) {
 		if (pid >= t->pcap) {
@@ -526,6 +569,7 @@ thread(struct trace *t)
 		t->th[id].pid = (uint32_t)pid;
 		t->th[id].name = NONE;
 	}
+	t->lid = id;
 	return id;
 }
 
@@ -536,19 +580,6 @@ seen(struct thread *th, int64_t v)
 	if (!th->hastime || v > th->last)
 		th->last = v;
 	th->hastime = 1;
-}
-
-/* What -g makes of a span of categories cat[0..n). */
-static int
-kindof(struct trace *t, const char *cat, size_t n)
-{
-	if (!t->opt->gpu || !t->ev.hascorr)
-		return K_CPU;
-	if ((n == 6 && memcmp(cat, "kernel", 6) == 0) ||
-	    (n == 10 && memcmp(cat, "gpu_memcpy", 10) == 0) ||
-	    (n == 10 && memcmp(cat, "gpu_memset", 10) == 0))
-		return K_GPU;
-	return K_LAUNCH;
 }
 
 /* Add a span to thread id. */
@@ -583,25 +614,26 @@ dispatch(struct trace *t)
 	struct bopen *b;
 	size_t id;
 	uint32_t seq;
-	int kept;
+	int kept, kind;
 
 	if (t->seq == NONE)
 		errx(1, "%s: too many events", json_name(t->j));
 	seq = t->seq++;
-	if (isev(&ev->ph, "M")) {
-		if (isev(&ev->name, "process_name")) {
+	if (ev->ph == 'M') {
+		if (ev->aname == NONE)
+			return;
+		if (ev->name == t->pnid) {
 			id = thread(t);
-			t->pname[t->th[id].pid] = intern(t->names, &ev->aname);
-		} else if (isev(&ev->name, "thread_name")) {
+			t->pname[t->th[id].pid] = ev->aname;
+		} else if (ev->name == t->tnid) {
 			id = thread(t);
-			t->th[id].name = intern(t->names, &ev->aname);
+			t->th[id].name = ev->aname;
 		}
 		return;
 	}
-	if (ev->ph.len == 0)
+	if (ev->ph == 0)
 		return;
-	if (!isev(&ev->ph, "X") && !isev(&ev->ph, "B") &&
-	    !isev(&ev->ph, "E")) {
+	if (ev->ph != 'X' && ev->ph != 'B' && ev->ph != 'E') {
 		if (ev->hasts) {
 			id = thread(t);		/* may move t->th */
 			seen(&t->th[id], ev->ts);
@@ -609,7 +641,7 @@ dispatch(struct trace *t)
 		return;
 	}
 	if (!ev->hasts)
-		json_fail(t->j, "%s event without ts", ev->ph.data);
+		json_fail(t->j, "%c event without ts", ev->ph);
 	id = thread(t);
 	th = &t->th[id];
 	seen(th, ev->ts);
@@ -620,10 +652,14 @@ dispatch(struct trace *t)
 	if (!th->hasmax || ev->ts > th->maxts)
 		th->maxts = ev->ts;
 	th->hasmax = 1;
-	kept = trace_catok(t->opt, ev->cat.data, ev->cat.len);
-	if (!isev(&ev->ph, "E"))
+	kept = ev->kept;
+	if (ev->name == NONE)
+		ev->name = t->emptyid;
+	kind = !t->opt->gpu || !ev->hascorr ? K_CPU : ev->gpu ? K_GPU :
+	    K_LAUNCH;
+	if (ev->ph != 'E')
 		t->nspan++;
-	switch (ev->ph.data[0]) {
+	switch (ev->ph) {
 	case 'X':
 		if (!ev->hasdur)
 			ev->dur = 0;
@@ -631,9 +667,8 @@ dispatch(struct trace *t)
 			json_fail(t->j, "ts + dur out of range");
 		seen(th, ev->ts + ev->dur);
 		if (kept)
-			addspan(t, id, ev->ts, ev->dur, intern(t->names,
-			    &ev->name), seq, kindof(t, ev->cat.data,
-			    ev->cat.len), ev->corr);
+			addspan(t, id, ev->ts, ev->dur, ev->name, seq, kind,
+			    ev->corr);
 		break;
 	case 'B':
 		if (th->nb == th->capb) {
@@ -642,10 +677,10 @@ dispatch(struct trace *t)
 		}
 		b = &th->b[th->nb++];
 		b->start = ev->ts;
-		b->name = intern(t->names, &ev->name);
+		b->name = ev->name;
 		b->seq = seq;
 		b->kept = kept;
-		b->kind = kindof(t, ev->cat.data, ev->cat.len);
+		b->kind = kind;
 		b->corr = ev->corr;
 		break;
 	case 'E':
@@ -944,18 +979,20 @@ static void
 flush(struct trace *t, uint32_t id, int64_t ts)
 {
 	struct thread *th = &t->th[id];
-	size_t k, i;
+	uint32_t hd[2];
+	size_t k;
 
 	sortspans(th->sp, th->n);
-	for (k = 0; k < th->n && th->sp[k].start < ts; k++)
+	for (k = 0; k < th->n && th->sp[k].start < ts && k < NONE; k++)
 		;
 	if (k == 0)
 		return;
 	nestspans(t, id, th->sp, k);
-	for (i = 0; i < k; i++) {
-		spill_write(t->spill, &id, sizeof(id));
-		spill_write(t->spill, &th->sp[i], sizeof(th->sp[i]));
-	}
+	/* A block: the thread, the count, the spans. */
+	hd[0] = id;
+	hd[1] = (uint32_t)k;
+	spill_write(t->spill, hd, sizeof(hd));
+	spill_write(t->spill, th->sp, k * sizeof(*th->sp));
 	memmove(th->sp, th->sp + k, (th->n - k) * sizeof(*th->sp));
 	th->n -= k;
 	th->flushed = 1;
@@ -991,23 +1028,25 @@ reset(struct trace *t, uint32_t id)
 static void
 readback(struct trace *t)
 {
-	struct span sp;
 	struct thread *th;
-	uint32_t id;
+	struct span sp;
+	uint32_t hd[2], i;
 
 	spill_rewind(t->spill);
-	while (spill_read(t->spill, &id, sizeof(id)) == 0) {
-		if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
-			errx(1, "spill: short read");
-		th = &t->th[id];
-		if (!th->tainted)
-			continue;
-		if (th->n == th->cap) {
-			th->cap = th->cap ? 2 * th->cap : 64;
-			th->sp = xreallocarray(th->sp, th->cap,
-			    sizeof(*th->sp));
+	while (spill_read(t->spill, hd, sizeof(hd)) == 0) {
+		th = &t->th[hd[0]];
+		for (i = 0; i < hd[1]; i++) {
+			if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
+				errx(1, "spill: short read");
+			if (!th->tainted)
+				continue;
+			if (th->n == th->cap) {
+				th->cap = th->cap ? 2 * th->cap : 64;
+				th->sp = xreallocarray(th->sp, th->cap,
+				    sizeof(*th->sp));
+			}
+			th->sp[th->n++] = sp;
 		}
-		th->sp[th->n++] = sp;
 	}
 }
 
@@ -1153,6 +1192,7 @@ output(struct trace *t, const char *prefix, FILE *fp)
 	struct sst_rec r;
 	struct buf tf, sf;
 	size_t *ix, i, nn = ht_count(t->nodes), k;
+	int64_t t0;
 	uint32_t cur = NONE;
 
 	buf_init(&tf);
@@ -1162,6 +1202,10 @@ output(struct trace *t, const char *prefix, FILE *fp)
 	r.locs = "";
 	if (t->opt->persample) {
 		qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
+		/* Start times count from the earliest span of the file. */
+		for (i = 0, t0 = INT64_MAX; i < t->nones; i++)
+			if (t->ones[i].start < t0)
+				t0 = t->ones[i].start;
 		for (i = 0; i < t->nones; i++) {
 			if (t->ones[i].thread != cur) {
 				cur = t->ones[i].thread;
@@ -1175,6 +1219,8 @@ output(struct trace *t, const char *prefix, FILE *fp)
 			r.hasperiod = 1;
 			r.stack = sf.data;
 			r.stacklen = sf.len;
+			r.hasstart = 1;
+			r.start = (double)(t->ones[i].start - t0) / 1e9;
 			rec_write(fp, &r);
 			t->st->records++;
 		}
@@ -1249,12 +1295,35 @@ freetrace(struct trace *t)
 	free(t->nrank);
 	free(t->ones);
 	free(t->path);
-	buf_free(&t->ev.ph);
-	buf_free(&t->ev.name);
-	buf_free(&t->ev.cat);
 	buf_free(&t->ev.pid);
 	buf_free(&t->ev.tid);
-	buf_free(&t->ev.aname);
+	buf_free(&t->lpid);
+	buf_free(&t->ltid);
+}
+
+/*
+ * Exit 1 for a document whose first token tok is no '[' or '{', saying
+ * what it looks like and what reads it when that is known.
+ */
+static void
+refuse(struct json *j, enum json_tok tok)
+{
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+	enum sniff k;
+
+	head = json_head(j, &n);
+	k = sniff(head, n);
+	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
+	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
+		fflush(stdout);
+		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
+	}
+	if (tok == JT_ERROR)
+		json_fail(j, "%s", json_errmsg(j));
+	json_fail(j, "not a Chrome trace: expected an object with "
+	    "traceEvents or an array of events");
 }
 
 void
@@ -1278,13 +1347,17 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.spill = spill_new(1 << 20);
 	if (opt->gpu)
 		t.launch = ht_new();
-	buf_init(&t.ev.ph);
-	buf_init(&t.ev.name);
-	buf_init(&t.ev.cat);
 	buf_init(&t.ev.pid);
 	buf_init(&t.ev.tid);
-	buf_init(&t.ev.aname);
-	tok = next(&t);
+	buf_init(&t.lpid);
+	buf_init(&t.ltid);
+	t.lid = NONE;
+	t.emptyid = (uint32_t)ht_intern(t.names, "", 0, NULL);
+	t.pnid = (uint32_t)ht_intern(t.names, "process_name", 12, NULL);
+	t.tnid = (uint32_t)ht_intern(t.names, "thread_name", 11, NULL);
+	t.nocatok = trace_catok(opt, "", 0);
+	if ((tok = json_next(j)) == JT_ERROR || (tok != JT_ARR && tok != JT_OBJ))
+		refuse(j, tok);
 	if (tok == JT_ARR) {
 		events(&t, 1);
 		got = 1;
@@ -1313,9 +1386,7 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 		}
 		if (!got)
 			json_fail(j, "no traceEvents: not a Chrome trace");
-	} else
-		json_fail(j, "not a Chrome trace: expected an object with "
-		    "traceEvents or an array of events");
+	}
 	if (!t.partial && next(&t) != JT_EOF)
 		json_fail(j, "trailing data after JSON value");
 	if (t.nspan == 0)

@@ -1,7 +1,7 @@
 /*
  * cpuprofile2sst: convert Chrome and node .cpuprofile files (the
  * DevTools protocol's Profile) to the sst stream, one record per
- * distinct stack, weights in seconds (see common/cpuprofile.c for which
+ * distinct stack (-s: per sample), weights in seconds (see common/cpuprofile.c for which
  * time a sample gets).  A file's thread is "Process PID Thread TID" when
  * it has node's --cpu-prof name, else "Profile"; -L LABEL, -H or more
  * than one file put "LABEL: " or "BASE: " before it, BASE being the
@@ -20,7 +20,7 @@
 #include "label.h"
 
 static void	emit(const struct sst_rec *, void *);
-static void	convert(const char *, const char *, int);
+static void	convert(const char *, const char *, int, int);
 static __dead void refuse(struct json *, const char *);
 static void	usage(int);
 
@@ -28,7 +28,7 @@ static void
 usage(int help)
 {
 	fprintf(help ? stdout : stderr,
-	    "usage: cpuprofile2sst [-H] [-L label] [file ...]\n");
+	    "usage: cpuprofile2sst [-Hs] [-L label] [file ...]\n");
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
@@ -73,7 +73,7 @@ refuse(struct json *j, const char *err)
 
 /* Convert one file ("-": standard input), with a label or none. */
 static void
-convert(const char *path, const char *label, int prefix)
+convert(const char *path, const char *label, int prefix, int persample)
 {
 	struct json *j;
 	struct buf thr;
@@ -85,7 +85,7 @@ convert(const char *path, const char *label, int prefix)
 	cpuprof_thread(&thr, path);
 	fd = xopen(path);
 	j = json_open(fd, path);
-	if (cpuprof_read(j, thr.data, thr.len, emit, stdout, err,
+	if (cpuprof_read(j, thr.data, thr.len, persample, emit, stdout, err,
 	    sizeof(err)) == -1)
 		refuse(j, err);
 	json_close(j);
@@ -98,12 +98,13 @@ int
 main(int argc, char *argv[])
 {
 	const char *label = NULL;
-	int ch, hflag = 0;
+	int ch, hflag = 0, persample = 0;
 
 	sst_init();
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(1);
-	while ((ch = getopt(argc, argv, "HhL:")) != -1) {
+	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
+		if (strcmp(argv[ch], "--help") == 0)
+			usage(1);
+	while ((ch = getopt(argc, argv, "HhL:s")) != -1) {
 		switch (ch) {
 		case 'H':
 			hflag = 1;
@@ -114,6 +115,9 @@ main(int argc, char *argv[])
 		case 'L':
 			label = optarg;
 			break;
+		case 's':
+			persample = 1;
+			break;
 		default:
 			usage(0);
 		}
@@ -123,9 +127,9 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		hflag = 1;
 	if (argc == 0)
-		convert("-", label, hflag);
+		convert("-", label, hflag, persample);
 	for (; argc > 0; argc--, argv++)
-		convert(*argv, label, hflag);
+		convert(*argv, label, hflag, persample);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -69,10 +69,20 @@ setweight(struct conv *c, const char *ev, size_t evn, double per)
 	c->w = perf_weight(ev, evn, c->v.period ? per : 0, &c->unit);
 }
 
-/* A sample ends: write it (-s) or add it to its record. */
+/*
+ * A sample ends: write it (-s) or add it to its record.  A sample whose
+ * command perf.py reads as empty (a command with a space in it) folds
+ * with its root frame first, as perf.py writes it: that frame is then
+ * the thread, and the stack is the frames under it.
+ */
 static void
 endsample(struct conv *c)
 {
+	if (!c->v.fg && c->thread.len == 0 && c->nids > 0) {
+		perf_frames_stack(c->fr, &c->ids[c->nids - 1], 1,
+		    &c->thread);
+		c->nids--;
+	}
 	if (perf_recs_add(c->recs, c->thread.data, c->thread.len, c->ids,
 	    c->nids, c->w, c->unit) == -1)
 		errx(1, "%s:%llu: the weight of the sample's stack overflows "

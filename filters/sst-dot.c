@@ -161,11 +161,14 @@ putnodes(struct dot *d)
 			printf("%sof %s (%.2f%%)", g->flat[i] != 0 ? "\\n" :
 			    " ", w2, 100 * g->cum[i] / tot);
 		dg_fill(&d->dg, &fl, (uint32_t)i, &d->cg.threads, d->trank);
-		printf("\" id=\"node%zu\" fontsize=%zu shape=box tooltip=\"%s "
-		    "(%s)\" color=\"%s\" style=\"%s\" fillcolor=\"%s\"]\n",
-		    i + 1, fs, lab.data, w2, svg_heat(c1, sizeof(c1),
-		    g->cum[i] / tot, 0), strchr(fl.data, ';') ? "striped" :
-		    "filled", fl.data);
+		buf_printf(&lab, " (%s)", w2);
+		if (strchr(fl.data, ';') != NULL)
+			dg_note(&d->dg, &lab, (uint32_t)i, &d->cg.threads);
+		printf("\" id=\"node%zu\" fontsize=%zu shape=box "
+		    "tooltip=\"%s\" color=\"%s\" style=\"%s\" "
+		    "fillcolor=\"%s\"]\n", i + 1,
+		    fs, lab.data, svg_heat(c1, sizeof(c1), g->cum[i] / tot, 0),
+		    strchr(fl.data, ';') ? "striped" : "filled", fl.data);
 	}
 	for (i = 0; i < g->ne; i++) {
 		e = &g->e[i];
@@ -263,13 +266,13 @@ main(int argc, char *argv[])
 	if (argc == 0)
 		cg_read(&d.cg, NULL, add, &d);
 	for (i = 0; i < (size_t)argc; i++) {
-		d.path = argv[i];
+		d.path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
 		cg_read(&d.cg, argv[i], add, &d);
 	}
 	if (d.cg.samples == 0 || d.cg.total <= 0)
 		errx(1, "%s: no samples with weight: sst-dot reads an "
 		    "sst(5) stream (sst-flatten, perf2sst and collapsed2sst "
-		    "write one)", argc ? argv[argc - 1] : "<stdin>");
+		    "write one)", d.path);
 	if (d.nfocus == 0)
 		errx(1, "-m: no sample has a frame that matches");
 

@@ -109,8 +109,9 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 	}
 	buf_printf(b, "\n%s", svg_weight(c, sizeof(c), wt, f->cg.unit));
 	if (merged == NULL && !f->cg.diff)
-		buf_printf(b, ", %llu samples",
-		    (unsigned long long)f->t.samples[nd]);
+		buf_printf(b, ", %llu sample%s",
+		    (unsigned long long)f->t.samples[nd],
+		    f->t.samples[nd] == 1 ? "" : "s");
 	buf_printf(b, ", %.2f%%", 100 * wt / f->cg.total);
 	delta = f->t.w[nd] - f->t.wa[nd];
 	if (f->cg.diff && merged == NULL)
@@ -272,7 +273,8 @@ main(int argc, char *argv[])
 	if (f.cg.samples == 0 || !(f.cg.total > 0))
 		errx(1, "%s: no samples with weight: sst-flame reads an sst(5) "
 		    "stream (sst-flatten, perf2sst and collapsed2sst write "
-		    "one) or two-count folded lines", argc ? argv[argc - 1] :
+		    "one) or two-count folded lines", argc > 0 &&
+		    strcmp(argv[argc - 1], "-") != 0 ? argv[argc - 1] :
 		    "<stdin>");
 	if (title == NULL)
 		title = f.cg.diff ? "Differential Flame Graph" : f.icicle ?

@@ -244,8 +244,9 @@ main(int argc, char *argv[])
 	int ch, rflag = 0;
 
 	sst_init();
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(1);
+	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
+		if (strcmp(argv[ch], "--help") == 0)
+			usage(1);
 	while ((ch = getopt(argc, argv, "hn:r")) != -1) {
 		switch (ch) {
 		case 'h':

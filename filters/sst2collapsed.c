@@ -2,7 +2,8 @@
  * sst2collapsed: write an sst(5) stream as folded stacks, one
  * "thread;root;...;leaf count" line per distinct line text, in the
  * order in which each was first seen, as flamegraph.pl and
- * collapsed2sst(1) read them.
+ * collapsed2sst(1) read them.  With -w the count is the weight, and
+ * the records must all have one unit.
  */
 #include <err.h>
 #include <math.h>
@@ -13,18 +14,16 @@
 #include "sst.h"
 
 struct fold {
-	struct htab	*lines;		/* the text of each line, no count */
-	uint64_t	*samples;	/* by line id */
-	double		*weight;
-	size_t		 cap;
-	int		 tflag;
+	struct tally	 lines;		/* the text of each line, no count */
+	int		 tflag, wflag;
+	int		 unit;		/* with -w: of every input */
 	struct buf	 key;
 };
 
 static void	addname(struct buf *, const char *, size_t);
 static void	readfile(struct fold *, const char *);
 static void	putweight(double);
-static __dead void usage(void);
+static __dead void usage(int);
 
 /* Add a decoded name, with ';' as ':' and line ends as spaces. */
 static void
@@ -51,11 +50,12 @@ readfile(struct fold *f, const char *path)
 	struct sst_reader *rd;
 	struct sst_rec r;
 	const char *p, *q, *e;
-	size_t id;
-	int fd, isnew;
+	int fd;
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
+	if (f->wflag)
+		rec_oneunit(rd, &f->unit);
 	while (rec_read(rd, &r)) {
 		if (r.samples == 0)
 			continue;
@@ -70,21 +70,9 @@ readfile(struct fold *f, const char *path)
 				buf_addc(&f->key, ';');
 			addname(&f->key, p, (size_t)(q - p));
 		}
-		id = ht_intern(f->lines, f->key.data, f->key.len, &isnew);
-		if (id == f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 1024;
-			f->samples = xreallocarray(f->samples, f->cap,
-			    sizeof(*f->samples));
-			f->weight = xreallocarray(f->weight, f->cap,
-			    sizeof(*f->weight));
-		}
-		if (isnew) {
-			f->samples[id] = 0;
-			f->weight[id] = 0;
-		}
-		f->samples[id] += r.samples;
-		f->weight[id] = r.hasperiod ? fmt_pysum(f->weight[id],
-		    r.period, r.samples) : f->weight[id] + r.weight;
+		tally_add(&f->lines, f->key.data, f->key.len, &r);
+		if (f->lines.over != NULL)
+			rec_fail(rd, "a line: %s", f->lines.over);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -104,10 +92,9 @@ putweight(double w)
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst2collapsed [-Tw] [file ...]\n");
-	exit(2);
+	sst_usage(help, "usage: sst2collapsed [-hTw] [file ...]\n");
 }
 
 int
@@ -116,45 +103,47 @@ main(int argc, char *argv[])
 	struct fold f;
 	const char *k;
 	size_t i, n;
-	int ch, wflag = 0;
+	int ch;
 
 	sst_init();
 	memset(&f, 0, sizeof(f));
-	while ((ch = getopt(argc, argv, "Tw")) != -1) {
+	f.unit = -1;
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "hTw")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(1);
 		case 'T':
 			f.tflag = 1;
 			break;
 		case 'w':
-			wflag = 1;
+			f.wflag = 1;
 			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 
-	f.lines = ht_new();
+	tally_init(&f.lines);
 	buf_init(&f.key);
 	if (argc == 0)
 		readfile(&f, NULL);
 	for (i = 0; i < (size_t)argc; i++)
 		readfile(&f, argv[i]);
-	for (i = 0; i < ht_count(f.lines); i++) {
-		k = ht_key(f.lines, i, &n);
+	for (i = 0; i < tally_count(&f.lines); i++) {
+		k = ht_key(f.lines.keys, i, &n);
 		fwrite(k, 1, n, stdout);
 		putchar(' ');
-		if (wflag)
-			putweight(f.weight[i]);
+		if (f.wflag)
+			putweight(f.lines.weight[i]);
 		else
-			printf("%llu", (unsigned long long)f.samples[i]);
+			printf("%llu", (unsigned long long)f.lines.samples[i]);
 		putchar('\n');
 	}
 	fshut(stdout, "stdout");
-	ht_free(f.lines);
-	free(f.samples);
-	free(f.weight);
+	tally_free(&f.lines);
 	buf_free(&f.key);
 	return 0;
 }

@@ -40,7 +40,7 @@ static void	addframe(const char *, size_t, const char *, size_t,
 static int	byname(size_t, size_t, void *);
 static int	byfirst(size_t, size_t, void *);
 static void	number(size_t, size_t, int);
-static __dead void usage(void);
+static __dead void usage(int);
 
 /* Read the records of one input into the spill. */
 static void
@@ -186,11 +186,10 @@ number(size_t nth, size_t nfr, int sflag)
 }
 
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: sst2speedscope [-Sv] [-e exporter] [-n name] "
+	sst_usage(help, "usage: sst2speedscope [-hSV] [-D name] [-e exporter] "
 	    "[file ...]\n");
-	exit(2);
 }
 
 int
@@ -203,22 +202,25 @@ main(int argc, char *argv[])
 	int ch, sflag = 0, vflag = 0;
 
 	sst_init();
-	while ((ch = getopt(argc, argv, "Se:n:v")) != -1) {
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "D:e:hSV")) != -1) {
 		switch (ch) {
-		case 'S':
-			sflag = 1;
+		case 'D':
+			name = optarg;
 			break;
 		case 'e':
 			exporter = optarg;
 			break;
-		case 'n':
-			name = optarg;
+		case 'h':
+			usage(1);
+		case 'S':
+			sflag = 1;
 			break;
-		case 'v':
+		case 'V':
 			vflag = 1;
 			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;

@@ -94,9 +94,13 @@ main(int argc, char *argv[])
 	while ((ch = getopt(argc, argv, "C:c:gHhL:s")) != -1) {
 		switch (ch) {
 		case 'C':
+			if (o.drop != NULL)
+				ht_free(o.drop);
 			o.drop = trace_cats(optarg);
 			break;
 		case 'c':
+			if (o.keep != NULL)
+				ht_free(o.keep);
 			o.keep = trace_cats(optarg);
 			break;
 		case 'g':
@@ -135,5 +139,9 @@ main(int argc, char *argv[])
 			convert(argv[i], &o, label);
 	}
 	fshut(stdout, "stdout");
+	if (o.keep != NULL)
+		ht_free(o.keep);
+	if (o.drop != NULL)
+		ht_free(o.drop);
 	return 0;
 }

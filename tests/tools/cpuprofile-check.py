@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-cpuprofile-check.py PROFILE STREAM: an independent model of
+cpuprofile-check.py PROFILE STREAM [-s]: an independent model of
 cpuprofile2sst(1).  Loads the .cpuprofile whole with Python's json
 module, gives sample i the time until sample i+1 (timeDeltas[i+1]; the
 last one endTime minus the time of the last sample, or 0 if negative;
@@ -9,8 +9,9 @@ by their stack of frame names and url:line:col locations (1-based, the
 (root) node left out, "(anonymous)" for empty names) and compares the
 records of STREAM (sst, one thread) with it: the same stacks in the
 same order, the same sample counts, weights equal to the summed
-microseconds / 1e6 within 1e-12 relative.  Prints one summary line, or
-the first difference and exits 1.
+microseconds / 1e6 within 1e-12 relative.  With -s, STREAM must hold
+one record per sample in input order, each weighing its microseconds /
+1e6.  Prints one summary line, or the first difference and exits 1.
 """
 import json
 import sys
@@ -70,6 +71,7 @@ def model(doc):
         w = [ts[i + 1] - ts[i] if i + 1 < len(ts) else 0
              for i in range(len(samples))]
     recs = {}
+    seq = []
     for s, us in zip(samples, w):
         names, locs = [], []
         k = s
@@ -87,16 +89,18 @@ def model(doc):
         if all(x == ':::' for x in locs):
             locs = []
         key = (';'.join(names), ';'.join(locs))
+        seq.append((key, [1, us]))
         r = recs.setdefault(key, [0, 0])
         r[0] += 1
         r[1] += us
-    return recs
+    return recs, seq
 
 
 def main():
     with open(sys.argv[1], 'rb') as f:
         doc = json.load(f)
-    want = model(doc)
+    recs, seq = model(doc)
+    want = seq if sys.argv[3:] == ['-s'] else list(recs.items())
     got = []
     with open(sys.argv[2]) as f:
         for line in f:
@@ -106,14 +110,14 @@ def main():
         print('records: %d, want %d' % (len(got), len(want)))
         sys.exit(1)
     total_n = total_us = 0
-    for (key, n, w, thr), (wkey, (wn, wus)) in zip(got, want.items()):
+    for (key, n, w, thr), (wkey, (wn, wus)) in zip(got, want):
         if key != wkey or n != wn or abs(w - wus / 1e6) > 1e-12 * wus:
             print('got %r %d %r, want %r %d %r' % (key, n, w, wkey, wn,
                                                    wus / 1e6))
             sys.exit(1)
         total_n += n
         total_us += wus
-    print('%s: %d stacks, %d samples, %d us: ok' % (thr, len(got), total_n,
+    print('%s: %d records, %d samples, %d us: ok' % (thr, len(got), total_n,
                                                     total_us))
 
 

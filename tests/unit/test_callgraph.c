@@ -58,7 +58,8 @@ START_TEST(test_funcs)
 	size_t n;
 
 	ck_assert_str_eq(readstr(&g,
-	    "A\t2\t0.5\tseconds\t0.25\tmain;f;g\ta.py:1::0;a.py:2::1;b.py:3::2\n"
+	    "A\t2\t0.5\tseconds\t0.25\tmain;f;g\t"
+	    "a.py:1::0;a.py:2::1;b.py:3::2\n"
 	    "B\t1\t0.25\tseconds\t0.25\tmain;f\ta.py:1::0;a.py:9:4:5\n"
 	    "A\t1\t1\tseconds\t1\tmain;f\ta.py:1::0;c.py:2::6\n"
 	    "C\t0\t0\tseconds\t-\t\t\n"

@@ -16,6 +16,7 @@
 
 static void	 collect(const struct sst_rec *, void *);
 static int	 run(const char *, struct buf *, char *, size_t);
+static int	 persample;
 static const char *thread(const char *);
 static Suite	*cpuprofile_suite(void);
 
@@ -48,7 +49,7 @@ run(const char *s, struct buf *out, char *err, size_t errlen)
 
 	buf_reset(out);
 	j = json_open_mem(s, strlen(s), "t");
-	rv = cpuprof_read(j, "T", 1, collect, out, err, errlen);
+	rv = cpuprof_read(j, "T", 1, persample, collect, out, err, errlen);
 	json_close(j);
 	return rv;
 }
@@ -144,6 +145,28 @@ START_TEST(test_period)
 }
 END_TEST
 
+/* One record per sample, in input order. */
+START_TEST(test_persample)
+{
+	struct buf out;
+	char err[256];
+
+	buf_init(&out);
+	persample = 1;
+	ck_assert_int_eq(run("{\"nodes\":[{\"id\":1,\"children\":[2]},"
+	    "{\"id\":2,\"callFrame\":{\"functionName\":\"f\"},"
+	    "\"children\":[3]},{\"id\":3,\"callFrame\":"
+	    "{\"functionName\":\"g\"}}],\"samples\":[3,2,3,1],"
+	    "\"timeDeltas\":[0,5,7,9],\"startTime\":0,\"endTime\":22}",
+	    &out, err, sizeof(err)), 0);
+	persample = 0;
+	/* weights 5 7 9 and 22 - 21 = 1 */
+	ck_assert_str_eq(out.data, "T|1|5e-06|5e-06|f;g|\n"
+	    "T|1|7e-06|7e-06|f|\nT|1|9e-06|9e-06|f;g|\nT|1|1e-06|1e-06||\n");
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_old)
 {
 	struct buf out;
@@ -213,6 +236,7 @@ cpuprofile_suite(void)
 	tcase_add_test(tc, test_thread);
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_period);
+	tcase_add_test(tc, test_persample);
 	tcase_add_test(tc, test_old);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);

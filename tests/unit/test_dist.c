@@ -1,7 +1,8 @@
 /*
  * test_dist.c: Check suite for distributions (common/dist.c): totals in
  * the order added, medians of odd and even counts, sample standard
- * deviations worked out by hand, and a single value.
+ * deviations worked out by hand, a single value, and many equal values
+ * whose rounded total must not make them deviate.
  */
 
 #include <check.h>
@@ -71,6 +72,29 @@ START_TEST(test_order)
 }
 END_TEST
 
+/* Equal values deviate by nothing, whatever their sum's rounding. */
+START_TEST(test_equal)
+{
+	struct dist d;
+	struct dist_sum s;
+	size_t i;
+
+	dist_init(&d);
+	for (i = 0; i < 848; i++)
+		dist_add(&d, 0.01);
+	dist_summary(&d, &s);
+	/* The total is rounded on the way: 8.479999999999864. */
+	ck_assert(s.total != 8.48 && s.avg != 0.01);
+	ck_assert(s.med == 0.01 && s.sd == 0);
+	dist_add(&d, 0.02);
+	dist_add(&d, 0.0);
+	dist_summary(&d, &s);
+	/* Deviations 0.01 twice about a mean of 0.01: sqrt(2e-4 / 849). */
+	ck_assert(fabs(s.sd - sqrt(2e-4 / 849)) < 1e-18);
+	dist_free(&d);
+}
+END_TEST
+
 static Suite *
 dist_suite(void)
 {
@@ -80,6 +104,7 @@ dist_suite(void)
 	tcase_add_test(tc, test_one);
 	tcase_add_test(tc, test_odd_even);
 	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_equal);
 	suite_add_tcase(s, tc);
 	return s;
 }

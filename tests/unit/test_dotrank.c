@@ -3,7 +3,7 @@
  * nodes (common/dotrank.c): pprof's entropy order on a small graph
  * worked out by hand, ties broken by name, thread ranks with the
  * threads past the palette sharing grey, and the stripes of a node
- * shared by thirteen threads.
+ * shared by thirteen threads and the note that names them.
  */
 
 #include <check.h>
@@ -84,6 +84,12 @@ START_TEST(test_fill)
 	ck_assert_str_eq(b.data, "#8dd3c7;0.143:#ffffb3;0.132:#bebada;0.121:"
 	    "#fb8072;0.110:#80b1d3;0.099:#fdb462;0.088:#b3de69;0.077:"
 	    "#fccde5;0.066:#bc80bd;0.055:#ccebc5;0.044:#ffed6f;0.033:#d9d9d9");
+	/* Its note: the eight heaviest threads, then a count. */
+	buf_reset(&b);
+	dg_note(&g, &b, g.index[0] - 1, &th);
+	ck_assert_str_eq(b.data, "\\nt12: 14.29%\\nt11: 13.19%\\nt10: 12.09%"
+	    "\\nt9: 10.99%\\nt8: 9.89%\\nt7: 8.79%\\nt6: 7.69%\\nt5: 6.59%"
+	    "\\n5 more threads");
 	buf_free(&b);
 	free(rank);
 	tally_free(&th);

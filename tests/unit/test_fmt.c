@@ -378,6 +378,70 @@ START_TEST(test_pysum)
 }
 END_TEST
 
+/*
+ * Sums that reach the last binade, whose top 2^1024 is infinite, and
+ * overflow (the quotient of the shortcut was once cast to uint64_t
+ * while infinite, undefined behaviour that UBSan stops on).  Values
+ * from Python: a += w, n times.
+ */
+START_TEST(test_pysum_huge)
+{
+	ck_assert(fmt_pysum(0, 1e307, 17) == 1.6999999999999995e+308);
+	ck_assert(fmt_pysum(0, 1e305, 1000) == 9.999999999999992e+307);
+	ck_assert(isinf(fmt_pysum(0, 1e307, 100)));
+	ck_assert(isinf(fmt_pysum(0, 1.5e307, UINT64_MAX)));
+	ck_assert(isinf(fmt_pysum(1e308, 1e307, UINT64_MAX)));
+	ck_assert(fmt_pysum(0, -1e307, 100) < 0 &&
+	    isinf(fmt_pysum(0, -1e307, 100)));
+	/* 2^1023 and a step too small to move it. */
+	ck_assert(fmt_pysum(0x1p1023, 1, UINT64_MAX) == 0x1p1023);
+}
+END_TEST
+
+/* A weight in its unit. */
+START_TEST(test_weight)
+{
+	static const struct {
+		double		 w;
+		enum sst_unit	 u;
+		const char	*s;
+	} t[] = {
+		{ 12994, U_SECONDS, "12994.00s" },
+		{ 0.005, U_SECONDS, "0.01s" },
+		{ 0, U_SECONDS, "0.00s" },
+		{ 12994, U_NONE, "12,994" },
+		{ 0, U_NONE, "0" },
+		{ -0.0, U_NONE, "0" },
+		{ 999, U_NONE, "999" },
+		{ 1000, U_NONE, "1,000" },
+		{ -1234567, U_NONE, "-1,234,567" },
+		{ 1234.5, U_NONE, "1,234.50" },
+		{ 0.25, U_NONE, "0.25" },
+		{ -0.001, U_NONE, "-0.00" },
+		{ 999999999999999999.0, U_NONE, "1e+18" },
+		{ 123456789012345678.0, U_NONE, "123,456,789,012,345,680" },
+		{ 1e300, U_NONE, "1e+300" },
+		{ 4096, U_BYTES, "4,096 B" },
+		{ 1.5, U_BYTES, "1.50 B" },
+		{ 1e20, U_BYTES, "1e+20 B" },
+		{ 1.0 / 0.0, U_NONE, "inf" },
+	};
+	char buf[FMTBUF];
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		fmt_weight(buf, sizeof(buf), t[i].w, t[i].u);
+		ck_assert_msg(strcmp(buf, t[i].s) == 0, "case %zu: %s, want %s",
+		    i, buf, t[i].s);
+	}
+	ck_assert_str_eq(fmt_unitnoun(U_SECONDS), "time");
+	ck_assert_str_eq(fmt_unitnoun(U_NONE), "count");
+	ck_assert_str_eq(fmt_unitnoun(U_BYTES), "bytes");
+	/* Too small a buffer gives an empty string. */
+	ck_assert_str_eq(fmt_weight(buf, 4, 12994, U_NONE), "");
+}
+END_TEST
+
 START_TEST(test_strtod)
 {
 	static const struct {
@@ -513,6 +577,8 @@ fmt_suite(void)
 	tcase_add_test(tc, test_commas);
 	tcase_add_test(tc, test_commas_tight);
 	tcase_add_test(tc, test_pysum);
+	tcase_add_test(tc, test_pysum_huge);
+	tcase_add_test(tc, test_weight);
 	tcase_add_test(tc, test_strtod);
 	tcase_add_test(tc, test_strtod_roundtrip);
 	tcase_add_test(tc, test_strtou64);

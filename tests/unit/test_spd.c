@@ -622,6 +622,116 @@ START_TEST(test_bad)
 }
 END_TEST
 
+/*
+ * A key given twice: the last one wins, as with Python's json.load(),
+ * whatever came between and in whatever order samples and weights come.
+ * The expected records are those of the document without the first key.
+ */
+START_TEST(test_duplicate_keys)
+{
+	static const char s2w[] =
+	    "T\t2\t2\tnone\t1\tf\t" LF "\n"
+	    "T\t1\t1\tnone\t1\tg\t" LG "\n";
+	static const struct {
+		const char	*doc;
+		const char	*want;
+	} t[] = {
+		/* samples twice, before or after the weights. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[0],[0],[0]],\"samples\":[[1],[2],[1]],"
+		    "\"weights\":[1,1,1]}]}", s2w },
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[0],[0],[0]],\"weights\":[1,1,1],"
+		    "\"samples\":[[1],[2],[1]]}]}", s2w },
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"weights\":[1,1,1],\"samples\":[[0],[0],[0]],"
+		    "\"samples\":[[1],[2],[1]]}]}", s2w },
+		/* weights twice, before or after the samples. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"weights\":[5,5,5],\"weights\":[1,1,1],"
+		    "\"samples\":[[1],[2],[1]]}]}", s2w },
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[1],[2],[1]],\"weights\":[5,5,5],"
+		    "\"weights\":[1,1,1]}]}", s2w },
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"weights\":[5,5,5],\"samples\":[[1],[2],[1]],"
+		    "\"weights\":[1,1,1]}]}", s2w },
+		/* The weights taken back from runs of records. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[0],[0],[0]],\"weights\":[2,2,3],"
+		    "\"samples\":[[1],[1],[2]]}]}",
+		    "T\t2\t4\tnone\t2\tf\t" LF "\n"
+		    "T\t1\t3\tnone\t3\tg\t" LG "\n" },
+		/* Samples dropped with their out-of-range index. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[9],[1],[2]],\"samples\":[[1],[2],[1]],"
+		    "\"weights\":[1,1,1]}]}", s2w },
+		/* A shorter array replacing a longer one. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[0],[0],[0],[0]],\"weights\":[1,1,1,1],"
+		    "\"samples\":[[1],[2],[1]],\"weights\":[1,1,1]}]}", s2w },
+		/* events twice. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"E\",\"unit\":\"none\","
+		    "\"type\":\"evented\",\"events\":[{\"type\":\"O\","
+		    "\"frame\":0,\"at\":0},{\"type\":\"C\",\"frame\":0,\"at\":5}],"
+		    "\"events\":[{\"type\":\"O\",\"frame\":1,\"at\":0},"
+		    "{\"type\":\"C\",\"frame\":1,\"at\":2}]}]}",
+		    "E\t1\t2\tnone\t2\tf\t" LF "\n" },
+		/* profiles twice, with the frames before, between, after. */
+		{ "{" FRAMES ",\"profiles\":[{\"name\":\"A\",\"unit\":\"none\","
+		    "\"samples\":[[0]],\"weights\":[1]}],\"profiles\":[{\"name\":"
+		    "\"T\",\"unit\":\"none\",\"samples\":[[1],[2],[1]],"
+		    "\"weights\":[1,1,1]}]}", s2w },
+		{ "{\"profiles\":[{\"name\":\"A\",\"unit\":\"none\","
+		    "\"samples\":[[0]],\"weights\":[1]}]," FRAMES ",\"profiles\":"
+		    "[{\"name\":\"T\",\"unit\":\"none\",\"samples\":[[1],[2],[1]],"
+		    "\"weights\":[1,1,1]}]}", s2w },
+		/* shared twice: the last one's frames. */
+		{ "{\"shared\":{\"frames\":[{\"name\":\"x\"},{\"name\":\"y\"},"
+		    "{\"name\":\"z\"}]},\"profiles\":[{\"name\":\"T\",\"unit\":"
+		    "\"none\",\"samples\":[[1],[2],[1]],\"weights\":[1,1,1]}],"
+		    FRAMES "}", s2w },
+	};
+	size_t i;
+	char *out;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		out = flatten(t[i].doc, 0);
+		ck_assert_msg(strcmp(out, t[i].want) == 0, "%zu: %s", i, out);
+		free(out);
+	}
+}
+END_TEST
+
+/* Events and samples or weights in one profile are an error. */
+START_TEST(test_mixed_kinds)
+{
+	static const char *docs[] = {
+		"{" FRAMES ",\"profiles\":[{\"samples\":[[0]],\"weights\":[1],"
+		    "\"events\":[]}]}",
+		"{" FRAMES ",\"profiles\":[{\"samples\":[[0]],\"events\":[]}]}",
+		"{" FRAMES ",\"profiles\":[{\"events\":[],\"weights\":[1]}]}",
+	};
+	static const char *msgs[] = {
+		"doc.json:1:172: events in a profile with samples or weights",
+		"doc.json:1:158: events in a profile with samples or weights",
+		"doc.json:1:155: weights in a profile with events",
+	};
+	char want[256], *err;
+	size_t i;
+	int st;
+
+	for (i = 0; i < 3; i++) {
+		err = flatten_err(docs[i], &st);
+		snprintf(want, sizeof(want), "%s: %s\n", getprogname(),
+		    msgs[i]);
+		ck_assert_str_eq(err, want);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+		free(err);
+	}
+}
+END_TEST
+
 /* What spd_flatten() returns: what it found at the top level. */
 START_TEST(test_seen)
 {
@@ -675,7 +785,7 @@ START_TEST(test_messages)
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	free(err);
 	err = flatten_err(doc2, &st);
-	snprintf(want, sizeof(want), "%s: doc.json:2:13: 2 samples but 1 "
+	snprintf(want, sizeof(want), "%s: doc.json:2:14: profile 0: 2 samples but 1 "
 	    "weights\n", getprogname());
 	ck_assert_str_eq(err, want);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
@@ -711,6 +821,8 @@ spd_suite(void)
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
 	tcase_add_test(tc, test_seen);
+	tcase_add_test(tc, test_duplicate_keys);
+	tcase_add_test(tc, test_mixed_kinds);
 	tcase_add_test(tc, test_raw_errors);
 	tcase_add_test(tc, test_index_place);
 	suite_add_tcase(s, tc);

@@ -135,7 +135,11 @@ START_TEST(test_kind)
 	    SK_PYTHON);
 	ck_assert_int_eq(kind("<module>", ""), SK_PYTHON);
 	ck_assert_int_eq(kind("f", "x.pyx"), SK_PYTHON);
-	ck_assert_int_eq(kind("memcpy", "libc.so.6"), SK_NATIVE);
+	ck_assert_int_eq(kind("__memmove_avx", "libc.so.6"), SK_NATIVE);
+	ck_assert_int_eq(kind("void at::native::elementwise_kernel<128>(int)",
+	    ""), SK_GPU);
+	ck_assert_int_eq(kind("Memcpy HtoD (Pageable -> Device)", ""), SK_GPU);
+	ck_assert_int_eq(kind("render", "app/main.js"), SK_PYTHON);
 	ck_assert_int_eq(kind("main", ""), SK_NATIVE);
 	ck_assert_int_eq(kind("do_syscall_64_[k]", ""), SK_KERNEL);
 	ck_assert_int_eq(kind("schedule", "[kernel.kallsyms]"), SK_KERNEL);
