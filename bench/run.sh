@@ -347,7 +347,12 @@ $only)
 	awk -v t="$t" -v b="$ct" -v m="$rss" \
 	    -v n="$(cat "$m"/w*.sst | wc -c)" 'BEGIN {
 	    n /= 1048576
-	    printf "%-34s %8.0f %8s %8.3f %6.1f %8.0f %8.0f\n",
+	    if (t == "failed") {
+		printf "%-34s %8.0f %8s %8.3f\n", "sst-merge 64 streams", n,
+		    t, b
+		exit
+	    }
+	    printf "%-34s %8.0f %8.3f %8.3f %6.1f %8.0f %8.0f\n",
 		"sst-merge 64 streams", n, t, b, t / b, n / t, m / 1024 }' ;;
 esac
 

@@ -20,6 +20,8 @@ struct ev {
 	uint64_t samples;
 	char	*stack;
 	size_t	 stacklen;
+	char	*locs;		/* empty when the record has none */
+	size_t	 locslen;
 	size_t	 thread;
 };
 
@@ -53,8 +55,10 @@ tl_free(struct timeline *t)
 
 	if (t == NULL)
 		return;
-	for (i = 0; i < t->nev; i++)
+	for (i = 0; i < t->nev; i++) {
 		free(t->ev[i].stack);
+		free(t->ev[i].locs);
+	}
 	free(t->ev);
 	free(t->bar);
 	free(t->depth);
@@ -79,6 +83,8 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 	e->samples = r->samples;
 	e->stack = xmemdup(r->stack, r->stacklen);
 	e->stacklen = r->stacklen;
+	e->locs = xmemdup(r->locs, r->locslen);
+	e->locslen = r->locslen;
 	e->thread = ht_intern(t->threads, r->thread, r->threadlen, NULL);
 	if (t->nev == 1 || e->start < t->t0)
 		t->t0 = e->start;
@@ -144,13 +150,14 @@ bystart(size_t a, size_t b, void *arg)
 const struct tl_bar *
 tl_bars(struct timeline *t, size_t *nbar)
 {
-	struct frames fr;
+	struct frames fr, fl;
 	struct ev *e;
 	struct tl_bar *b;
 	size_t *ix, i, k, nopen = 0, *open = NULL, cap = 0, a, z, plen;
 	size_t cur = (size_t)-1;
 
 	memset(&fr, 0, sizeof(fr));
+	memset(&fl, 0, sizeof(fl));
 	ix = xreallocarray(NULL, t->nev, sizeof(*ix));
 	for (i = 0; i < t->nev; i++)
 		ix[i] = i;
@@ -170,6 +177,7 @@ tl_bars(struct timeline *t, size_t *nbar)
 			nopen = 0;
 		}
 		frames_split(&fr, e->stack, e->stacklen);
+		frames_split(&fl, e->locs, e->locslen);
 		if (fr.n * 3 > cap) {
 			cap = fr.n * 3;
 			open = xreallocarray(open, cap, sizeof(*open));
@@ -197,6 +205,11 @@ tl_bars(struct timeline *t, size_t *nbar)
 			b->samples = e->samples;
 			b->name = e->stack + a;
 			b->namelen = z - a;
+			b->file = "";
+			b->filelen = 0;
+			if (fl.n > 0)
+				b->file = frames_span(&fl, e->locs, k, k + 1,
+				    &b->filelen);
 			open[3 * k] = t->nbar++;
 			open[3 * k + 1] = ix[i];
 			open[3 * k + 2] = plen;
@@ -209,6 +222,7 @@ tl_bars(struct timeline *t, size_t *nbar)
 	free(open);
 	free(ix);
 	frames_free(&fr);
+	frames_free(&fl);
 	*nbar = t->nbar;
 	return t->bar;
 }

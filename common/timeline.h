@@ -15,6 +15,8 @@ struct tl_bar {
 	uint64_t	 samples;
 	const char	*name;		/* escaped, valid until tl_free */
 	size_t		 namelen;
+	const char	*file;		/* its location entry, or "" */
+	size_t		 filelen;
 };
 
 struct timeline;

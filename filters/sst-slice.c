@@ -123,7 +123,7 @@ static __dead void
 usage(int help)
 {
 	fprintf(help ? stdout : stderr,
-	    "usage: sst-slice -t from,to [file ...]\n");
+	    "usage: sst-slice [-t from,to] [file ...]\n");
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
@@ -153,13 +153,13 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (win == NULL)
-		usage(0);
-	if ((comma = strchr(win, ',')) == NULL)
-		errx(2, "-t: expected from,to, got %s", win);
 	memset(&s, 0, sizeof(s));
-	bound(&s.from, win, (size_t)(comma - win));
-	bound(&s.to, comma + 1, strlen(comma + 1));
+	if (win != NULL) {
+		if ((comma = strchr(win, ',')) == NULL)
+			errx(2, "-t: expected from,to, got %s", win);
+		bound(&s.from, win, (size_t)(comma - win));
+		bound(&s.to, comma + 1, strlen(comma + 1));
+	}
 	pct = s.from.pct || s.to.pct;
 	if (!pct && s.from.set && s.to.set && s.from.v > s.to.v)
 		errx(2, "-t: from %g is after to %g", s.from.v, s.to.v);

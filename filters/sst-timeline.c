@@ -25,6 +25,7 @@
 #define TOP	64		/* title and axis */
 
 static void	readfile(struct timeline *, const char *);
+static size_t	locfile(const char *, size_t);
 static void	axis(double, double, double, size_t, double);
 static void	draw(struct timeline *, const char *, double);
 static __dead void usage(int);
@@ -55,6 +56,19 @@ readfile(struct timeline *t, const char *path)
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);
+}
+
+/* The length of the file of location entry s[0..n): up to its third
+ * colon from the end, or all of it. */
+static size_t
+locfile(const char *s, size_t n)
+{
+	size_t k = 0, i = n;
+
+	while (i > 0 && k < 3)
+		if (s[--i] == ':')
+			k++;
+	return k == 3 ? i : n;
 }
 
 /* The time axis from t0 to t1: ticks at a round step, grid lines. */
@@ -131,7 +145,8 @@ draw(struct timeline *t, const char *title, double width)
 		x0 = MARGIN + (b->x0 - t0) * scale;
 		bw = (b->x1 - b->x0) * scale;
 		svg_kindcolor(col, sizeof(col), svg_kind(b->name, b->namelen,
-		    "", 0), b->name, b->namelen);
+		    b->file, locfile(b->file, b->filelen)), b->name,
+		    b->namelen);
 		buf_reset(&nb);
 		svg_text(&nb, b->name, b->namelen, SVG_XML, 0);
 		printf("<g><title>%s: start %s, duration %s, samples %llu"

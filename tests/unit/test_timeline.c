@@ -102,6 +102,24 @@ START_TEST(test_spans)
 }
 END_TEST
 
+START_TEST(test_locations)
+{
+	struct timeline *t = tl_new();
+	const struct tl_bar *b;
+	size_t n;
+
+	add(t, "T\t1\t1\tseconds\t1\tm;f\tm.py:1::0;lib.c:2::1\t0");
+	add(t, "T\t1\t1\tseconds\t1\tm\t\t1");
+	b = tl_bars(t, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq((int)b[0].filelen, 9);
+	ck_assert(memcmp(b[0].file, "m.py:1::0", 9) == 0);
+	ck_assert_int_eq((int)b[1].filelen, 10);
+	ck_assert(memcmp(b[1].file, "lib.c:2::1", 10) == 0);
+	tl_free(t);
+}
+END_TEST
+
 START_TEST(test_skip)
 {
 	struct timeline *t = tl_new();
@@ -124,6 +142,7 @@ timeline_suite(void)
 	tcase_add_test(tc, test_samples);
 	tcase_add_test(tc, test_callers);
 	tcase_add_test(tc, test_spans);
+	tcase_add_test(tc, test_locations);
 	tcase_add_test(tc, test_skip);
 	suite_add_tcase(s, tc);
 	return s;
