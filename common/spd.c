@@ -86,6 +86,10 @@ struct prof {
 	uint64_t	 nw;
 	int		 hasw;		/* a weights array was read */
 	int		 bad;		/* samples and weights differ in length */
+	double		 startv;	/* startValue */
+	double		 tsum;		/* the weights of the samples so far */
+	struct spill	*starts;	/* with -s: each record's start, raw */
+	double		*cstarts;	/* or these, once pending */
 	uint32_t	 maxidx;
 	int		 hasidx;
 	unsigned long long idxline, idxcol;
@@ -130,7 +134,8 @@ static void	 stackkey(struct spd *, size_t);
 static int	 newkey(struct spd *, struct prof *, size_t);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
-static void	 addsample(struct spd *, struct prof *, size_t, double);
+static void	 addsample(struct spd *, struct prof *, size_t, double,
+		    double);
 static void	 putseq(struct spd *, struct spill *, const void *, size_t);
 static void	 endseq(struct spd *, struct spill *);
 static int	 getseq(struct spd *, struct spill *, void *, size_t);
@@ -426,6 +431,10 @@ readprofile(struct spd *s, size_t i)
 				p->unit = U_BYTES;
 			else
 				json_fail(s->j, "unknown unit \"%s\"", v);
+		} else if (strcmp(k, "startValue") == 0 && t == JT_NUM) {
+			if (json_double(s->j, &p->startv) == -1)
+				json_fail(s->j, "startValue: expected a finite "
+				    "number");
 		} else if (strcmp(k, "type") == 0) {
 			expect(s, t, JT_STR, "type: expected a string");
 			if (strcmp(v, "sampled") != 0 &&
@@ -666,7 +675,7 @@ closebatch(struct prof *p)
  * adding every sample's weight in file order gives.
  */
 static void
-addsample(struct spd *s, struct prof *p, size_t id, double w)
+addsample(struct spd *s, struct prof *p, size_t id, double w, double t)
 {
 	struct agg *a;
 	size_t cap;
@@ -696,8 +705,12 @@ addsample(struct spd *s, struct prof *p, size_t id, double w)
 		p->blist[p->blen++] = (uint32_t)id;
 	}
 	a->n++;
-	if (s->persample)
+	if (s->persample) {
 		closebatch(p);
+		if (p->starts == NULL)
+			p->starts = spill_new(SPILLMEM);
+		spill_write(p->starts, &t, sizeof(t));
+	}
 }
 
 /* Write n bytes of per-sample data to sp, through s->wr. */
@@ -756,6 +769,9 @@ static void
 resetrecs(struct prof *p)
 {
 	spill_free(p->recs);
+	spill_free(p->starts);
+	p->starts = NULL;
+	p->tsum = 0;
 	p->recs = NULL;
 	p->nrecs = 0;
 	p->blen = 0;
@@ -850,8 +866,10 @@ readsamples(struct spd *s, struct prof *p)
 		if (p->hasw && !p->bad) {
 			if (getseq(s, p->wts, &w, sizeof(w)) == -1)
 				p->bad = 1;
-			else
-				addsample(s, p, id, w);
+			else {
+				addsample(s, p, id, w, p->tsum);
+				p->tsum += w;
+			}
 		}
 		putseq(s, p->sids, &id, sizeof(id));
 	}
@@ -896,8 +914,10 @@ readweights(struct spd *s, struct prof *p)
 			if (!p->bad && getseq(s, p->sids, &id, sizeof(id)) ==
 			    -1)
 				p->bad = 1;
-			else if (!p->bad)
-				addsample(s, p, id, w);
+			else if (!p->bad) {
+				addsample(s, p, id, w, p->tsum);
+				p->tsum += w;
+			}
 		} else
 			putseq(s, p->wts, &w, sizeof(w));
 	}
@@ -956,7 +976,7 @@ readevents(struct spd *s, struct prof *p)
 			stackkey(s, depth);
 			id = ht_intern(p->stacks, s->key.data, s->key.len,
 			    NULL);
-			addsample(s, p, id, at - last);
+			addsample(s, p, id, at - last, last);
 		}
 		started = 1;
 		last = at;
@@ -1078,6 +1098,15 @@ shrink(struct prof *p)
 		spill_free(p->recs);
 		p->recs = NULL;
 	}
+	if (p->starts != NULL && p->nrecs * sizeof(double) <= SPILLMEM) {
+		p->cstarts = xreallocarray(NULL, p->nrecs, sizeof(double));
+		spill_rewind(p->starts);
+		if (spill_read(p->starts, p->cstarts, p->nrecs *
+		    sizeof(double)) == -1)
+			errx(1, "temporary file: short read");
+		spill_free(p->starts);
+		p->starts = NULL;
+	}
 }
 
 /* The key of stack id of p, from its table or packed. */
@@ -1153,7 +1182,7 @@ emitprof(struct spd *s, struct prof *p)
 	uint64_t n;
 	uint32_t id, last = UINT32_MAX;
 	uint64_t pos = 0;
-	double w;
+	double w, t;
 	char num[FMTBUF];
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
@@ -1175,7 +1204,26 @@ emitprof(struct spd *s, struct prof *p)
 	}
 	if (p->recs != NULL)
 		spill_rewind(p->recs);
+	if (p->starts != NULL)
+		spill_rewind(p->starts);
 	while (nextrec(p, &pos, &id, &n, &w)) {
+		/* With -s: when the sample began, on the profile's clock. */
+		if (p->cstarts != NULL || p->starts != NULL) {
+			if (p->cstarts != NULL)
+				t = p->cstarts[pos - 1];
+			else if (spill_read(p->starts, &t, sizeof(t)) == -1)
+				errx(1, "temporary file: short read");
+			r.hasstart = 1;
+			r.start = (p->state == PS_EVENTS ? t : p->startv + t) *
+			    p->factor;
+			if (!isfinite(r.start)) {
+				progress_hide();
+				errx(1, "%s: profile \"%s\": the start time of "
+				    "sample %llu overflows to inf",
+				    json_name(s->j), p->name.data,
+				    (unsigned long long)pos);
+			}
+		}
 		/* The fields of the record before serve again if they can. */
 		if (id != last) {
 			k = pkey(p, id, &len);
@@ -1212,6 +1260,8 @@ freeprof(struct prof *p)
 	spill_free(p->sids);
 	spill_free(p->wts);
 	spill_free(p->recs);
+	spill_free(p->starts);
+	free(p->cstarts);
 	free(p->crecs);
 	free(p->keys);
 	free(p->koff);
