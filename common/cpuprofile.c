@@ -23,7 +23,9 @@
  * timestamps[i+1] - timestamps[i], the last one none unless there is
  * one timestamp more than samples.  A negative weight is an error.
  * Weights are summed per stack in integer microseconds and made seconds
- * at the end.
+ * at the end.  One record per sample carries its start (sst(5)'s eighth
+ * field): the sum of the deltas up to it, the time since startTime (in
+ * the older format the time since the first sample).
  *
  * Memory: the nodes (names and urls), and 16 bytes per sample, since
  * samples and their times may come in either order.
@@ -119,6 +121,7 @@ static void	 count(struct cp *);
 static void	 stackof(struct cp *, size_t, struct buf *, struct buf *);
 static void	 emitall(struct cp *, const char *, size_t, spd_emit, void *);
 static int	 digits(const char *, size_t);
+static long long since(struct cp *, size_t, long long *);
 
 /*
  * Record the message (at the last token's position if at) and jump back
@@ -549,6 +552,21 @@ stackof(struct cp *c, size_t i, struct buf *s, struct buf *l)
 }
 
 /*
+ * The time of sample i from startTime (older format: from the first
+ * sample) in microseconds; *at is the running sum of the deltas, for
+ * calls in sample order.
+ */
+static long long
+since(struct cp *c, size_t i, long long *at)
+{
+	if (c->stamps.seen && !c->deltas.seen)
+		return c->stamps.v[i] - c->stamps.v[0];
+	if (__builtin_add_overflow(*at, c->deltas.v[i], at))
+		fail(c, 0, "timeDeltas: overflow");
+	return *at;
+}
+
+/*
  * Hand out one record per distinct stack, in first-seen order, or one
  * per sample in input order.
  */
@@ -562,6 +580,7 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 	struct stk *st;
 	struct sst_rec r;
 	size_t i, k, id, tab;
+	long long at = 0;
 	int isnew;
 
 	memset(&r, 0, sizeof(r));
@@ -613,6 +632,8 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 			r.samples = 1;
 			r.hasperiod = 1;
 			r.weight = r.period = (double)weight(c, i) / 1e6;
+			r.hasstart = 1;
+			r.start = (double)since(c, i, &at) / 1e6;
 			emit(&r, arg);
 			continue;
 		}

@@ -136,7 +136,8 @@ record(struct sst_rec *r, uint64_t n, int64_t sum, int uniform,
 
 void
 nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
-    int flags, spd_emit emit, void *arg, struct nest_stats *st)
+    int64_t origin, int flags, spd_emit emit, void *arg,
+    struct nest_stats *st)
 {
 	struct sst_rec r;
 	struct htab *stacks = NULL;
@@ -187,6 +188,8 @@ nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
 			r.stack = ns->stack.data;
 			r.stacklen = ns->stack.len;
 			record(&r, 1, ns->s[i].self, 1, ns->s[i].self, div);
+			r.hasstart = 1;
+			r.start = (double)(ns->s[i].start - origin) / div;
 			emit(&r, arg);
 			continue;
 		}

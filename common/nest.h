@@ -32,11 +32,12 @@ size_t	 nest_count(const struct nest *);
  * Nest the spans added and hand out their records, thread thr[0..len)
  * (escaped), weights in seconds (times divided by div): one record
  * per distinct stack with the spans ending there and their summed self
- * time, or with NEST_PERSPAN one per span in start order.  Forgets the
- * spans; adds what it found to *st.
+ * time, or with NEST_PERSPAN one per span in start order, with its start
+ * (sst(5)'s eighth field) counted from origin.  Forgets the spans; adds
+ * what it found to *st.
  */
-void	 nest_put(struct nest *, const char *, size_t, double, int, spd_emit,
-	    void *, struct nest_stats *);
+void	 nest_put(struct nest *, const char *, size_t, double, int64_t, int,
+	    spd_emit, void *, struct nest_stats *);
 void	 nest_free(struct nest *);
 
 #endif

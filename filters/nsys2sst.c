@@ -36,6 +36,8 @@ struct conv {
 	int		 flags;
 	struct htab	*keys[NKINDS];
 	struct thr	*t[NKINDS];
+	int64_t		 origin;	/* the earliest start */
+	int		 hasorigin;
 	size_t		 cap[NKINDS];
 };
 
@@ -149,6 +151,10 @@ addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
 		    (size_t)sqlite3_column_bytes(st, cn));
 	else
 		esc_name(&nm, "", 0);
+	if (!c->hasorigin || s < c->origin) {
+		c->origin = s;
+		c->hasorigin = 1;
+	}
 	nest_add(thread(c, k, a, b), s, e, nm.data, nm.len);
 	buf_free(&nm);
 }
@@ -233,7 +239,7 @@ convert(const char *path, const char *label, int prefix, int flags)
 	for (k = 0; k < NKINDS; k++) {
 		for (i = 0; i < ht_count(c.keys[k]); i++) {
 			name(&c, &thr, k, c.t[k][i].a, c.t[k][i].b);
-			nest_put(c.t[k][i].ns, thr.data, thr.len, 1e9,
+			nest_put(c.t[k][i].ns, thr.data, thr.len, 1e9, c.origin,
 			    flags | (k == K_STARTEND ? NEST_FLAT : 0), emit,
 			    stdout, &ns);
 			nest_free(c.t[k][i].ns);

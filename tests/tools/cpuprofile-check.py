@@ -11,7 +11,8 @@ records of STREAM (sst, one thread) with it: the same stacks in the
 same order, the same sample counts, weights equal to the summed
 microseconds / 1e6 within 1e-12 relative.  With -s, STREAM must hold
 one record per sample in input order, each weighing its microseconds /
-1e6.  Prints one summary line, or the first difference and exits 1.
+1e6, with its start: the sum of the timeDeltas up to it (older format:
+its timestamp less the first).  Prints one summary line, or the first difference and exits 1.
 """
 import json
 import sys
@@ -64,15 +65,17 @@ def model(doc):
     samples = doc['samples']
     if 'timeDeltas' in doc:
         d = doc['timeDeltas']
+        at = [sum(d[:i + 1]) for i in range(len(d))]
         t = doc['startTime'] + sum(d)
         w = d[1:] + [max(doc['endTime'] - t, 0)]
     else:
         ts = doc['timestamps']
+        at = [t - ts[0] for t in ts]
         w = [ts[i + 1] - ts[i] if i + 1 < len(ts) else 0
              for i in range(len(samples))]
     recs = {}
     seq = []
-    for s, us in zip(samples, w):
+    for s, us, t in zip(samples, w, at):
         names, locs = [], []
         k = s
         while k in parent:
@@ -89,7 +92,7 @@ def model(doc):
         if all(x == ':::' for x in locs):
             locs = []
         key = (';'.join(names), ';'.join(locs))
-        seq.append((key, [1, us]))
+        seq.append((key, [1, us, t]))
         r = recs.setdefault(key, [0, 0])
         r[0] += 1
         r[1] += us
@@ -105,13 +108,18 @@ def main():
     with open(sys.argv[2]) as f:
         for line in f:
             fl = line.rstrip('\n').split('\t')
-            got.append(((fl[5], fl[6]), int(fl[1]), float(fl[2]), fl[0]))
+            got.append(((fl[5], fl[6]), int(fl[1]), float(fl[2]), fl[0],
+                        float(fl[7]) if len(fl) > 7 else None))
     if len(got) != len(want):
         print('records: %d, want %d' % (len(got), len(want)))
         sys.exit(1)
     total_n = total_us = 0
-    for (key, n, w, thr), (wkey, (wn, wus)) in zip(got, want):
-        if key != wkey or n != wn or abs(w - wus / 1e6) > 1e-12 * wus:
+    for (key, n, w, thr, t), (wkey, wv) in zip(got, want):
+        wn, wus = wv[0], wv[1]
+        wt = wv[2] / 1e6 if len(wv) > 2 else None
+        if key != wkey or n != wn or abs(w - wus / 1e6) > 1e-12 * wus or \
+                (t is None) != (wt is None) or \
+                (t is not None and abs(t - wt) > 1e-12 * wt):
             print('got %r %d %r, want %r %d %r' % (key, n, w, wkey, wn,
                                                    wus / 1e6))
             sys.exit(1)

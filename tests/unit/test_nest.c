@@ -30,6 +30,10 @@ collect(const struct sst_rec *r, void *arg)
 	else
 		strcpy(p, "-");
 	buf_printf(b, "%llu %s %s ", (unsigned long long)r->samples, w, p);
+	if (r->hasstart) {
+		fmt_double(p, sizeof(p), r->start);
+		buf_printf(b, "@%s ", p);
+	}
 	buf_add(b, r->stack, r->stacklen);
 	buf_addc(b, '\n');
 }
@@ -52,7 +56,7 @@ put(struct nest *ns, int flags, struct nest_stats *st)
 		init = 1;
 	}
 	buf_reset(&b);
-	nest_put(ns, "T", 1, 1, flags, collect, &b, st);
+	nest_put(ns, "T", 1, 1, 0, flags, collect, &b, st);
 	return b.data;
 }
 
@@ -68,7 +72,7 @@ START_TEST(test_order)
 	add(ns, 0, 10, "b");	/* same start as a, shorter: inside a */
 	/* a: 20 - 10 - 10 = 0; b 10; c 10 */
 	ck_assert_str_eq(put(ns, NEST_PERSPAN, &st),
-	    "1 0 0 a\n1 10 10 a;b\n1 10 10 a;c\n");
+	    "1 0 0 @0 a\n1 10 10 @0 a;b\n1 10 10 @10 a;c\n");
 	ck_assert_uint_eq(st.clipped, 0);
 	ck_assert_uint_eq(nest_count(ns), 0);
 	nest_free(ns);
@@ -145,7 +149,7 @@ START_TEST(test_open)
 	 * b 40, c 10.
 	 */
 	ck_assert_str_eq(put(ns, NEST_PERSPAN, &st),
-	    "1 10 10 a\n1 40 40 a;b\n1 10 10 c\n");
+	    "1 10 10 @0 a\n1 40 40 @10 a;b\n1 10 10 @60 c\n");
 	ck_assert_uint_eq(st.open, 1);
 	ck_assert_uint_eq(st.clipped, 1);
 	nest_free(ns);
@@ -163,7 +167,7 @@ START_TEST(test_flat)
 	add(ns, 5, 30, "b");
 	add(ns, 6, 7, "a");
 	ck_assert_str_eq(put(ns, NEST_FLAT | NEST_PERSPAN, &st),
-	    "1 10 10 a\n1 25 25 b\n1 1 1 a\n");
+	    "1 10 10 @0 a\n1 25 25 @5 b\n1 1 1 @6 a\n");
 	ck_assert_uint_eq(st.clipped, 0);
 	nest_free(ns);
 }
@@ -180,7 +184,7 @@ START_TEST(test_div)
 	buf_init(&b);
 	add(ns, 0, 300, "a");
 	add(ns, 1000, 1100, "a");
-	nest_put(ns, "T", 1, 1e9, 0, collect, &b, &st);
+	nest_put(ns, "T", 1, 1e9, 0, 0, collect, &b, &st);
 	ck_assert_str_eq(b.data, "2 4e-07 - a\n");
 	buf_free(&b);
 	nest_free(ns);
