@@ -237,3 +237,53 @@ flame_byname(struct flame *t, const struct cg *g)
 	free(fr);
 	free(tr);
 }
+
+/* A frame of flame_walk()'s path from the root. */
+struct level {
+	uint32_t	 nd;
+	uint32_t	 next;		/* its next child to visit */
+	double		 x;		/* where that child goes */
+	double		 mw;		/* narrow children merged so far */
+	size_t		 nm;
+};
+
+void
+flame_walk(const struct flame *t, double x, double total, double span,
+    double minwidth, flame_draw draw, void *arg)
+{
+	struct level *st = NULL, *l;
+	size_t n = 0, cap = 0;
+	double cw;
+	uint32_t c = 0;
+
+	cw = t->w[0] / total * span;
+	for (;;) {
+		draw(arg, c, n, x, cw, 0);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			st = xreallocarray(st, cap, sizeof(*st));
+		}
+		st[n++] = (struct level){ c, t->first[c], x, 0, 0 };
+		/* Up to the next child wide enough, leaving done frames. */
+		for (;;) {
+			l = &st[n - 1];
+			if ((c = l->next) == FLAME_NONE) {
+				if (l->nm > 0 && l->mw >= minwidth)
+					draw(arg, l->nd, n, l->x, l->mw, l->nm);
+				if (--n == 0) {
+					free(st);
+					return;
+				}
+				continue;
+			}
+			l->next = t->next[c];
+			cw = t->w[c] / total * span;
+			if (cw >= minwidth)
+				break;
+			l->mw += cw;
+			l->nm++;
+		}
+		x = l->x;
+		l->x += cw;
+	}
+}

@@ -40,6 +40,20 @@ const char *flame_name(const struct flame *, const struct cg *, uint32_t,
 	    size_t *);
 
 /*
+ * Draw node nd at depth d, x, w pixels wide; with n > 0, the n children
+ * of nd too narrow to draw, merged into one frame.
+ */
+typedef void (*flame_draw)(void *, uint32_t, size_t, double, double,
+	    size_t);
+/*
+ * Every frame from the root at x, each before its children, a frame's
+ * children narrower than minwidth merged after the others; a node is
+ * w / total * span pixels wide.  The path is a stack of its own, since
+ * stacks may be a million frames deep.  After flame_children().
+ */
+void	 flame_walk(const struct flame *, double, double, double, double,
+	    flame_draw, void *);
+/*
  * Write the SVG up to its frames, which go in <g id="frames">: its size,
  * style sheet, script, title and subtitle (plain text, both), buttons.
  */

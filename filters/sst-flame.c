@@ -35,13 +35,12 @@ struct fg {
 	size_t		 depth, height, nframes;
 	int		 out;		/* 0: measure, 1: write */
 	struct buf	 b;
+	char		 mergenote[FMTBUF];
 };
 
 static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
-static void	frame(struct fg *, size_t, size_t, double, double,
-		    const char *, size_t);
-static void	walk(struct fg *);
+static void	frame(void *, uint32_t, size_t, double, double, size_t);
 static void	header(struct fg *, const char *);
 static double	pixels(const char *, const char *, double);
 static __dead void usage(int);
@@ -57,13 +56,14 @@ add(void *arg, uint32_t tid, const uint32_t *ids, size_t n,
 }
 
 /*
- * Write frame nd (merged: the n narrow children of nd) at depth d, x,
- * width w px, of weight wt.
+ * Write frame nd at depth d, x, width w px, or with n > 0 the n narrow
+ * children of nd merged into one.
  */
 static void
-frame(struct fg *f, size_t nd, size_t d, double x, double w,
-    const char *merged, size_t n)
+frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
 {
+	struct fg *f = arg;
+	const char *merged = n > 0 ? f->mergenote : NULL;
 	struct buf *b = &f->b;
 	char xb[FMTBUF], wb[FMTBUF], yb[FMTBUF], c[16];
 	const char *s, *sn, *file = "";
@@ -148,64 +148,6 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 	fwrite(b->data, 1, b->len, stdout);
 }
 
-/* A frame of walk()'s path from the root. */
-struct level {
-	uint32_t	 nd;
-	uint32_t	 next;		/* its next child to visit */
-	double		 x;		/* where that child goes */
-	double		 mw;		/* narrow children merged so far */
-	size_t		 nm;
-};
-
-/*
- * Every frame from the root, each before its children, a frame's
- * narrow children merged after the others.  The path is a stack of its
- * own, since stacks may be a million frames deep.
- */
-static void
-walk(struct fg *f)
-{
-	struct level *st = NULL, *l;
-	size_t n = 0, cap = 0;
-	double cw, x = PAD;
-	uint32_t c = 0;
-	char mb[FMTBUF], nb[FMTBUF];
-
-	snprintf(mb, sizeof(mb), "each narrower than %s px, merged",
-	    svg_num(nb, sizeof(nb), f->minwidth));
-	cw = f->t.w[0] / f->cg.total * f->span;
-	for (;;) {
-		frame(f, c, n, x, cw, NULL, 0);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			st = xreallocarray(st, cap, sizeof(*st));
-		}
-		st[n++] = (struct level){ c, f->t.first[c], x, 0, 0 };
-		/* Up to the next child wide enough, leaving done frames. */
-		for (;;) {
-			l = &st[n - 1];
-			if ((c = l->next) == FLAME_NONE) {
-				if (l->nm > 0 && l->mw >= f->minwidth)
-					frame(f, l->nd, n, l->x, l->mw, mb,
-					    l->nm);
-				if (--n == 0) {
-					free(st);
-					return;
-				}
-				continue;
-			}
-			l->next = f->t.next[c];
-			cw = f->t.w[c] / f->cg.total * f->span;
-			if (cw >= f->minwidth)
-				break;
-			l->mw += cw;
-			l->nm++;
-		}
-		x = l->x;
-		l->x += cw;
-	}
-}
-
 /* The SVG up to the frames, with the totals under the title. */
 static void
 header(struct fg *f, const char *title)
@@ -257,6 +199,7 @@ main(int argc, char *argv[])
 	};
 	struct fg f;
 	const char *title = NULL;
+	char nb[FMTBUF];
 	double d;
 	size_t i;
 	int ch;
@@ -316,11 +259,13 @@ main(int argc, char *argv[])
 			f.maxdelta = d;
 	flame_byname(&f.t, &f.cg);
 	f.span = f.width - 2 * PAD;
-	walk(&f);
+	snprintf(f.mergenote, sizeof(f.mergenote), "each narrower than %s "
+	    "px, merged", svg_num(nb, sizeof(nb), f.minwidth));
+	flame_walk(&f.t, PAD, f.cg.total, f.span, f.minwidth, frame, &f);
 	f.height = TOP + BOTTOM + (f.depth + 1) * FRAMEH;
 	f.out = 1;
 	header(&f, title);
-	walk(&f);
+	flame_walk(&f.t, PAD, f.cg.total, f.span, f.minwidth, frame, &f);
 	fputs("</g>\n</svg>\n", stdout);
 	fshut(stdout, "stdout");
 	flame_free(&f.t);

@@ -161,6 +161,45 @@ START_TEST(test_byname)
 }
 END_TEST
 
+/* What flame_walk() drew, as text. */
+static void
+draw(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
+{
+	buf_printf(arg, "%u/%zu/%g/%g/%zu ", nd, d, x, w, n);
+}
+
+START_TEST(test_walk)
+{
+	struct flame t;
+	struct buf b;
+	static const uint32_t a[] = { 0, 1 }, bb[] = { 0, 2 }, c[] = { 0, 3 },
+	    d[] = { 0, 4 };
+
+	/* main (0) calls a, b, c once and d five times: 1000 px. */
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, bb, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, d, 2, 0, 5, 0, 1);
+	flame_children(&t, bydesc, &t);
+	buf_init(&b);
+	flame_walk(&t, 10, 8, 1000, 130, draw, &b);
+	/* d first (descending), the three of 125 px merged after it. */
+	ck_assert_str_eq(b.data, "0/0/10/1000/0 1/1/10/1000/0 "
+	    "5/2/10/625/0 1/2/635/375/3 ");
+	buf_reset(&b);
+	flame_walk(&t, 10, 8, 1000, 400, draw, &b);
+	ck_assert_str_eq(b.data, "0/0/10/1000/0 1/1/10/1000/0 "
+	    "5/2/10/625/0 ");
+	buf_reset(&b);
+	flame_walk(&t, 10, 8, 1000, 0, draw, &b);
+	ck_assert_str_eq(b.data, "0/0/10/1000/0 1/1/10/1000/0 "
+	    "5/2/10/625/0 4/2/635/125/0 3/2/760/125/0 2/2/885/125/0 ");
+	buf_free(&b);
+	flame_free(&t);
+}
+END_TEST
+
 START_TEST(test_script)
 {
 	size_t i, n = 0;
@@ -195,6 +234,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_merged_reverse);
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_byname);
+	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_script);
 	suite_add_tcase(s, tc);
 	return s;
