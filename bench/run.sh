@@ -392,6 +392,13 @@ if [ "$want" -eq 1 ]; then
 	    'trace2sst -g "$F" >/dev/null'
 fi
 
+# sst-flame: the flame graph of the big profile and of the profile of
+# 200,000 stacks per thread, from the JSON (the SVG is thrown away).
+bench "sst-flatten ${mb}MB | sst-flame" pbig "sst-flatten sst-flame" \
+    'sst-flatten "$F" | sst-flame >/dev/null'
+bench "sst-flatten z200k | sst-flame" z200k "sst-flatten sst-flame" \
+    'sst-flatten "$F" | sst-flame >/dev/null'
+
 # Reference figures: the Python scripts sst replaces, on the same inputs
 # (up to REF_MAX_MB, since they hold the whole profile in memory).
 [ -n "$refdir" ] || exit 0

@@ -1,6 +1,6 @@
 /*
- * flame.c: the frame tree of sst-flame(1).  Nodes are interned by
- * (parent, function) in a hash table, so that a stack adds to the nodes
+ * flame.c: the frame tree of sst-flame(1).  Nodes are found by
+ * (parent, function) in a hash table of node ids, so that a stack adds to the nodes
  * it shares with earlier ones; node 0 is the root, the nodes of threads
  * have FLAME_THREAD | thread id as their function.
  */
@@ -10,20 +10,58 @@
 
 #include "flame.h"
 
-/* The child of node p for function f, made if new. */
+/* The slot of the key (p, f): a 64-bit mix of both. */
+static size_t
+hash(const struct flame *t, uint32_t p, uint32_t f)
+{
+	uint64_t x = (uint64_t)p << 32 | f;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (size_t)x & (t->nslot - 1);
+}
+
+/* Twice the slots, every node in its new slot. */
+static void
+grow(struct flame *t)
+{
+	size_t i, k;
+
+	free(t->slot);
+	t->nslot = t->nslot ? t->nslot * 2 : 1024;
+	t->slot = xcalloc(t->nslot, sizeof(*t->slot));
+	for (i = 0; i < t->n; i++) {
+		k = hash(t, t->parent[i], t->func[i]);
+		while (t->slot[k] != 0)
+			k = (k + 1) & (t->nslot - 1);
+		t->slot[k] = (uint32_t)i + 1;
+	}
+}
+
+/*
+ * The child of node p for function f, made if new.  The table holds
+ * node ids only (open addressing, at most half full): the keys are the
+ * nodes' parent and func.
+ */
 static uint32_t
 child(struct flame *t, uint32_t p, uint32_t f)
 {
-	uint32_t k[2] = { p, f };
-	size_t id;
-	int isnew;
+	size_t k;
+	uint32_t id;
 
-	id = ht_intern(t->h, k, sizeof(k), &isnew);
-	if (!isnew)
-		return (uint32_t)id;
-	if (id >= FLAME_NONE - 1)
+	if (2 * (t->n + 1) > t->nslot)
+		grow(t);
+	for (k = hash(t, p, f); t->slot[k] != 0; k = (k + 1) & (t->nslot - 1))
+		if (t->parent[t->slot[k] - 1] == p &&
+		    t->func[t->slot[k] - 1] == f)
+			return t->slot[k] - 1;
+	if (t->n >= FLAME_NONE - 1)
 		errx(1, "too many frames");
-	if (id == t->cap) {
+	id = (uint32_t)t->n;
+	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 1024;
 		t->parent = xreallocarray(t->parent, t->cap, sizeof(uint32_t));
 		t->func = xreallocarray(t->func, t->cap, sizeof(uint32_t));
@@ -32,26 +70,26 @@ child(struct flame *t, uint32_t p, uint32_t f)
 		t->samples = xreallocarray(t->samples, t->cap,
 		    sizeof(uint64_t));
 	}
+	t->slot[k] = id + 1;
 	t->parent[id] = p;
 	t->func[id] = f;
 	t->w[id] = t->wa[id] = 0;
 	t->samples[id] = 0;
-	t->n = id + 1;
-	return (uint32_t)id;
+	t->n++;
+	return id;
 }
 
 void
 flame_init(struct flame *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->h = ht_new();
 	child(t, FLAME_NONE, FLAME_NONE);
 }
 
 void
 flame_free(struct flame *t)
 {
-	ht_free(t->h);
+	free(t->slot);
 	free(t->parent);
 	free(t->func);
 	free(t->w);

@@ -13,7 +13,8 @@
 #define FLAME_NONE	UINT32_MAX
 #define FLAME_THREAD	0x80000000u	/* func of a thread's node | tid */
 struct flame {
-	struct htab	*h;		/* (parent, func) -> node */
+	uint32_t	*slot;		/* (parent, func) -> node + 1 */
+	size_t		 nslot;
 	uint32_t	*parent, *func;
 	double		*w, *wa;	/* weight; countA in a diff */
 	uint64_t	*samples;

@@ -530,12 +530,9 @@ sniff_reader(enum sniff k)
 const char *
 sniff_says(enum sniff k, char *buf, size_t n)
 {
-	if (sniff_reader(k) != NULL)
-		snprintf(buf, n, "this looks like %s: %s", sniff_what(k),
-		    sniff_reader(k));
-	else if (k == SN_BINARY || k == SN_JSON)
-		snprintf(buf, n, "this looks like %s", sniff_what(k));
-	else
+	if (sniff_reader(k) == NULL)
 		return NULL;
+	snprintf(buf, n, "this looks like %s: %s", sniff_what(k),
+	    sniff_reader(k));
 	return buf;
 }

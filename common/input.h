@@ -69,9 +69,8 @@ const char *sniff_what(enum sniff);
  */
 const char *sniff_reader(enum sniff);
 /*
- * "this looks like WHAT: READER" into buf[0..n), for a message, or
- * "this looks like WHAT" for binary data and JSON; NULL for text and
- * nothing.
+ * "this looks like WHAT: READER" into buf[0..n), for a message; NULL
+ * when sniff_reader() knows nothing.
  */
 const char *sniff_says(enum sniff, char *, size_t);
 

@@ -51,7 +51,8 @@ nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 		if (n == 0)
 			snprintf(err, errlen, "%s: empty file: not an nsys "
 			    "SQLite export", nm);
-		else if (sniff_says(k, says, sizeof(says)) != NULL)
+		else if (sniff_reader(k) != NULL &&
+		    sniff_says(k, says, sizeof(says)) != NULL)
 			snprintf(err, errlen, "%s: not an SQLite database: %s",
 			    nm, says);
 		else if (head[0] == '{' || head[0] == '[')

@@ -152,8 +152,8 @@ tally_leaves(struct tally *t, double *total, const char *path)
 		buf_add(&key, p, n);
 		tally_add(t, key.data, key.len, &r);
 		if (t->over != NULL)
-			rec_fail(rd, "leaf %.*s: %s", (int)(p - key.data - 1),
-			    key.data, t->over);
+			rec_fail(rd, "leaf %.*s: %s", (int)strcspn(key.data,
+			    "\t"), key.data, t->over);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)

@@ -13,18 +13,29 @@
  * up exactly whatever their order; weights are nanoseconds / 1e9.
  *
  * A span is one small entry (start, duration, name, input order) in its
- * thread's array.  At the end of the input each thread's spans are
- * sorted by start, longer first on equal starts, then input order, and
- * nested with a stack of open spans: a span that starts at or after the
- * end of the innermost open span closes it, a span that ends after its
- * parent is cut to the parent's end, and self time is the duration less
- * the durations of the direct children.  Stacks are nodes (thread,
- * parent, name) of a hash table, created in that order, so the records
- * of a thread come out in the order their stacks were first entered.
+ * thread's array.  Spans are taken by start, longer first on equal
+ * starts, then input order, and nested with a stack of open spans: a
+ * span that starts at or after the end of the innermost open span
+ * closes it, a span that ends after its parent is cut to the parent's
+ * end, and self time is the duration less the durations of the direct
+ * children.  Stacks are nodes (thread, parent, name) of a hash table;
+ * the records of a thread come out in the order their stacks were first
+ * entered.
+ *
+ * Memory: while a thread's X, B and E events come in time order and no
+ * B is open, its pending spans that start before the latest event can
+ * no longer be preceded, and are nested a batch at a time (flush()) and
+ * kept only in a spill (memory, then an unlinked temporary file).  A
+ * thread that turns out not to be in order after that is "tainted": at
+ * the end its spans are read back from the spill and it is nested again
+ * from the start (reset(), readback()).  A thread never in order keeps
+ * all its spans until the end (finish()).  The unit test checks that
+ * any batch size gives the same records.
  *
  * With -g each GPU span (kernel, gpu_memcpy, gpu_memset) is also added
  * under the node of the launch (cuda_runtime, cuda_driver) that shares
- * its args.correlation, on the launching thread.
+ * its args.correlation (or, without one, the id of the ac2g flow event
+ * at its start), on the launching thread, once the whole file is read.
  */
 #include <err.h>
 #include <limits.h>
@@ -42,13 +53,13 @@
 struct span {
 	int64_t		 start;
 	int64_t		 dur;
-	int64_t		 corr;		/* -g: args.correlation */
 	uint32_t	 name;		/* and its kind in the top 2 bits */
-	uint32_t	 seq;		/* input order */
+	uint32_t	 seq;		/* input order; -g: key of corrs */
 };
 #define KINDSHIFT	30
 #define NAMEMASK	((1U << KINDSHIFT) - 1)
 #define FLUSHN		256	/* pending spans of a sorted thread */
+#define NOCORR		INT64_MIN	/* no correlation id */
 
 /* An open B event. */
 struct bopen {
@@ -107,7 +118,7 @@ struct one {
 	uint64_t	 order;
 };
 
-/* A GPU span waiting for its launch. */
+/* A GPU span waiting for its launch, or a launch (-g). */
 struct gspan {
 	int64_t		 corr;
 	int64_t		 start;
@@ -115,6 +126,8 @@ struct gspan {
 	uint32_t	 name;
 	uint32_t	 thread;
 	uint32_t	 seq;
+	uint32_t	 node;		/* of a launch */
+	int		 launch;	/* a launch, not a GPU span */
 };
 
 /* The event being read. */
@@ -125,8 +138,8 @@ struct event {
 	int		 kept;		/* by -c and -C */
 	int		 gpu;		/* of a GPU category */
 	struct buf	 pid, tid;	/* type byte and text */
-	int		 hasts, hasdur, hascorr;
-	int64_t		 ts, dur, corr;
+	int		 hasts, hasdur, hascorr, hasid;
+	int64_t		 ts, dur, corr, id;	/* id: of a flow event */
 };
 
 struct trace {
@@ -146,6 +159,15 @@ struct trace {
 	struct thread		*th;
 	size_t			 thcap;
 	struct spill		*spill;		/* spans nested early */
+	struct htab		*corrs;		/* -g: by seq, correlation */
+	int64_t			*corrv;
+	size_t			 corrcap;
+	struct spill		*flowsp;	/* -g: the ac2g flow events */
+	int			 needflows;	/* a span has no correlation */
+	struct htab		*flows;		/* by thread and ts, made from
+						   flowsp when needed */
+	int64_t			*flowv;
+	size_t			 flowcap;
 	struct htab		*launch;	/* -g: correlation -> node */
 	uint32_t		*lnode, *lseq;
 	size_t			 lcap;
@@ -185,6 +207,8 @@ static size_t	 thread(struct trace *);
 static void	 seen(struct thread *, int64_t);
 static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
 		    uint32_t, int, int64_t);
+static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
+static void	 flowtable(struct trace *);
 static void	 dispatch(struct trace *);
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
 static void	 account(struct trace *, uint32_t, int64_t, int64_t,
@@ -204,6 +228,7 @@ static void	 reset(struct trace *, uint32_t);
 static void	 readback(struct trace *);
 static void	 finish(struct trace *, uint32_t);
 static int	 gscmp(const void *, const void *);
+static int64_t	 corrof(struct trace *, const struct gspan *);
 static void	 attach(struct trace *);
 static int	 nodecmp(size_t, size_t, void *);
 static void	 threadfield(struct trace *, uint32_t, const char *,
@@ -447,7 +472,10 @@ strid(struct trace *t)
 	return (uint32_t)id;
 }
 
-/* Whether categories cat[0..n) hold one of GPU work. */
+/*
+ * Whether categories cat[0..n) hold one of GPU work (1), of a launch
+ * (2: cuda_runtime, cuda_driver), of a launch-to-GPU flow (3: ac2g).
+ */
 static int
 gpucat(const char *cat, size_t n)
 {
@@ -460,6 +488,11 @@ gpucat(const char *cat, size_t n)
 		    (e - p == 10 && memcmp(p, "gpu_memcpy", 10) == 0) ||
 		    (e - p == 10 && memcmp(p, "gpu_memset", 10) == 0))
 			return 1;
+		if ((e - p == 12 && memcmp(p, "cuda_runtime", 12) == 0) ||
+		    (e - p == 11 && memcmp(p, "cuda_driver", 11) == 0))
+			return 2;
+		if (e - p == 4 && memcmp(p, "ac2g", 4) == 0)
+			return 3;
 		if (e == end)
 			return 0;
 	}
@@ -472,6 +505,7 @@ readevent(struct trace *t)
 	struct event *ev = &t->ev;
 	enum json_tok tok;
 	const char *k;
+	long long id;
 	size_t n;
 
 	ev->ph = 0;
@@ -480,7 +514,7 @@ readevent(struct trace *t)
 	ev->gpu = 0;
 	buf_reset(&ev->pid);
 	buf_reset(&ev->tid);
-	ev->hasts = ev->hasdur = ev->hascorr = 0;
+	ev->hasts = ev->hasdur = ev->hascorr = ev->hasid = 0;
 	ev->corr = 0;
 	while ((tok = next(t)) == JT_KEY) {
 		k = json_text(t->j, &n);
@@ -518,9 +552,21 @@ readevent(struct trace *t)
 				readargs(t);
 			else
 				skip(t, tok);
+		} else if (n == 2 && memcmp(k, "id", 2) == 0 && t->opt->gpu) {
+			tok = next(t);
+			if (tok == JT_NUM && json_int(t->j, &id) == 0) {
+				ev->id = id;
+				ev->hasid = 1;
+			} else
+				skip(t, tok);
 		} else
 			skip(t, next(t));
 	}
+	/* A missing pid or tid is an empty one. */
+	if (ev->pid.len == 0)
+		buf_addc(&ev->pid, 'm');
+	if (ev->tid.len == 0)
+		buf_addc(&ev->tid, 'm');
 	dispatch(t);
 }
 
@@ -589,6 +635,7 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 {
 	struct thread *th = &t->th[id];
 	struct span *sp;
+	size_t c;
 
 	if (th->n == th->cap) {
 		th->cap = th->cap ? 2 * th->cap : 64;
@@ -599,10 +646,53 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	sp = &th->sp[th->n++];
 	sp->start = start;
 	sp->dur = dur;
-	sp->corr = corr;
 	sp->name = name | (uint32_t)kind << KINDSHIFT;
 	sp->seq = seq;
 	t->st->spans++;
+	if (kind == K_CPU)
+		return;
+	c = ht_intern(t->corrs, &seq, sizeof(seq), NULL);
+	if (c >= t->corrcap) {
+		t->corrcap = t->corrcap ? 2 * t->corrcap : 256;
+		t->corrv = xreallocarray(t->corrv, t->corrcap,
+		    sizeof(*t->corrv));
+	}
+	t->corrv[c] = corr;
+}
+
+/*
+ * An ac2g flow event with id fid at time ts of thread id (-g): kept in
+ * a spill, to be looked up only if some span has no correlation id.
+ */
+static void
+addflow(struct trace *t, uint32_t id, int64_t ts, int64_t fid)
+{
+	unsigned char k[20];
+
+	memcpy(k, &id, 4);
+	memcpy(k + 4, &ts, 8);
+	memcpy(k + 12, &fid, 8);
+	spill_write(t->flowsp, k, sizeof(k));
+}
+
+/* The table of the flow events, from the spill. */
+static void
+flowtable(struct trace *t)
+{
+	unsigned char k[20];
+	size_t c;
+
+	t->flows = ht_new();
+	spill_rewind(t->flowsp);
+	while (spill_read(t->flowsp, k, sizeof(k)) == 0) {
+		c = ht_intern(t->flows, k, 12, NULL);
+		if (c >= t->flowcap) {
+			t->flowcap = t->flowcap ? 2 * t->flowcap : 256;
+			t->flowv = xreallocarray(t->flowv, t->flowcap,
+			    sizeof(*t->flowv));
+		}
+		memcpy(&t->flowv[c], k + 12, 8);
+	}
 }
 
 /* Act on the event just read. */
@@ -637,6 +727,9 @@ dispatch(struct trace *t)
 		if (ev->hasts) {
 			id = thread(t);		/* may move t->th */
 			seen(&t->th[id], ev->ts);
+			if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
+			    ev->hasid && t->flowsp != NULL)
+				addflow(t, (uint32_t)id, ev->ts, ev->id);
 		}
 		return;
 	}
@@ -655,8 +748,10 @@ dispatch(struct trace *t)
 	kept = ev->kept;
 	if (ev->name == NONE)
 		ev->name = t->emptyid;
-	kind = !t->opt->gpu || !ev->hascorr ? K_CPU : ev->gpu ? K_GPU :
-	    K_LAUNCH;
+	kind = !t->opt->gpu ? K_CPU : ev->gpu == 1 ? K_GPU :
+	    ev->hascorr || ev->gpu == 2 ? K_LAUNCH : K_CPU;
+	if (!ev->hascorr)
+		ev->corr = NOCORR;
 	if (ev->ph != 'E')
 		t->nspan++;
 	switch (ev->ph) {
@@ -901,36 +996,25 @@ static void
 gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
     uint32_t n)
 {
+	struct gspan *g;
 	size_t c;
-	int isnew;
 
-	if (s->name >> KINDSHIFT == K_LAUNCH) {
-		/* Of launches sharing an id, the first in the input. */
-		c = ht_intern(t->launch, &s->corr, sizeof(s->corr), &isnew);
-		if (c >= t->lcap) {
-			t->lcap = t->lcap ? 2 * t->lcap : 256;
-			t->lnode = xreallocarray(t->lnode, t->lcap,
-			    sizeof(*t->lnode));
-			t->lseq = xreallocarray(t->lseq, t->lcap,
-			    sizeof(*t->lseq));
-		}
-		if (isnew || s->seq <= t->lseq[c]) {
-			t->lnode[c] = n;
-			t->lseq[c] = s->seq;
-		}
-		return;
-	}
 	if (t->ngs == t->capgs) {
 		t->capgs = t->capgs ? 2 * t->capgs : 256;
 		t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
 	}
-	t->gs[t->ngs].corr = s->corr;
-	t->gs[t->ngs].start = s->start;
-	t->gs[t->ngs].dur = end - s->start;
-	t->gs[t->ngs].name = s->name & NAMEMASK;
-	t->gs[t->ngs].thread = id;
-	t->gs[t->ngs].seq = s->seq;
-	t->ngs++;
+	c = ht_find(t->corrs, &s->seq, sizeof(s->seq));
+	g = &t->gs[t->ngs++];
+	g->corr = t->corrv[c];
+	if (g->corr == NOCORR)
+		t->needflows = 1;
+	g->start = s->start;
+	g->dur = end - s->start;
+	g->name = s->name & NAMEMASK;
+	g->thread = id;
+	g->seq = s->seq;
+	g->launch = s->name >> KINDSHIFT == K_LAUNCH;
+	g->node = n;
 }
 
 /* Nest the n sorted spans sp of thread id, after those nested before. */
@@ -1092,18 +1176,60 @@ gscmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* With -g: each GPU span under the node of its launch. */
+/* The correlation id of g, from its ac2g flow event if it has none. */
+static int64_t
+corrof(struct trace *t, const struct gspan *g)
+{
+	unsigned char k[12];
+	size_t c;
+
+	if (g->corr != NOCORR || t->flows == NULL)
+		return g->corr;
+	memcpy(k, &g->thread, 4);
+	memcpy(k + 4, &g->start, 8);
+	if ((c = ht_find(t->flows, k, sizeof(k))) == (size_t)-1)
+		return NOCORR;
+	return t->flowv[c];
+}
+
+/*
+ * With -g: the launches by correlation id (of those sharing one, the
+ * first in the input), then each GPU span under the node of its launch.
+ */
 static void
 attach(struct trace *t)
 {
 	struct gspan *g;
 	size_t i, c;
 	uint32_t n;
+	int64_t corr;
+	int isnew;
 
-	qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
+	if (t->needflows)
+		flowtable(t);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
-		if ((c = ht_find(t->launch, &g->corr, sizeof(g->corr))) ==
+		if (!g->launch || (corr = corrof(t, g)) == NOCORR)
+			continue;
+		c = ht_intern(t->launch, &corr, sizeof(corr), &isnew);
+		if (c >= t->lcap) {
+			t->lcap = t->lcap ? 2 * t->lcap : 256;
+			t->lnode = xreallocarray(t->lnode, t->lcap,
+			    sizeof(*t->lnode));
+			t->lseq = xreallocarray(t->lseq, t->lcap,
+			    sizeof(*t->lseq));
+		}
+		if (isnew || g->seq < t->lseq[c]) {
+			t->lnode[c] = g->node;
+			t->lseq[c] = g->seq;
+		}
+	}
+	if (t->ngs > 1)
+		qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
+	for (i = 0; i < t->ngs; i++) {
+		g = &t->gs[i];
+		if (g->launch || (corr = corrof(t, g)) == NOCORR ||
+		    (c = ht_find(t->launch, &corr, sizeof(corr))) ==
 		    (size_t)-1)
 			continue;
 		n = enter(t, t->nthread[t->lnode[c]], t->lnode[c], g->name);
@@ -1201,7 +1327,8 @@ output(struct trace *t, const char *prefix, FILE *fp)
 	r.unit = U_SECONDS;
 	r.locs = "";
 	if (t->opt->persample) {
-		qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
+		if (t->nones > 1)
+			qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
 		/* Start times count from the earliest span of the file. */
 		for (i = 0, t0 = INT64_MAX; i < t->nones; i++)
 			if (t->ones[i].start < t0)
@@ -1279,8 +1406,15 @@ freetrace(struct trace *t)
 	ht_free(t->pids);
 	ht_free(t->tids);
 	ht_free(t->nodes);
-	if (t->launch != NULL)
+	if (t->launch != NULL) {
 		ht_free(t->launch);
+		ht_free(t->corrs);
+		spill_free(t->flowsp);
+		if (t->flows != NULL)
+			ht_free(t->flows);
+	}
+	free(t->corrv);
+	free(t->flowv);
 	spill_free(t->spill);
 	free(t->lnode);
 	free(t->lseq);
@@ -1345,8 +1479,11 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.tids = ht_new();
 	t.nodes = ht_new();
 	t.spill = spill_new(1 << 20);
-	if (opt->gpu)
+	if (opt->gpu) {
 		t.launch = ht_new();
+		t.corrs = ht_new();
+		t.flowsp = spill_new(1 << 20);
+	}
 	buf_init(&t.ev.pid);
 	buf_init(&t.ev.tid);
 	buf_init(&t.lpid);

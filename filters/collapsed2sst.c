@@ -196,6 +196,7 @@ readfile(struct conv *c, const char *path)
 	unsigned long long lineno = 0;
 	const char *head, *says;
 	char *s, *e, *cr, msg[256];
+	enum sniff k;
 	size_t n;
 	int fd;
 
@@ -214,16 +215,20 @@ readfile(struct conv *c, const char *path)
 	if (!c->lflag && c->nbad > MAXWARN)
 		warnx("%s: %llu more lines skipped", lines_name(l),
 		    c->nbad - MAXWARN);
+	says = NULL;
 	if (!c->lflag && c->ntext > 0 && c->nread == 0) {
 		head = lines_head(l, &n);
-		if ((says = sniff_says(sniff(head, n), msg, sizeof(msg))) ==
-		    NULL)
-			says = "not folded stacks";
-		errx(1, "%s: no folded stack read: %s", lines_name(l), says);
+		k = sniff(head, n);
+		if ((says = sniff_says(k, msg, sizeof(msg))) == NULL)
+			says = k == SN_BINARY ? "this looks like binary data" :
+			    "not folded stacks";
 	}
 	lines_close(l);
 	if (fd != STDIN_FILENO)
 		close(fd);
+	if (says != NULL)
+		errx(1, "%s: no folded stack read: %s", path != NULL &&
+		    strcmp(path, "-") != 0 ? path : "<stdin>", says);
 }
 
 /* Write one record for the stripped stack k[0..n). */

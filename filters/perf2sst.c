@@ -51,7 +51,7 @@ static void	rayline(struct conv *, const char *, size_t);
 static int	fghead(struct conv *, const char *, size_t);
 static void	fgline(struct conv *, const char *, size_t);
 static void	readfile(struct conv *, const char *);
-static void	nosample(struct conv *, struct lines *);
+static void	nosample(struct conv *, enum sniff);
 static __dead void usage(int);
 
 /* Warn about the current line; only the first MAXWARN of an input. */
@@ -217,18 +217,14 @@ fgline(struct conv *c, const char *s, size_t n)
 
 /*
  * Exit 1 for an input with text and no sample, saying what it looks
- * like when that is known.
+ * like (k, from its first bytes) when that is known.
  */
 static void
-nosample(struct conv *c, struct lines *l)
+nosample(struct conv *c, enum sniff k)
 {
-	enum sniff k;
-	const char *head, *says;
+	const char *says;
 	char msg[256];
-	size_t n;
 
-	head = lines_head(l, &n);
-	k = sniff(head, n);
 	says = sniff_says(k, msg, sizeof(msg));
 	if (k != SN_PERF && says != NULL)
 		errx(1, "%s: no perf samples: %s", c->name, says);
@@ -250,6 +246,7 @@ static void
 readfile(struct conv *c, const char *path)
 {
 	struct lines *l;
+	enum sniff k;
 	char *s;
 	size_t i, n;
 	int fd, bin = 0;
@@ -276,6 +273,11 @@ readfile(struct conv *c, const char *path)
 		else
 			rayline(c, s, n);
 	}
+	s = (char *)lines_head(l, &n);
+	k = sniff(s, n);
+	lines_close(l);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	if (bin)
 		errx(1, "%s:%llu: binary data, not perf script output%s",
 		    c->name, c->lineno, bin == 2 ? " (run perf script on it)" :
@@ -285,10 +287,7 @@ readfile(struct conv *c, const char *path)
 	if (c->nwarn > MAXWARN)
 		warnx("%s: %u more warnings", c->name, c->nwarn - MAXWARN);
 	if (c->ntext && c->nsamples == 0)
-		nosample(c, l);
-	lines_close(l);
-	if (fd != STDIN_FILENO)
-		close(fd);
+		nosample(c, k);
 }
 
 static __dead void

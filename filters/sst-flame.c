@@ -41,7 +41,7 @@ static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
 static void	frame(struct fg *, size_t, size_t, double, double,
 		    const char *, size_t);
-static void	walk(struct fg *, uint32_t, size_t, double);
+static void	walk(struct fg *);
 static void	header(struct fg *, const char *);
 static double	pixels(const char *, const char *, double);
 static __dead void usage(int);
@@ -148,30 +148,61 @@ frame(struct fg *f, size_t nd, size_t d, double x, double w,
 	fwrite(b->data, 1, b->len, stdout);
 }
 
-/* Frame nd at depth d and x, then its children, the narrow ones merged. */
+/* A frame of walk()'s path from the root. */
+struct level {
+	uint32_t	 nd;
+	uint32_t	 next;		/* its next child to visit */
+	double		 x;		/* where that child goes */
+	double		 mw;		/* narrow children merged so far */
+	size_t		 nm;
+};
+
+/*
+ * Every frame from the root, each before its children, a frame's
+ * narrow children merged after the others.  The path is a stack of its
+ * own, since stacks may be a million frames deep.
+ */
 static void
-walk(struct fg *f, uint32_t nd, size_t d, double x)
+walk(struct fg *f)
 {
-	double w = f->t.w[nd] / f->cg.total * f->span, cw, mw = 0;
-	uint32_t c;
-	size_t nm = 0;
+	struct level *st = NULL, *l;
+	size_t n = 0, cap = 0;
+	double cw, x = PAD;
+	uint32_t c = 0;
 	char mb[FMTBUF], nb[FMTBUF];
 
-	frame(f, nd, d, x, w, NULL, 0);
-	for (c = f->t.first[nd]; c != FLAME_NONE; c = f->t.next[c]) {
-		cw = f->t.w[c] / f->cg.total * f->span;
-		if (cw < f->minwidth) {
-			mw += cw;
-			nm++;
-			continue;
+	snprintf(mb, sizeof(mb), "each narrower than %s px, merged",
+	    svg_num(nb, sizeof(nb), f->minwidth));
+	cw = f->t.w[0] / f->cg.total * f->span;
+	for (;;) {
+		frame(f, c, n, x, cw, NULL, 0);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			st = xreallocarray(st, cap, sizeof(*st));
 		}
-		walk(f, c, d + 1, x);
-		x += cw;
-	}
-	if (nm > 0 && mw >= f->minwidth) {
-		snprintf(mb, sizeof(mb), "each narrower than %s px, merged",
-		    svg_num(nb, sizeof(nb), f->minwidth));
-		frame(f, nd, d + 1, x, mw, mb, nm);
+		st[n++] = (struct level){ c, f->t.first[c], x, 0, 0 };
+		/* Up to the next child wide enough, leaving done frames. */
+		for (;;) {
+			l = &st[n - 1];
+			if ((c = l->next) == FLAME_NONE) {
+				if (l->nm > 0 && l->mw >= f->minwidth)
+					frame(f, l->nd, n, l->x, l->mw, mb,
+					    l->nm);
+				if (--n == 0) {
+					free(st);
+					return;
+				}
+				continue;
+			}
+			l->next = f->t.next[c];
+			cw = f->t.w[c] / f->cg.total * f->span;
+			if (cw >= f->minwidth)
+				break;
+			l->mw += cw;
+			l->nm++;
+		}
+		x = l->x;
+		l->x += cw;
 	}
 }
 
@@ -285,11 +316,11 @@ main(int argc, char *argv[])
 			f.maxdelta = d;
 	flame_byname(&f.t, &f.cg);
 	f.span = f.width - 2 * PAD;
-	walk(&f, 0, 0, PAD);
+	walk(&f);
 	f.height = TOP + BOTTOM + (f.depth + 1) * FRAMEH;
 	f.out = 1;
 	header(&f, title);
-	walk(&f, 0, 0, PAD);
+	walk(&f);
 	fputs("</g>\n</svg>\n", stdout);
 	fshut(stdout, "stdout");
 	flame_free(&f.t);

@@ -109,8 +109,9 @@ match(struct grep *g, const struct sst_rec *r)
 	buf_reset(&g->last);
 	buf_add(&g->last, r->thread, r->threadlen);
 	buf_reset(&g->name);
-	buf_grow(&g->name, r->threadlen);
+	buf_grow(&g->name, r->threadlen + 1);
 	g->name.len = esc_decode(g->name.data, r->thread, r->threadlen);
+	g->name.data[g->name.len] = '\0';	/* as regexec() reads it */
 	s = g->name.data;
 	n = g->name.len;
 	if (!g->Iflag) {

@@ -80,6 +80,10 @@ readfile(const char *path)
 		h = (struct spdw_rec){ (uint32_t)tid,
 		    (uint32_t)rec_nframes(r.stack, r.stacklen), r.samples,
 		    r.hasperiod ? r.period : r.weight / (double)r.samples };
+		if (h.n > UINT64_MAX - t->n)
+			errx(1, "%s:%llu: the sample count of thread %.*s "
+			    "passes 2^64-1", name, lineno, (int)r.threadlen,
+			    r.thread);
 		t->n += h.n;
 		t->end = fmt_pysum(t->end, h.w, h.n);
 		spill_write(all, &h, sizeof(h));
@@ -257,14 +261,16 @@ main(int argc, char *argv[])
 	putchar('}');
 	fshut(stdout, "stdout");
 	if (vflag) {
-		warnx("%s frames, %s profiles", fmt_commas(c1, sizeof(c1), nfr),
-		    fmt_commas(c2, sizeof(c2), ht_count(thtab)));
+		warnx("%s frame%s, %s profile%s", fmt_commas(c1, sizeof(c1),
+		    nfr), nfr == 1 ? "" : "s", fmt_commas(c2, sizeof(c2),
+		    ht_count(thtab)), ht_count(thtab) == 1 ? "" : "s");
 		for (i = 0; i < ht_count(thtab); i++) {
 			fputs("sst2speedscope: ", stderr);
 			fwrite(thr[order[i]].name.data, 1,
 			    thr[order[i]].name.len, stderr);
-			fprintf(stderr, ": %s samples\n", fmt_commas(c1,
-			    sizeof(c1), thr[order[i]].n));
+			fprintf(stderr, ": %s sample%s\n", fmt_commas(c1,
+			    sizeof(c1), thr[order[i]].n),
+			    thr[order[i]].n == 1 ? "" : "s");
 		}
 	}
 	for (i = 0; i < ht_count(thtab); i++)

@@ -16,14 +16,14 @@
 
 static void	convert(const char *, const struct trace_opt *, const char *);
 static char	*basepart(const char *);
-static __dead void usage(void);
+static __dead void usage(int);
 
+/* The usage: for -h and --help on standard output, else an error. */
 static __dead void
-usage(void)
+usage(int help)
 {
-	fprintf(stderr, "usage: trace2sst [-gHs] [-C cats] [-c cats] "
+	sst_usage(help, "usage: trace2sst [-gHhs] [-C cats] [-c cats] "
 	    "[-L label] [file ...]\n");
-	exit(2);
 }
 
 /* The file name of path up to its first '.' ("-": standard input). */
@@ -89,8 +89,7 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&o, 0, sizeof(o));
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		argv[1] = "-h";
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "C:c:gHhL:s")) != -1) {
 		switch (ch) {
 		case 'C':
@@ -110,10 +109,7 @@ main(int argc, char *argv[])
 			hflag = 1;
 			break;
 		case 'h':
-			printf("usage: trace2sst [-gHs] [-C cats] [-c cats] "
-			    "[-L label] [file ...]\n");
-			fshut(stdout, "stdout");
-			return 0;
+			usage(1);
 		case 'L':
 			label = optarg;
 			break;
@@ -121,13 +117,13 @@ main(int argc, char *argv[])
 			o.persample = 1;
 			break;
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (hflag && label != NULL)
-		usage();
+		usage(0);
 	if (argc == 0)
 		convert("-", &o, hflag ? "-" : label);
 	for (i = 0; i < argc; i++) {

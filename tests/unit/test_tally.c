@@ -364,6 +364,57 @@ START_TEST(test_leaves)
 }
 END_TEST
 
+/* Totals that would overflow are refused and say why. */
+START_TEST(test_overflow)
+{
+	struct tally t;
+	struct sst_rec r;
+	size_t id;
+
+	tally_init(&t);
+	ck_assert_int_eq(t.unit, -1);
+	ck_assert_ptr_null(t.over);
+	r = rec(UINT64_MAX - 1, 1, 0, 0);
+	id = add(&t, "k", &r);
+	ck_assert_ptr_null(t.over);
+	r = rec(1, 1, 0, 0);
+	ck_assert_int_eq(tally_addid(&t, id, &r), 0);
+	ck_assert_uint_eq(t.samples[id], UINT64_MAX);
+	ck_assert_int_eq(tally_addid(&t, id, &r), -1);
+	ck_assert_str_eq(t.over, "the sample count passes 2^64-1");
+	ck_assert_uint_eq(t.samples[id], UINT64_MAX);
+	ck_assert(t.weight[id] == 2);
+	t.over = NULL;
+	r = rec(1, 1.7e308, 1, 1.7e308);
+	id = add(&t, "w", &r);
+	ck_assert_ptr_null(t.over);
+	ck_assert_int_eq(tally_addid(&t, id, &r), -1);
+	ck_assert_str_eq(t.over, "the weight overflows to infinity");
+	ck_assert(t.weight[id] == 1.7e308);
+	ck_assert_uint_eq(t.samples[id], 1);
+	tally_free(&t);
+}
+END_TEST
+
+/* tally_leaves keeps the unit of the records with samples. */
+START_TEST(test_leaves_unit)
+{
+	struct tally t;
+	double total = 0;
+	char *a;
+
+	a = tmpstream("t\t0\t0\tseconds\t-\t\t\n"
+	    "t\t2\t4096\tbytes\t2048\tf\t\n");
+	tally_init(&t);
+	tally_leaves(&t, &total, a);
+	ck_assert_int_eq(t.unit, U_BYTES);
+	ck_assert(total == 4096);
+	tally_free(&t);
+	unlink(a);
+	free(a);
+}
+END_TEST
+
 static Suite *
 tally_suite(void)
 {
@@ -382,6 +433,8 @@ tally_suite(void)
 	tcase_add_test(tc, test_sortw);
 	tcase_add_test(tc, test_sortw_random);
 	tcase_add_test(tc, test_leaves);
+	tcase_add_test(tc, test_overflow);
+	tcase_add_test(tc, test_leaves_unit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -42,6 +42,14 @@ fail)
 	    >"$dir/a_1.1.pt.trace.json"
 	printf '[{"ph": "M", "pid": 1, "tid": 1, "name": "thread_name"}]\n' \
 	    >"$dir/c_3.1.pt.trace.json" ;;
+names)
+	# Labels with a space, a TAB and a backslash, a directory named
+	# like a trace (skipped) and a file that is not a trace.
+	mkdir "$dir" "$dir/d.json" || exit 1
+	one=$fix/ac-compiled_graph_torch_profiles/vm_13419.1796284901809.pt.trace.json
+	cp "$one" "$dir/a b.1.json" && cp "$one" "$dir/tab	x.2.json" &&
+	    cp "$one" "$dir/back\\sl.3.json" || exit 1
+	echo 'not a trace' >"$dir/notes.txt" ;;
 empty)
 	mkdir "$dir" || exit 1
 	echo 'not a trace' >"$dir/notes.txt" ;;

@@ -20,9 +20,9 @@ for src in "$top"/filters/*.c; do
 	letters=$(printf '%s\n' "$u" | awk 'NR == 1 {
 	    for (i = 2; i <= NF; i++) {
 		t = $i
-		if (t !~ /^\[-[A-Za-z]/)
+		if (t !~ /^\[?-[A-Za-z]/)
 			continue
-		t = substr(t, 3)
+		sub(/^\[?-/, "", t)
 		if (t ~ /\]$/) {
 			sub(/\]$/, "", t)
 			for (k = 1; k <= length(t); k++)
