@@ -289,12 +289,13 @@ static void
 report(struct conv *c, const char *unit)
 {
 	char n[FMTBUF], w[FMTBUF];
+	const char *l = c->med.n == 1 ? "line" : "lines";
 
 	fmt_commas(n, sizeof(n), c->med.n);
 	if (fold_median(&c->med, w, sizeof(w)) == NULL)
-		warnx("%s lines", n);
+		warnx("%s %s", n, l);
 	else
-		warnx("%s lines, median weight %s, unit %s", n, w, unit);
+		warnx("%s %s, median weight %s, unit %s", n, l, w, unit);
 }
 
 static __dead void
