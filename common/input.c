@@ -26,10 +26,45 @@
 #include <unistd.h>
 
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_createDCtx_advanced */
 #include <zstd.h>
 
 #include "sst.h"
 #include "input.h"
+
+/* zlib's allocator: this file's calloc. */
+static voidpf
+zalloc_cb(voidpf op, uInt n, uInt sz)
+{
+	(void)op;
+	return calloc(n, sz);
+}
+
+/* zlib's deallocator: this file's free. */
+static void
+zfree_cb(voidpf op, voidpf p)
+{
+	(void)op;
+	free(p);
+}
+
+/* zstd's allocator: this file's malloc. */
+static void *
+zstdalloc(void *op, size_t n)
+{
+	(void)op;
+	return malloc(n);
+}
+
+/* zstd's deallocator: this file's free. */
+static void
+zstdfree(void *op, void *p)
+{
+	(void)op;
+	free(p);
+}
+
+static const ZSTD_customMem zstdmem = { zstdalloc, zstdfree, NULL };
 
 #define RAWSZ	(128 * 1024)	/* compressed bytes read at once */
 #define MAGICN	4		/* bytes read first, to tell the kind */
@@ -133,11 +168,19 @@ input_open(int fd)
 	in->rawcap = RAWSZ;
 	in->raw = xreallocarray(in->raw, in->rawcap, 1);
 	if (in->kind == IN_GZIP) {
-		/* 15 + 16: a gzip wrapper, the largest window. */
+		/*
+		 * The decoders allocate through this file's malloc and
+		 * free, so that an allocator wrapping them (the fuzzers')
+		 * sees their memory too.  15 + 16: a gzip wrapper, the
+		 * largest window.
+		 */
+		in->z.zalloc = zalloc_cb;
+		in->z.zfree = zfree_cb;
+		in->z.opaque = Z_NULL;
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK)
 			errx(1, "inflateInit2 failed");
 		in->zinit = 1;
-	} else if ((in->zd = ZSTD_createDCtx()) == NULL)
+	} else if ((in->zd = ZSTD_createDCtx_advanced(zstdmem)) == NULL)
 		errx(1, "ZSTD_createDCtx failed");
 	return in;
 }

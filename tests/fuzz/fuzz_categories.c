@@ -1,7 +1,7 @@
 /*
  * fuzz_categories: sst-categories's reader of the categories file (the
  * whole program, filters/sst-categories.c compiled with main renamed,
- * see fuzz.h and filter.h).  The input is the file given to -f; the
+ * see fuzz.h and filter.h).  The input is the file given to -c; the
  * stream is a fixed one whose leaves are named in the reference's
  * categories and in the seed files.  A bad file ends with status 1 and
  * a message naming it; a good one prints one row per category, each of
@@ -19,7 +19,7 @@ static const char stream[] =
     "t\t2\t0.2\tseconds\t0.1\tmain;<listcomp>\tf.py:1::0;g.py:3::2\n"
     "t\t1\t0.1\tseconds\t0.1\tmain;_swap\tf.py:1::0;h.py:4::3\n"
     "u\t4\t0.4\tseconds\t0.1\tmain;readinto\t\n"
-    "u\t1\t1\tnone\t-\tmain;\\e\t\n"
+    "u\t1\t1\tseconds\t1\tmain;\\e\t\n"
     "u\t2\t0.2\tseconds\t0.1\tmain;a\\x3bb;compute\t\n"
     "v\t0\t0\tseconds\t-\t\t\n";
 static const char *streampath;
@@ -45,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	args[i++] = "sst-categories";
 	if (size % 2 == 1)
 		args[i++] = "-r";
-	args[i++] = "-f";
+	args[i++] = "-c";
 	args[i++] = fuzz_inpath();
 	args[i++] = streampath;
 	args[i] = NULL;
