@@ -6,6 +6,7 @@
  * (<host>_<pid>.<ns>.pt.trace.json) is <host>_<pid>.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "sst.h"
 #include "label.h"
@@ -28,4 +29,44 @@ label_prefix(struct buf *b, const char *path, const char *label, int force)
 		esc_add(b, s, (size_t)(e - s));
 	}
 	buf_adds(b, ": ");
+}
+
+int
+label_main(int argc, char *argv[], void (*usage)(int),
+    void (*convert)(const char *, const char *, int, int), int sflag)
+{
+	const char *label = NULL;
+	int ch, force = 0, s = 0;
+
+	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
+		if (strcmp(argv[ch], "--help") == 0)
+			usage(1);
+	while ((ch = getopt(argc, argv, "HhL:s")) != -1) {
+		switch (ch) {
+		case 'H':
+			force = 1;
+			break;
+		case 'h':
+			usage(1);
+			break;
+		case 'L':
+			label = optarg;
+			break;
+		case 's':
+			s = sflag;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		force = 1;
+	if (argc == 0)
+		convert("-", label, force, s);
+	for (; argc > 0; argc--, argv++)
+		convert(*argv, label, force, s);
+	fshut(stdout, "stdout");
+	return 0;
 }

@@ -13,4 +13,14 @@
  */
 void	 label_prefix(struct buf *, const char *, const char *, int);
 
+/*
+ * The main of a producer whose options are -H, -h, -L label and -s
+ * (cpuprofile2sst, nsys2sst): parse them (--help too; usage(1) prints
+ * the usage and exits 0, usage(0) exits 2), then call
+ * convert(path, label, prefix, s) for each file, or "-", where s is
+ * sflag when -s was given and 0 otherwise; check stdout at the end.
+ */
+int	 label_main(int, char *[], void (*)(int),
+	    void (*)(const char *, const char *, int, int), int);
+
 #endif

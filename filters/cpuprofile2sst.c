@@ -97,39 +97,6 @@ convert(const char *path, const char *label, int prefix, int persample)
 int
 main(int argc, char *argv[])
 {
-	const char *label = NULL;
-	int ch, hflag = 0, persample = 0;
-
 	sst_init();
-	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
-		if (strcmp(argv[ch], "--help") == 0)
-			usage(1);
-	while ((ch = getopt(argc, argv, "HhL:s")) != -1) {
-		switch (ch) {
-		case 'H':
-			hflag = 1;
-			break;
-		case 'h':
-			usage(1);
-			break;
-		case 'L':
-			label = optarg;
-			break;
-		case 's':
-			persample = 1;
-			break;
-		default:
-			usage(0);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		hflag = 1;
-	if (argc == 0)
-		convert("-", label, hflag, persample);
-	for (; argc > 0; argc--, argv++)
-		convert(*argv, label, hflag, persample);
-	fshut(stdout, "stdout");
-	return 0;
+	return label_main(argc, argv, usage, convert, 1);
 }
