@@ -54,10 +54,11 @@ refuse(struct json *j, unsigned seen)
 {
 	enum sniff k;
 	const char *head, *says;
-	char msg[256];
+	char msg[256], name[1024];
 	size_t n;
 
 	head = json_head(j, &n);
+	strlcpy(name, json_name(j), sizeof(name));
 	k = sniff(head, n);
 	if (seen & SPD_TRACE)
 		k = SN_TRACE;
@@ -72,15 +73,19 @@ refuse(struct json *j, unsigned seen)
 	else if (!(seen & (SPD_NOTJSON | SPD_NOTOBJ)))
 		k = SN_JSON;
 	progress_hide();
+	if (seen & SPD_NOTJSON && (k == SN_SPEEDSCOPE ||
+	    sniff_reader(k) == NULL || sniff_says(k, msg, sizeof(msg)) == NULL))
+		json_fail(j, "%s", json_errmsg(j));
+	if (seen & SPD_NOTOBJ && (k == SN_SPEEDSCOPE ||
+	    sniff_reader(k) == NULL || sniff_says(k, msg, sizeof(msg)) == NULL))
+		json_fail(j, "expected a speedscope JSON object");
+	/* Stop the reader (json_close joins its thread) before exiting. */
+	json_close(j);
 	if (k != SN_SPEEDSCOPE && sniff_reader(k) != NULL &&
 	    (says = sniff_says(k, msg, sizeof(msg))) != NULL)
-		errx(1, "%s: not speedscope JSON: %s", json_name(j), says);
-	if (seen & SPD_NOTJSON)
-		json_fail(j, "%s", json_errmsg(j));
-	if (seen & SPD_NOTOBJ)
-		json_fail(j, "expected a speedscope JSON object");
+		errx(1, "%s: not speedscope JSON: %s", name, says);
 	errx(1, "%s: JSON without \"profiles\": not a speedscope profile",
-	    json_name(j));
+	    name);
 }
 
 /*
