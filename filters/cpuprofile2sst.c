@@ -48,8 +48,8 @@ emit(const struct sst_rec *r, void *arg)
 static __dead void
 refuse(struct json *j, const char *err)
 {
-	const char *head, *says;
-	char msg[256];
+	const char *head, *says = NULL;
+	char msg[256], name[1024];
 	size_t n;
 	enum sniff k;
 
@@ -61,13 +61,16 @@ refuse(struct json *j, const char *err)
 	case SN_FOLDED:
 	case SN_FIREFOX:
 	case SN_SAFARI:
-		if ((says = sniff_says(k, msg, sizeof(msg))) != NULL)
-			errx(1, "%s: not a .cpuprofile: %s", json_name(j),
-			    says);
+		says = sniff_says(k, msg, sizeof(msg));
 		break;
 	default:
 		break;
 	}
+	strlcpy(name, json_name(j), sizeof(name));
+	/* Stop the reader (json_close joins its thread) before exiting. */
+	json_close(j);
+	if (says != NULL)
+		errx(1, "%s: not a .cpuprofile: %s", name, says);
 	errx(1, "%s", err);
 }
 
