@@ -73,16 +73,15 @@ refuse(struct json *j, unsigned seen)
 	else if (!(seen & (SPD_NOTJSON | SPD_NOTOBJ)))
 		k = SN_JSON;
 	progress_hide();
-	if (seen & SPD_NOTJSON && (k == SN_SPEEDSCOPE ||
-	    sniff_reader(k) == NULL || sniff_says(k, msg, sizeof(msg)) == NULL))
+	says = k != SN_SPEEDSCOPE && sniff_reader(k) != NULL ?
+	    sniff_says(k, msg, sizeof(msg)) : NULL;
+	if (says == NULL && seen & SPD_NOTJSON)
 		json_fail(j, "%s", json_errmsg(j));
-	if (seen & SPD_NOTOBJ && (k == SN_SPEEDSCOPE ||
-	    sniff_reader(k) == NULL || sniff_says(k, msg, sizeof(msg)) == NULL))
+	if (says == NULL && seen & SPD_NOTOBJ)
 		json_fail(j, "expected a speedscope JSON object");
 	/* Stop the reader (json_close joins its thread) before exiting. */
 	json_close(j);
-	if (k != SN_SPEEDSCOPE && sniff_reader(k) != NULL &&
-	    (says = sniff_says(k, msg, sizeof(msg))) != NULL)
+	if (says != NULL)
 		errx(1, "%s: not speedscope JSON: %s", name, says);
 	errx(1, "%s: JSON without \"profiles\": not a speedscope profile",
 	    name);
