@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sst.h"
+#include "tutil.h"
 #include "cpuprofile.h"
 
 static void	 collect(const struct sst_rec *, void *);
@@ -246,11 +247,5 @@ cpuprofile_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(cpuprofile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tu_run(cpuprofile_suite());
 }

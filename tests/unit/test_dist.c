@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "sst.h"
+#include "tutil.h"
 #include "dist.h"
 
 static Suite	*dist_suite(void);
@@ -112,11 +113,5 @@ dist_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(dist_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tu_run(dist_suite());
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "sst.h"
+#include "tutil.h"
 #include "label.h"
 
 static const char *prefix(const char *, const char *, int);
@@ -60,11 +61,5 @@ label_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(label_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tu_run(label_suite());
 }

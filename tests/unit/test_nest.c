@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sst.h"
+#include "tutil.h"
 #include "nest.h"
 
 static void	 collect(const struct sst_rec *, void *);
@@ -211,11 +212,5 @@ nest_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(nest_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tu_run(nest_suite());
 }

@@ -138,11 +138,5 @@ nsys_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(nsys_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tu_run(nsys_suite());
 }
