@@ -398,6 +398,10 @@ sstline(const char *s, size_t n)
 	const char *f[8], *e = s + n;
 	size_t i = 0;
 
+	/* The compact form's \D, \F and \R lines (compact.c). */
+	if (n >= 2 && s[0] == '\\' && (s[1] == 'D' || s[1] == 'F' ||
+	    s[1] == 'R') && (n == 2 || s[2] == '\t'))
+		return 1;
 	f[i++] = s;
 	for (; s < e && i < 8; s++)
 		if (*s == '\t')

@@ -17,6 +17,7 @@
 
 #include "sst.h"
 #include "input.h"
+#include "compact.h"
 
 #define NFIELDS	7
 
@@ -25,6 +26,8 @@ struct sst_reader {
 	const char	*line;		/* the last line read */
 	size_t		 len;
 	int		*unit;		/* NULL, or the one unit allowed */
+	struct cpr	*cp;		/* the compact form's, once seen */
+	int		 compact;	/* the last record was compact */
 };
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
@@ -96,45 +99,17 @@ weightok(double weight, double per, uint64_t n)
 	return fabs(weight / (double)n - per) <= fabs(per) * g + 0x1p-1073;
 }
 
+/*
+ * Fields thread, samples, weight, unit and period (f[0..5), fl their
+ * lengths) into r; 0, or -1 with *why.
+ */
 int
-rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
+rec_head(char *const *f, const size_t *fl, struct sst_rec *r,
+    const char **why)
 {
-	char *f[NFIELDS + 1], *p, *e = line + len;
-	size_t fl[NFIELDS + 1], ns, nl;
-	int i, locsok;
-
-	p = line;
-	for (i = 0; i < NFIELDS; i++) {
-		f[i] = p;
-		if (i < NFIELDS - 1) {
-			if ((p = memchr(p, '\t', (size_t)(e - p))) == NULL) {
-				*why = "expected 7 TAB-separated fields";
-				return -1;
-			}
-		} else
-			p = e;
-		fl[i] = (size_t)(p - f[i]);
-		p++;
-	}
-	/*
-	 * One pass over the locations checks them and counts frames; only
-	 * when that fails may they hold the TAB of an eighth field.
-	 */
-	r->hasstart = 0;
-	if ((locsok = esc_scan(f[6], fl[6], &nl)) == -1 &&
-	    (p = memchr(f[6], '\t', fl[6])) != NULL) {
-		f[7] = p + 1;
-		fl[7] = (size_t)(e - f[7]);
-		fl[6] = (size_t)(p - f[6]);
-		if (memchr(f[7], '\t', fl[7]) != NULL) {
-			*why = "expected 7 or 8 TAB-separated fields";
-			return -1;
-		}
-		locsok = esc_scan(f[6], fl[6], &nl);
-		r->hasstart = 1;
-	}
 	r->thread = f[0];
 	r->threadlen = fl[0];
+	r->frames = NULL;
 	if (fmt_strtou64(f[1], fl[1], &r->samples) == -1) {
 		*why = "bad sample count";
 		return -1;
@@ -155,20 +130,22 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		*why = "bad period";
 		return -1;
 	}
-	r->stack = f[5];
-	r->stacklen = fl[5];
-	r->locs = f[6];
-	r->locslen = fl[6];
-	if (esc_valid(r->thread, r->threadlen) == -1 ||
-	    esc_scan(r->stack, r->stacklen, &ns) == -1 || locsok == -1) {
+	if (esc_valid(r->thread, r->threadlen) == -1) {
 		*why = "bad escape sequence";
 		return -1;
 	}
-	if (r->locslen > 0 && (r->stacklen == 0 || ns != nl)) {
-		*why = "stack and locations differ in length";
-		return -1;
-	}
-	if (r->hasstart && fmt_strtod(f[7], fl[7], &r->start) == -1) {
+	return 0;
+}
+
+/*
+ * The start field st[0..n) (st NULL: none) into r, and the checks of
+ * the numbers of a whole record; 0, or -1 with *why.
+ */
+int
+rec_tail(const char *st, size_t n, struct sst_rec *r, const char **why)
+{
+	r->hasstart = st != NULL;
+	if (r->hasstart && fmt_strtod(st, n, &r->start) == -1) {
 		*why = "bad start time";
 		return -1;
 	}
@@ -181,6 +158,60 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 		return -1;
 	}
 	return 0;
+}
+
+int
+rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
+{
+	char *f[NFIELDS + 1], *p, *e = line + len;
+	size_t fl[NFIELDS + 1], ns, nl;
+	int i, locsok, hasstart = 0;
+
+	p = line;
+	for (i = 0; i < NFIELDS; i++) {
+		f[i] = p;
+		if (i < NFIELDS - 1) {
+			if ((p = memchr(p, '\t', (size_t)(e - p))) == NULL) {
+				*why = "expected 7 TAB-separated fields";
+				return -1;
+			}
+		} else
+			p = e;
+		fl[i] = (size_t)(p - f[i]);
+		p++;
+	}
+	/*
+	 * One pass over the locations checks them and counts frames; only
+	 * when that fails may they hold the TAB of an eighth field.
+	 */
+	if ((locsok = esc_scan(f[6], fl[6], &nl)) == -1 &&
+	    (p = memchr(f[6], '\t', fl[6])) != NULL) {
+		f[7] = p + 1;
+		fl[7] = (size_t)(e - f[7]);
+		fl[6] = (size_t)(p - f[6]);
+		if (memchr(f[7], '\t', fl[7]) != NULL) {
+			*why = "expected 7 or 8 TAB-separated fields";
+			return -1;
+		}
+		locsok = esc_scan(f[6], fl[6], &nl);
+		hasstart = 1;
+	}
+	if (rec_head(f, fl, r, why) == -1)
+		return -1;
+	r->stack = f[5];
+	r->stacklen = fl[5];
+	r->locs = f[6];
+	r->locslen = fl[6];
+	if (esc_scan(r->stack, r->stacklen, &ns) == -1 || locsok == -1) {
+		*why = "bad escape sequence";
+		return -1;
+	}
+	if (r->locslen > 0 && (r->stacklen == 0 || ns != nl)) {
+		*why = "stack and locations differ in length";
+		return -1;
+	}
+	return rec_tail(hasstart ? f[7] : NULL, hasstart ? fl[7] : 0, r,
+	    why);
 }
 
 /*
@@ -249,16 +280,30 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 	const char *why, *what;
 	char *line, buf[256];
 	size_t len;
+	enum cp_kind k;
 
-	if ((line = lines_next(r->lines, &len)) == NULL)
-		return 0;
-	r->line = line;
-	r->len = len;
-	if (rec_parse(line, len, rec, &why) == -1) {
-		if (lines_lineno(r->lines) == 1 &&
-		    (what = notsst(r, buf, sizeof(buf))) != NULL)
-			why = what;
-		rec_fail(r, "%s", why);
+	for (;;) {
+		if ((line = lines_next(r->lines, &len)) == NULL)
+			return 0;
+		r->line = line;
+		r->len = len;
+		if (!cp_isline(line, len)) {
+			r->compact = 0;
+			if (rec_parse(line, len, rec, &why) == 0)
+				break;
+			if (lines_lineno(r->lines) == 1 &&
+			    (what = notsst(r, buf, sizeof(buf))) != NULL)
+				why = what;
+			rec_fail(r, "%s", why);
+		}
+		if (r->cp == NULL)
+			r->cp = cpr_new();
+		if ((k = cpr_line(r->cp, line, len, rec, &why)) == CP_ERR)
+			rec_fail(r, "%s", why);
+		if (k == CP_REC) {
+			r->compact = 1;
+			break;
+		}
 	}
 	if (r->unit != NULL && rec->samples > 0) {
 		if (*r->unit == -1)
@@ -275,6 +320,8 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 const char *
 rec_line(const struct sst_reader *r, size_t *len)
 {
+	if (r->compact)
+		return cpr_text(r->cp, len);
 	*len = r->len;
 	return r->line;
 }
@@ -285,6 +332,7 @@ rec_close(struct sst_reader *r)
 	if (r == NULL)
 		return;
 	lines_close(r->lines);
+	cpr_free(r->cp);
 	free(r);
 }
 

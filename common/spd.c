@@ -99,6 +99,8 @@ struct prof {
 struct spd {
 	struct json	*j;
 	int		 persample;
+	int		 ids;		/* SPD_FRAMEIDS */
+	struct sst_frames fr;		/* then the record's frames */
 	spd_emit	 emit;
 	void		*arg;
 	struct buf	 arena;		/* escaped names and locations */
@@ -149,6 +151,10 @@ static int	 nextrec(struct prof *, uint64_t *, uint32_t *, uint64_t *,
 		    double *);
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
+static size_t	 keyids(struct spd *, const char *, size_t);
+static void	 frametext(const void *, uint32_t, const char **, size_t *,
+		    const char **, size_t *);
+static void	 fields(struct spd *, const char *, size_t);
 static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
 static enum json_tok next(struct spd *);
@@ -244,7 +250,10 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 
 	memset(&s, 0, sizeof(s));
 	s.j = j;
-	s.persample = persample;
+	s.persample = persample & SPD_SAMPLES;
+	s.ids = (persample & SPD_FRAMEIDS) != 0;
+	s.fr.text = frametext;
+	s.fr.src = &s;
 	s.emit = emit;
 	s.arg = arg;
 	s.tail = &s.pending;
@@ -1004,19 +1013,14 @@ readevents(struct spd *s, struct prof *p)
 		json_fail(s->j, "events: %zu frames left open", depth);
 }
 
-/*
- * Build one record's stack and locations fields from an interned stack's
- * key of len bytes.
- */
-static void
-fields(struct spd *s, const char *key, size_t len)
+/* The frame indices of an interned stack's key of len bytes, in stk. */
+static size_t
+keyids(struct spd *s, const char *key, size_t len)
 {
-	const char *a = s->arena.data, *e = key + len;
-	size_t n, i, sn = 0, ln = 0, k;
+	const char *e = key + len;
+	size_t n;
 	uint32_t fr;
-	char *sq, *lq;
 
-	/* The frame indices, and the room for their names and places. */
 	for (n = 0; key < e; n++) {
 		for (fr = 0; key < e && *key != ','; key++)
 			fr = fr * 10 + (*key - '0');
@@ -1027,6 +1031,39 @@ fields(struct spd *s, const char *key, size_t len)
 			    sizeof(*s->stk));
 		}
 		s->stk[n] = fr;
+	}
+	return n;
+}
+
+/* Frame id's name and location (sst_frames' text()). */
+static void
+frametext(const void *src, uint32_t id, const char **name, size_t *nlen,
+    const char **loc, size_t *llen)
+{
+	const struct spd *s = src;
+
+	*name = s->arena.data + s->noff[id];
+	*nlen = s->loff[id] - s->noff[id];
+	*loc = s->arena.data + s->loff[id];
+	*llen = s->noff[id + 1] - s->loff[id];
+}
+
+/*
+ * Build one record's stack and locations fields from an interned stack's
+ * key of len bytes.
+ */
+static void
+fields(struct spd *s, const char *key, size_t len)
+{
+	const char *a = s->arena.data;
+	size_t n, i, sn = 0, ln = 0, k;
+	uint32_t fr;
+	char *sq, *lq;
+
+	/* The frame indices, and the room for their names and places. */
+	n = keyids(s, key, len);
+	for (i = 0; i < n; i++) {
+		fr = s->stk[i];
 		sn += s->loff[fr] - s->noff[fr] + 1;
 		ln += s->noff[fr + 1] - s->loff[fr] + 1;
 	}
@@ -1177,8 +1214,8 @@ static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
-	const char *k;
-	size_t len;
+	const char *k = "";
+	size_t len = 0;
 	uint64_t n;
 	uint32_t id, last = UINT32_MAX;
 	uint64_t pos = 0;
@@ -1227,7 +1264,11 @@ emitprof(struct spd *s, struct prof *p)
 		/* The fields of the record before serve again if they can. */
 		if (id != last) {
 			k = pkey(p, id, &len);
-			fields(s, k, len);
+			if (s->ids) {
+				s->fr.n = keyids(s, k, len);
+				s->fr.ids = s->stk;
+			} else
+				fields(s, k, len);
 			last = id;
 		}
 		r.samples = n;
@@ -1235,6 +1276,8 @@ emitprof(struct spd *s, struct prof *p)
 		r.hasperiod = 1;
 		r.weight = fmt_pysum(0, r.period, n);
 		if (!isfinite(r.weight)) {
+			if (s->ids)
+				fields(s, k, len);
 			progress_hide();
 			errx(1, "%s: profile \"%s\": the weight of %llu "
 			    "samples of %s on stack \"%s\" overflows to inf",
@@ -1242,10 +1285,15 @@ emitprof(struct spd *s, struct prof *p)
 			    (unsigned long long)n, fmt_double(num,
 			    sizeof(num), r.period), s->sbuf.data);
 		}
-		r.stack = s->sbuf.data;
-		r.stacklen = s->sbuf.len;
-		r.locs = s->lbuf.data;
-		r.locslen = s->lbuf.len;
+		if (s->ids) {
+			r.frames = &s->fr;
+			r.stack = r.locs = "";
+		} else {
+			r.stack = s->sbuf.data;
+			r.stacklen = s->sbuf.len;
+			r.locs = s->lbuf.data;
+			r.locslen = s->lbuf.len;
+		}
 		s->emit(&r, s->arg);
 	}
 }

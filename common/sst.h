@@ -177,6 +177,19 @@ struct sst_rec {
 	size_t		 locslen;
 	int		 hasstart;	/* the optional eighth field */
 	double		 start;		/* seconds from the profile's start */
+	const struct sst_frames *frames; /* or NULL: see below */
+};
+/*
+ * A producer may hand out a record's stack as frame numbers of its own
+ * instead of stack and locs (empty then): the compact writer (compact.h)
+ * writes each frame's text once, got from text().
+ */
+struct sst_frames {
+	const uint32_t	*ids;		/* root first */
+	size_t		 n;
+	void		(*text)(const void *, uint32_t, const char **,
+			    size_t *, const char **, size_t *);
+	const void	*src;		/* text()'s first argument */
 };
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);
@@ -194,6 +207,11 @@ int	 rec_parseunit(const char *, size_t, enum sst_unit *);
 void	 rec_write(FILE *, const struct sst_rec *);
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
+/* Its parts: fields thread..period (f[0..5)); the start field (NULL:
+ * none) and the checks of a whole record's numbers (compact.c). */
+int	 rec_head(char *const *, const size_t *, struct sst_rec *,
+	    const char **);
+int	 rec_tail(const char *, size_t, struct sst_rec *, const char **);
 /*
  * From now on stop with an error at a record with samples whose unit
  * differs from *unit, naming both; *unit is -1 until such a record sets
@@ -282,6 +300,8 @@ typedef void (*spd_emit)(const struct sst_rec *, void *);
 #define SPD_RECORDING	0x80	/* "recording" */
 #define SPD_PROFILE	0x100	/* "profile" */
 #define SPD_TICKS	0x200	/* "ticks" */
+#define SPD_SAMPLES	0x01	/* flags: one record per sample */
+#define SPD_FRAMEIDS	0x02	/* stacks as frame numbers (sst_frames) */
 unsigned spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64

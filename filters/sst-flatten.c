@@ -7,7 +7,8 @@
  * Input that is no speedscope profile (a Chrome trace, a .cpuprofile,
  * perf script text, ...) is an error that says what it looks like and
  * which program reads it.  Long runs show their progress on standard
- * error when it is a terminal (-p: always, -P: never).
+ * error when it is a terminal (-p: always, -P: never).  -z writes the
+ * compact form of the stream (sst(5)): frames once, stacks as changes.
  */
 #include <err.h>
 #include <stdio.h>
@@ -17,21 +18,23 @@
 
 #include "sst.h"
 #include "input.h"
+#include "compact.h"
 
 struct out {
 	FILE		*fp;
+	struct cpw	*cw;		/* -z: the compact writer */
 	unsigned long long n;		/* records written */
 };
 
 static void	emit(const struct sst_rec *, void *);
 static void	refuse(struct json *, unsigned);
-static void	flatten(const char *, int, int);
+static void	flatten(const char *, int, int, struct cpw *);
 static __dead void usage(int);
 
 static __dead void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: %s [-hPps] [file ...]\n",
+	fprintf(status ? stderr : stdout, "usage: %s [-hPpsz] [file ...]\n",
 	    getprogname());
 	exit(status);
 }
@@ -41,7 +44,10 @@ emit(const struct sst_rec *r, void *arg)
 {
 	struct out *o = arg;
 
-	rec_write(o->fp, r);
+	if (o->cw != NULL)
+		cpw_write(o->cw, r);
+	else
+		rec_write(o->fp, r);
 	o->n++;
 }
 
@@ -89,14 +95,14 @@ refuse(struct json *j, unsigned seen)
 
 /*
  * Convert one file ("-" for standard input); progress as for
- * progress_open().
+ * progress_open(); records through cw unless it is NULL.
  */
 static void
-flatten(const char *path, int persample, int progress)
+flatten(const char *path, int persample, int progress, struct cpw *cw)
 {
 	struct progress *pr;
 	struct json *j;
-	struct out o = { stdout, 0 };
+	struct out o = { stdout, cw, 0 };
 	unsigned seen;
 	int fd;
 
@@ -104,7 +110,10 @@ flatten(const char *path, int persample, int progress)
 	j = json_open(fd, path);
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
-	seen = spd_flatten(j, persample, emit, &o);
+	if (cw != NULL)
+		cpw_source(cw);
+	seen = spd_flatten(j, (persample ? SPD_SAMPLES : 0) |
+	    (cw != NULL ? SPD_FRAMEIDS : 0), emit, &o);
 	/* A speedscope document may hold no profile. */
 	if (o.n == 0 && !(seen & SPD_PROFILES))
 		refuse(j, seen);
@@ -117,13 +126,14 @@ flatten(const char *path, int persample, int progress)
 int
 main(int argc, char *argv[])
 {
+	struct cpw *cw = NULL;
 	int ch, i, persample = 0, progress = -1;
 
 	sst_init();
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0)
 			usage(0);
-	while ((ch = getopt(argc, argv, "hPps")) != -1) {
+	while ((ch = getopt(argc, argv, "hPpsz")) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
@@ -136,6 +146,9 @@ main(int argc, char *argv[])
 		case 's':
 			persample = 1;
 			break;
+		case 'z':
+			cw = cpw_new(stdout);
+			break;
 		default:
 			usage(2);
 		}
@@ -143,9 +156,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		flatten("-", persample, progress);
+		flatten("-", persample, progress, cw);
 	for (; argc > 0; argc--, argv++)
-		flatten(*argv, persample, progress);
+		flatten(*argv, persample, progress, cw);
+	cpw_free(cw);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -4,7 +4,8 @@
  * regular expression; with -x: is it, whole, or its short name), case
  * folded on both sides as Python's str.lower() folds all of Unicode,
  * as the reference's --thread option does (-I: case-sensitive).  Only
- * the thread field is matched.  Records pass through unchanged.
+ * the thread field is matched.  Records pass through unchanged, in the
+ * text form, or in the compact form with -z (sst(5)).
  */
 #define _GNU_SOURCE		/* memmem */
 #include <err.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "compact.h"
 
 struct grep {
 	char		*pat;		/* folded unless -I */
@@ -23,6 +25,7 @@ struct grep {
 	int		 Eflag, Iflag, vflag, xflag;
 	struct buf	 name, low, last;	/* last: escaped, cached */
 	int		 lastok;
+	struct cpw	*cw;			/* -z */
 };
 
 static void	lower(struct buf *, const char *, size_t);
@@ -140,7 +143,11 @@ grepfile(struct grep *g, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	while (rec_read(rd, &r)) {
-		if (match(g, &r) != g->vflag) {
+		if (match(g, &r) == g->vflag)
+			continue;
+		if (g->cw != NULL)
+			cpw_write(g->cw, &r);
+		else {
 			line = rec_line(rd, &len);
 			fwrite(line, 1, len, stdout);
 			putchar('\n');
@@ -155,7 +162,7 @@ static __dead void
 usage(int help)
 {
 	sst_usage(help,
-	    "usage: sst-grep-thread [-EhIvx] pattern [file ...]\n");
+	    "usage: sst-grep-thread [-EhIvxz] pattern [file ...]\n");
 }
 
 int
@@ -169,7 +176,7 @@ main(int argc, char *argv[])
 	sst_init();
 	memset(&g, 0, sizeof(g));
 	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "EhIvx")) != -1) {
+	while ((ch = getopt(argc, argv, "EhIvxz")) != -1) {
 		switch (ch) {
 		case 'E':
 			g.Eflag = 1;
@@ -184,6 +191,9 @@ main(int argc, char *argv[])
 			break;
 		case 'x':
 			g.xflag = 1;
+			break;
+		case 'z':
+			g.cw = cpw_new(stdout);
 			break;
 		default:
 			usage(0);
@@ -225,6 +235,7 @@ main(int argc, char *argv[])
 	buf_free(&g.name);
 	buf_free(&g.low);
 	buf_free(&g.last);
+	cpw_free(g.cw);
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -1,0 +1,46 @@
+/*
+ * compact.h: the compact form of the sst stream (sst(5), COMPACT FORM):
+ * each distinct frame written once, each stack as the frames it keeps
+ * of the record before and the frame numbers it adds.  rec.c reads it
+ * as it reads the text form; cpw writes it.  Needs sst.h first.
+ */
+#ifndef COMPACT_H
+#define COMPACT_H
+
+#include <stdio.h>
+
+/* Whether line s[0..n) is a line of the compact form. */
+int	 cp_isline(const char *, size_t);
+
+/* --- reading (rec.c) --- */
+enum cp_kind {
+	CP_ERR = -1,	/* malformed: *why says how */
+	CP_DICT,	/* a \D or \F line: nothing to hand out */
+	CP_REC		/* a \R line: the record is in r */
+};
+struct cpr;
+struct cpr *cpr_new(void);
+void	 cpr_free(struct cpr *);
+/*
+ * A compact line (cp_isline()) s[0..n), kept by the caller until the
+ * next call; r's names point into s and into cpr's buffers.
+ */
+enum cp_kind cpr_line(struct cpr *, char *, size_t, struct sst_rec *,
+	    const char **);
+/* The last record as a line of the text form (no newline). */
+const char *cpr_text(struct cpr *, size_t *);
+
+/* --- writing --- */
+struct cpw;
+struct cpw *cpw_new(FILE *);
+/*
+ * Write r; the first record is preceded by the \D line.  A record with
+ * frames (sst.h's sst_frames) has its frames' text written once for
+ * each of the producer's frame numbers, until cpw_source() says that a
+ * new producer numbers them anew.
+ */
+void	 cpw_write(struct cpw *, const struct sst_rec *);
+void	 cpw_source(struct cpw *);
+void	 cpw_free(struct cpw *);
+
+#endif
