@@ -336,24 +336,71 @@ rec_close(struct sst_reader *r)
 	free(r);
 }
 
+/*
+ * fmt_double(d), remembered: a stream's weights and periods repeat (a
+ * period on every record, the weights of 1, 2, 3 samples), and finding
+ * the shortest text takes up to three conversions each way.
+ */
+static const char *
+dtext(double d, size_t *len)
+{
+	static struct {
+		uint64_t	 bits;
+		int		 set;
+		unsigned char	 len;
+		char		 s[FMTBUF];
+	} c[1024];
+	uint64_t b;
+	size_t h;
+
+	memcpy(&b, &d, sizeof(b));
+	h = (size_t)((b * 0x9e3779b97f4a7c15ULL) >> 54);
+	if (!c[h].set || c[h].bits != b) {
+		fmt_double(c[h].s, sizeof(c[h].s), d);
+		c[h].len = (unsigned char)strlen(c[h].s);
+		c[h].bits = b;
+		c[h].set = 1;
+	}
+	*len = c[h].len;
+	return c[h].s;
+}
+
 void
 rec_write(FILE *fp, const struct sst_rec *r)
 {
-	char w[FMTBUF], p[FMTBUF];
+	char line[3 * FMTBUF + 64], *q = line;
+	const char *t;
+	size_t n;
 
-	fmt_double(w, sizeof(w), r->weight);
-	if (r->hasperiod)
-		fmt_double(p, sizeof(p), r->period);
-	else
-		strcpy(p, "-");
+	*q++ = '\t';
+	q += fmt_u64(q, r->samples);
+	*q++ = '\t';
+	t = dtext(r->weight, &n);
+	memcpy(q, t, n);
+	q += n;
+	*q++ = '\t';
+	t = rec_unitname(r->unit);
+	n = strlen(t);
+	memcpy(q, t, n);
+	q += n;
+	*q++ = '\t';
+	if (r->hasperiod) {
+		t = dtext(r->period, &n);
+		memcpy(q, t, n);
+		q += n;
+	} else
+		*q++ = '-';
+	*q++ = '\t';
 	fwrite(r->thread, 1, r->threadlen, fp);
-	fprintf(fp, "\t%llu\t%s\t%s\t%s\t", (unsigned long long)r->samples,
-	    w, rec_unitname(r->unit), p);
+	fwrite(line, 1, (size_t)(q - line), fp);
 	fwrite(r->stack, 1, r->stacklen, fp);
 	putc('\t', fp);
 	fwrite(r->locs, 1, r->locslen, fp);
-	if (r->hasstart)
-		fprintf(fp, "\t%s", fmt_double(w, sizeof(w), r->start));
+	if (r->hasstart) {
+		putc('\t', fp);
+		t = dtext(r->start, &n);
+		fwrite(t, 1, n, fp);
+	}
 	putc('\n', fp);
 }
 

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "sst.h"
+#include "zlist.h"
 
 #define SPILLMEM	(1 << 20)
 #define CHUNK		4096	/* bytes moved to or from a spill at once */
@@ -77,8 +78,7 @@ struct prof {
 	struct spill	*recs;		/* closed batches: (id, n, weight) */
 	uint64_t	 nrecs;		/* in recs */
 	char		*crecs;		/* or these, once pending */
-	char		*keys;		/* the stacks' keys, once pending */
-	size_t		*koff;		/* key i is keys[koff[i]..koff[i+1]) */
+	struct zlist	*keys;		/* the stacks' keys, compressed */
 	enum pstate	 state;
 	struct spill	*sids;		/* the samples' stack ids */
 	uint64_t	 nsids;
@@ -115,6 +115,7 @@ struct spd {
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key, "3,2,1" */
+	struct buf	 vkey;		/* a key's indices as varints */
 	struct buf	 lastkey;	/* the last sample's key */
 	size_t		 last;		/* and its stack id + 1, or 0 */
 	uint64_t	 lasthash;	/* and its hash */
@@ -146,11 +147,12 @@ static void	 resetrecs(struct prof *);
 static void	 resetstacks(struct spd *, struct prof *);
 static void	 transit(struct spd *, struct prof *, enum pstate);
 static void	 shrink(struct prof *);
-static const char *pkey(const struct prof *, size_t, size_t *);
+static const char *pkey(struct prof *, size_t, size_t *);
 static int	 nextrec(struct prof *, uint64_t *, uint32_t *, uint64_t *,
 		    double *);
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
+static size_t	 intern(struct spd *, struct prof *, const char *, size_t);
 static size_t	 keyids(struct spd *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
@@ -262,6 +264,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.arena);
 	s.pnames = ht_new();
 	buf_init(&s.key);
+	buf_init(&s.vkey);
 	buf_init(&s.lastkey);
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
@@ -307,6 +310,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	ht_free(s.pnames);
 	free(s.ndup);
 	buf_free(&s.key);
+	buf_free(&s.vkey);
 	buf_free(&s.lastkey);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
@@ -416,6 +420,7 @@ readprofile(struct spd *s, size_t i)
 	s->cur = p = xcalloc(1, sizeof(*p));
 	buf_init(&p->name);
 	p->stacks = ht_new();
+	p->keys = zl_new();
 	p->factor = 1;
 	p->nbatch = 1;
 	while ((t = member(s, k)) != JT_OBJ_END) {
@@ -479,6 +484,38 @@ readprofile(struct spd *s, size_t i)
 	shrink(p);
 	*s->tail = p;
 	s->tail = &p->next;
+}
+
+/*
+ * The id of stack key k[0..len) ("3,2,1") in p; a new key is kept too,
+ * its frame indices as varints, compressed.
+ */
+static size_t
+intern(struct spd *s, struct prof *p, const char *k, size_t len)
+{
+	const char *e = k + len;
+	unsigned char *q, *q0;
+	uint32_t v;
+	size_t id;
+	int isnew;
+
+	id = ht_intern(p->stacks, k, len, &isnew);
+	if (!isnew)
+		return id;
+	/* A number of d digits takes d bytes or fewer. */
+	buf_reset(&s->vkey);
+	buf_grow(&s->vkey, len);
+	q = q0 = (unsigned char *)s->vkey.data;
+	while (k < e) {
+		for (v = 0; k < e && *k != ','; k++)
+			v = v * 10 + (uint32_t)(*k - '0');
+		k += k < e;
+		for (; v > 0x7f; v >>= 7)
+			*q++ = (unsigned char)((v & 0x7f) | 0x80);
+		*q++ = (unsigned char)v;
+	}
+	zl_add(p->keys, q0, (size_t)(q - q0));
+	return id;
 }
 
 /*
@@ -550,7 +587,7 @@ readstack(struct spd *s, struct prof *p)
 		else if ((id = ht_findh(p->stacks, s->raw, len, h)) !=
 		    (size_t)-1 || newkey(s, p, len) == 0) {
 			if (id == (size_t)-1)
-				id = ht_intern(p->stacks, s->raw, len, NULL);
+				id = intern(s, p, s->raw, len);
 			buf_reset(&s->lastkey);
 			buf_add(&s->lastkey, s->raw, len);
 			s->last = id + 1;
@@ -579,7 +616,7 @@ readstack(struct spd *s, struct prof *p)
 		}
 	}
 	stackkey(s, n);
-	id = ht_intern(p->stacks, s->key.data, s->key.len, NULL);
+	id = intern(s, p, s->key.data, s->key.len);
 	buf_reset(&s->lastkey);
 	buf_add(&s->lastkey, s->key.data, s->key.len);
 	s->last = id + 1;
@@ -793,6 +830,8 @@ resetstacks(struct spd *s, struct prof *p)
 {
 	ht_free(p->stacks);
 	p->stacks = ht_new();
+	zl_free(p->keys);
+	p->keys = zl_new();
 	free(p->agg);
 	p->agg = NULL;
 	p->aggcap = 0;
@@ -983,8 +1022,7 @@ readevents(struct spd *s, struct prof *p)
 			    "overflows to inf");
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
-			id = ht_intern(p->stacks, s->key.data, s->key.len,
-			    NULL);
+			id = intern(s, p, s->key.data, s->key.len);
 			addsample(s, p, id, at - last, last);
 		}
 		started = 1;
@@ -1013,18 +1051,21 @@ readevents(struct spd *s, struct prof *p)
 		json_fail(s->j, "events: %zu frames left open", depth);
 }
 
-/* The frame indices of an interned stack's key of len bytes, in stk. */
+/* The frame indices of a kept stack key (varints) of len bytes, in stk. */
 static size_t
 keyids(struct spd *s, const char *key, size_t len)
 {
-	const char *e = key + len;
+	const unsigned char *k = (const unsigned char *)key, *e = k + len;
 	size_t n;
 	uint32_t fr;
+	int sh;
 
-	for (n = 0; key < e; n++) {
-		for (fr = 0; key < e && *key != ','; key++)
-			fr = fr * 10 + (*key - '0');
-		key += key < e;
+	for (n = 0; k < e; n++) {
+		for (fr = 0, sh = 0; k < e; sh += 7) {
+			fr |= (uint32_t)(*k & 0x7f) << sh;
+			if (!(*k++ & 0x80))
+				break;
+		}
 		if (n == s->stkcap) {
 			s->stkcap *= 2;
 			s->stk = xreallocarray(s->stk, s->stkcap,
@@ -1100,28 +1141,13 @@ fields(struct spd *s, const char *key, size_t len)
 static void
 shrink(struct prof *p)
 {
-	const char *k;
-	size_t i, n, len, tot = 0;
-
 	closebatch(p);
 	free(p->agg);
 	free(p->blist);
 	p->agg = NULL;
 	p->blist = NULL;
 	p->aggcap = p->bcap = 0;
-	n = ht_count(p->stacks);
-	p->koff = xreallocarray(NULL, n + 1, sizeof(*p->koff));
-	for (i = 0; i < n; i++) {
-		ht_key(p->stacks, i, &len);
-		p->koff[i] = tot;
-		tot += len;
-	}
-	p->koff[n] = tot;
-	p->keys = xmalloc(tot);
-	for (i = 0; i < n; i++) {
-		k = ht_key(p->stacks, i, &len);
-		memcpy(p->keys + p->koff[i], k, len);
-	}
+	zl_done(p->keys);
 	ht_free(p->stacks);
 	p->stacks = NULL;
 	spill_free(p->sids);
@@ -1146,14 +1172,11 @@ shrink(struct prof *p)
 	}
 }
 
-/* The key of stack id of p, from its table or packed. */
+/* The kept key of stack id of p (varints). */
 static const char *
-pkey(const struct prof *p, size_t id, size_t *len)
+pkey(struct prof *p, size_t id, size_t *len)
 {
-	if (p->stacks != NULL)
-		return ht_key(p->stacks, id, len);
-	*len = p->koff[id + 1] - p->koff[id];
-	return p->keys + p->koff[id];
+	return zl_get(p->keys, id, len);
 }
 
 /* The next record of p (*pos: records read); 0 at the end. */
@@ -1311,7 +1334,6 @@ freeprof(struct prof *p)
 	spill_free(p->starts);
 	free(p->cstarts);
 	free(p->crecs);
-	free(p->keys);
-	free(p->koff);
+	zl_free(p->keys);
 	free(p);
 }

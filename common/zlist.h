@@ -1,0 +1,27 @@
+/*
+ * zlist.h: an append-only list of byte strings kept compressed, in
+ * blocks of about 256 KB, for strings that are read back in about the
+ * order they were added (spd.c's pending stacks).  Needs sst.h first.
+ */
+#ifndef ZLIST_H
+#define ZLIST_H
+
+#include <stddef.h>
+
+struct zlist;
+struct zlist *zl_new(void);
+void	 zl_free(struct zlist *);
+/* Append s[0..n) as string number zl_count(). */
+void	 zl_add(struct zlist *, const void *, size_t);
+/* Compress what is left (in the background); zl_add() may follow. */
+void	 zl_flush(struct zlist *);
+/* The same, and no zl_add() follows: the compressor's state is freed. */
+void	 zl_done(struct zlist *);
+size_t	 zl_count(const struct zlist *);
+/*
+ * String i and its length; valid until the next call.  Fast when i is
+ * in the block of the string got before, else a block is decompressed.
+ */
+const char *zl_get(struct zlist *, size_t, size_t *);
+
+#endif
