@@ -1,0 +1,159 @@
+/*
+ * test_zlist.c: Check suite for compressed string lists (common/zlist.c).
+ * Strings made from their number by a rule read back byte for byte in
+ * order, backwards and at random, across many blocks; empty strings,
+ * strings longer than a block, adding after reading, and zl_done().
+ */
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "tutil.h"
+#include "zlist.h"
+
+static Suite	*zlist_suite(void);
+
+/* String i: "i:" then i % 97 bytes of ('a' + i % 26); i % 50 == 7: "". */
+static size_t
+mkstr(char *b, size_t i)
+{
+	size_t n, k;
+
+	if (i % 50 == 7)
+		return 0;
+	n = (size_t)snprintf(b, 32, "%zu:", i);
+	for (k = 0; k < i % 97; k++)
+		b[n++] = (char)('a' + i % 26);
+	return n;
+}
+
+static void
+check(struct zlist *l, size_t i)
+{
+	char want[160];
+	const char *got;
+	size_t n, len;
+
+	n = mkstr(want, i);
+	got = zl_get(l, i, &len);
+	ck_assert_uint_eq(len, n);
+	ck_assert_int_eq(memcmp(got, want, n), 0);
+}
+
+START_TEST(test_orders)
+{
+	struct zlist *l;
+	char b[160];
+	size_t i, n = 40000, j;
+
+	l = zl_new();
+	for (i = 0; i < n; i++)
+		zl_add(l, b, mkstr(b, i));
+	zl_done(l);
+	ck_assert_uint_eq(zl_count(l), n);
+	for (i = 0; i < n; i++)
+		check(l, i);
+	for (i = n; i-- > 0;)
+		check(l, i);
+	for (i = 0, j = 12345; i < 2000; i++) {
+		j = (j * 1103515245 + 12345) % 2147483648UL;
+		check(l, j % n);
+	}
+	zl_free(l);
+}
+END_TEST
+
+START_TEST(test_interleaved)
+{
+	struct zlist *l;
+	char b[160];
+	size_t i;
+
+	/* Read while adding: the raw block is compressed on demand. */
+	l = zl_new();
+	for (i = 0; i < 20000; i++) {
+		zl_add(l, b, mkstr(b, i));
+		if (i % 3001 == 0)
+			check(l, i);
+		if (i % 4999 == 0)
+			check(l, i / 2);
+	}
+	zl_flush(l);
+	for (i = 20000; i < 20100; i++)
+		zl_add(l, b, mkstr(b, i));
+	for (i = 0; i < 20100; i++)
+		check(l, i);
+	zl_free(l);
+}
+END_TEST
+
+START_TEST(test_long)
+{
+	struct zlist *l;
+	char *big;
+	const char *got;
+	size_t n = 700000, len, i;
+
+	/* A string longer than a block, between two short ones. */
+	big = malloc(n);
+	ck_assert_ptr_nonnull(big);
+	for (i = 0; i < n; i++)
+		big[i] = (char)(i * 7 + i / 1000);
+	l = zl_new();
+	zl_add(l, "x", 1);
+	zl_add(l, big, n);
+	zl_add(l, "yz", 2);
+	zl_done(l);
+	got = zl_get(l, 1, &len);
+	ck_assert_uint_eq(len, n);
+	ck_assert_int_eq(memcmp(got, big, n), 0);
+	got = zl_get(l, 2, &len);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_int_eq(memcmp(got, "yz", 2), 0);
+	got = zl_get(l, 0, &len);
+	ck_assert_uint_eq(len, 1);
+	ck_assert_int_eq(got[0], 'x');
+	zl_free(l);
+	free(big);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	struct zlist *l;
+
+	/* Nothing added: done and freed without a thread. */
+	l = zl_new();
+	zl_done(l);
+	ck_assert_uint_eq(zl_count(l), 0);
+	zl_free(l);
+	l = zl_new();
+	zl_free(l);
+}
+END_TEST
+
+static Suite *
+zlist_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("zlist");
+	tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_orders);
+	tcase_add_test(tc, test_interleaved);
+	tcase_add_test(tc, test_long);
+	tcase_add_test(tc, test_empty);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(zlist_suite());
+}
