@@ -36,9 +36,12 @@ struct cpr {
 	struct buf	 arena;
 	struct cframe	*fr;
 	size_t		 nfr, frcap;
+	int		 lazy;		/* cpr_lazy(): text only on demand */
+	uint32_t	*ids;		/* the stack's frames */
 	size_t		*send, *lend;	/* by frame of the stack: text ends */
 	size_t		*nloc;		/* frames with a location up to it */
 	size_t		 ncur, curcap;
+	size_t		 nbuilt;	/* frames in sb and lb */
 	struct buf	 sb, lb;	/* the stack and its locations */
 	struct buf	 tb;		/* the record as a text line */
 	const char	*head;		/* thread..period, as in the line */
@@ -90,6 +93,7 @@ cpr_free(struct cpr *c)
 	buf_free(&c->lb);
 	buf_free(&c->tb);
 	free(c->fr);
+	free(c->ids);
 	free(c->send);
 	free(c->lend);
 	free(c->nloc);
@@ -143,29 +147,58 @@ frame(struct cpr *c, char **f, const size_t *fl, const char **why)
 	return CP_DICT;
 }
 
-/* Add frame number id to the stack being built. */
+/* Add frame number id to the stack. */
 static void
-push(struct cpr *c, size_t id)
+push(struct cpr *c, uint32_t id)
 {
-	const struct cframe *x = &c->fr[id];
-	size_t i = c->ncur;
-
-	if (i == c->curcap) {
+	if (c->ncur == c->curcap) {
 		c->curcap = c->curcap ? c->curcap * 2 : 64;
+		c->ids = xreallocarray(c->ids, c->curcap, sizeof(uint32_t));
 		c->send = xreallocarray(c->send, c->curcap, sizeof(size_t));
 		c->lend = xreallocarray(c->lend, c->curcap, sizeof(size_t));
 		c->nloc = xreallocarray(c->nloc, c->curcap, sizeof(size_t));
 	}
-	if (i > 0) {
-		buf_addc(&c->sb, ';');
-		buf_addc(&c->lb, ';');
+	c->ids[c->ncur++] = id;
+}
+
+/* The text of the stack's frames not yet in sb and lb. */
+static void
+build(struct cpr *c)
+{
+	const struct cframe *x;
+	size_t i;
+
+	c->sb.len = c->nbuilt > 0 ? c->send[c->nbuilt - 1] : 0;
+	c->lb.len = c->nbuilt > 0 ? c->lend[c->nbuilt - 1] : 0;
+	for (i = c->nbuilt; i < c->ncur; i++) {
+		x = &c->fr[c->ids[i]];
+		if (i > 0) {
+			buf_addc(&c->sb, ';');
+			buf_addc(&c->lb, ';');
+		}
+		buf_add(&c->sb, c->arena.data + x->noff, x->nlen);
+		buf_add(&c->lb, c->arena.data + x->loff, x->llen);
+		c->send[i] = c->sb.len;
+		c->lend[i] = c->lb.len;
+		c->nloc[i] = (i > 0 ? c->nloc[i - 1] : 0) + (x->llen > 0);
 	}
-	buf_add(&c->sb, c->arena.data + x->noff, x->nlen);
-	buf_add(&c->lb, c->arena.data + x->loff, x->llen);
-	c->send[i] = c->sb.len;
-	c->lend[i] = c->lb.len;
-	c->nloc[i] = (i > 0 ? c->nloc[i - 1] : 0) + (x->llen > 0);
-	c->ncur++;
+	c->nbuilt = c->ncur;
+}
+
+/* Stack and locations of the record into r. */
+static void
+fill(struct cpr *c, struct sst_rec *r)
+{
+	build(c);
+	r->stack = c->sb.len > 0 ? c->sb.data : "";
+	r->stacklen = c->sb.len;
+	if (c->ncur > 0 && c->nloc[c->ncur - 1] > 0) {
+		r->locs = c->lb.data;
+		r->locslen = c->lb.len;
+	} else {
+		r->locs = "";
+		r->locslen = 0;
+	}
 }
 
 /* The stack of a \R line: keep k[0..kn), then the frames s[0..n). */
@@ -181,8 +214,8 @@ stack(struct cpr *c, const char *k, size_t kn, const char *s, size_t n,
 		return -1;
 	}
 	c->ncur = (size_t)keep;
-	c->sb.len = keep > 0 ? c->send[keep - 1] : 0;
-	c->lb.len = keep > 0 ? c->lend[keep - 1] : 0;
+	if (c->nbuilt > c->ncur)
+		c->nbuilt = c->ncur;
 	for (p = s; n > 0; p++) {
 		for (id = 0, q = p; p < e && *p >= '0' && *p <= '9'; p++) {
 			if (id > UINT32_MAX)
@@ -197,7 +230,7 @@ stack(struct cpr *c, const char *k, size_t kn, const char *s, size_t n,
 			*why = "frame number of no \\F line";
 			return -1;
 		}
-		push(c, (size_t)id);
+		push(c, (uint32_t)id);
 		if (p == e)
 			break;
 	}
@@ -216,15 +249,11 @@ record(struct cpr *c, char **f, const size_t *fl, size_t nf,
 	c->headlen = (size_t)(f[4] + fl[4] - f[0]);
 	c->st = nf == 8 ? f[7] : NULL;
 	c->stlen = nf == 8 ? fl[7] : 0;
-	r->stack = c->sb.len > 0 ? c->sb.data : "";
-	r->stacklen = c->sb.len;
-	if (c->ncur > 0 && c->nloc[c->ncur - 1] > 0) {
-		r->locs = c->lb.data;
-		r->locslen = c->lb.len;
-	} else {
-		r->locs = "";
-		r->locslen = 0;
-	}
+	if (c->lazy) {
+		r->stack = r->locs = "";
+		r->stacklen = r->locslen = 0;
+	} else
+		fill(c, r);
 	if (rec_tail(c->st, c->stlen, r, why) == -1)
 		return CP_ERR;
 	return CP_REC;
@@ -243,7 +272,7 @@ cpr_line(struct cpr *c, char *s, size_t n, struct sst_rec *r,
 			return CP_ERR;
 		}
 		c->started = 1;
-		c->nfr = c->ncur = 0;
+		c->nfr = c->ncur = c->nbuilt = 0;
 		buf_reset(&c->arena);
 		return CP_DICT;
 	}
@@ -276,6 +305,7 @@ cpr_text(struct cpr *c, size_t *len)
 {
 	const struct buf *l;
 
+	build(c);
 	buf_reset(&c->tb);
 	buf_add(&c->tb, c->head, c->headlen);
 	buf_addc(&c->tb, '\t');
@@ -290,6 +320,26 @@ cpr_text(struct cpr *c, size_t *len)
 	}
 	*len = c->tb.len;
 	return c->tb.data;
+}
+
+void
+cpr_lazy(struct cpr *c)
+{
+	c->lazy = 1;
+}
+
+const char *
+cpr_leaf(const struct cpr *c, size_t *len, const char **loc, size_t *llen)
+{
+	const struct cframe *x;
+
+	if (c->ncur == 0)
+		return NULL;
+	x = &c->fr[c->ids[c->ncur - 1]];
+	*len = x->nlen;
+	*loc = c->arena.data + x->loff;
+	*llen = x->llen;
+	return c->arena.data + x->noff;
 }
 
 struct cpw *

@@ -29,6 +29,10 @@ enum cp_kind cpr_line(struct cpr *, char *, size_t, struct sst_rec *,
 	    const char **);
 /* The last record as a line of the text form (no newline). */
 const char *cpr_text(struct cpr *, size_t *);
+/* From now on leave stack and locs of records empty (rec_nostacks()). */
+void	 cpr_lazy(struct cpr *);
+/* The last record's leaf frame and its location; NULL: no frames. */
+const char *cpr_leaf(const struct cpr *, size_t *, const char **, size_t *);
 
 /* --- writing --- */
 struct cpw;

@@ -28,6 +28,7 @@ struct sst_reader {
 	int		*unit;		/* NULL, or the one unit allowed */
 	struct cpr	*cp;		/* the compact form's, once seen */
 	int		 compact;	/* the last record was compact */
+	int		 nostacks;	/* rec_nostacks() */
 };
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
@@ -296,8 +297,11 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 				why = what;
 			rec_fail(r, "%s", why);
 		}
-		if (r->cp == NULL)
+		if (r->cp == NULL) {
 			r->cp = cpr_new();
+			if (r->nostacks)
+				cpr_lazy(r->cp);
+		}
 		if ((k = cpr_line(r->cp, line, len, rec, &why)) == CP_ERR)
 			rec_fail(r, "%s", why);
 		if (k == CP_REC) {
@@ -315,6 +319,26 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 			    rec_unitname((enum sst_unit)*r->unit));
 	}
 	return 1;
+}
+
+void
+rec_nostacks(struct sst_reader *r)
+{
+	r->nostacks = 1;
+	if (r->cp != NULL)
+		cpr_lazy(r->cp);
+}
+
+const char *
+rec_leaf(const struct sst_reader *r, const struct sst_rec *rec, size_t *len,
+    const char **loc, size_t *llen)
+{
+	if (r->compact)
+		return cpr_leaf(r->cp, len, loc, llen);
+	if (rec->stacklen == 0)
+		return NULL;
+	*loc = rec_last(rec->locs, rec->locslen, llen);
+	return rec_last(rec->stack, rec->stacklen, len);
 }
 
 const char *

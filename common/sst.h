@@ -202,6 +202,19 @@ int	 rec_read(struct sst_reader *, struct sst_rec *);
 void	 rec_close(struct sst_reader *);
 /* The line of the last record read, as it is (no newline). */
 const char *rec_line(const struct sst_reader *, size_t *);
+/*
+ * The caller reads no stack or locs of the records (nor rec_line()'s
+ * text, which still has them): in the compact form they are left empty
+ * and not built.
+ */
+void	 rec_nostacks(struct sst_reader *);
+/*
+ * The leaf frame of the last record read, rec, and its location entry
+ * (empty when the record has no locations); NULL when it has no frames.
+ * Works after rec_nostacks().
+ */
+const char *rec_leaf(const struct sst_reader *, const struct sst_rec *,
+	    size_t *, const char **, size_t *);
 const char *rec_unitname(enum sst_unit);
 int	 rec_parseunit(const char *, size_t, enum sst_unit *);
 void	 rec_write(FILE *, const struct sst_rec *);

@@ -131,25 +131,25 @@ tally_leaves(struct tally *t, double *total, const char *path)
 	struct sst_reader *rd;
 	struct sst_rec r;
 	struct buf key;
-	const char *p;
-	size_t n;
+	const char *p, *loc;
+	size_t n, ln;
 	int fd;
 
 	buf_init(&key);
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &t->unit);
+	rec_nostacks(rd);
 	while (rec_read(rd, &r)) {
 		if (isinf(*total = rec_addw(*total, &r)))
 			rec_fail(rd, "the total weight overflows to infinity");
-		if (r.stacklen == 0 || r.samples == 0)
+		if (r.samples == 0 ||
+		    (p = rec_leaf(rd, &r, &n, &loc, &ln)) == NULL)
 			continue;
 		buf_reset(&key);
-		p = rec_last(r.stack, r.stacklen, &n);
 		buf_add(&key, p, n);
 		buf_addc(&key, '\t');
-		p = rec_last(r.locs, r.locslen, &n);
-		buf_add(&key, p, n);
+		buf_add(&key, loc, ln);
 		tally_add(t, key.data, key.len, &r);
 		if (t->over != NULL)
 			rec_fail(rd, "leaf %.*s: %s", (int)strcspn(key.data,

@@ -39,6 +39,7 @@ readfile(struct threads *t, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &t->unit);
+	rec_nostacks(rd);
 	while (rec_read(rd, &r)) {
 		tally_add(&t->tally, r.thread, r.threadlen, &r);
 		if (t->tally.over != NULL)

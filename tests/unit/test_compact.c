@@ -138,6 +138,50 @@ START_TEST(test_read_mixed)
 }
 END_TEST
 
+START_TEST(test_lazy)
+{
+	struct sst_reader *rd;
+	struct sst_rec r;
+	const char *leaf, *loc, *l;
+	char *path;
+	size_t n, ln, len;
+	int fd;
+
+	/*
+	 * With rec_nostacks(): stacks left empty, the leaf and the text
+	 * line still right, also after keeping frames of an unbuilt stack.
+	 */
+	path = tu_tmpfile("\\D\n\\F\ta\tf:1::0\n\\F\tb\tf:2::1\n"
+	    "\\R\tT\t1\t1\tnone\t1\t0\t0,1\n"
+	    "\\R\tT\t1\t1\tnone\t1\t1\t0\n"
+	    "\\R\tT\t1\t1\tnone\t1\t0\t\n");
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	rd = rec_open(fd, path);
+	rec_nostacks(rd);
+	ck_assert(rec_read(rd, &r));
+	ck_assert_uint_eq(r.stacklen, 0);
+	leaf = rec_leaf(rd, &r, &n, &loc, &ln);
+	ck_assert_ptr_nonnull(leaf);
+	ck_assert(n == 1 && leaf[0] == 'b' && ln == 6);
+	ck_assert_int_eq(memcmp(loc, "f:2::1", 6), 0);
+	ck_assert(rec_read(rd, &r));
+	leaf = rec_leaf(rd, &r, &n, &loc, &ln);
+	ck_assert(n == 1 && leaf[0] == 'a' && ln == 6);
+	l = rec_line(rd, &len);
+	ck_assert_uint_eq(len, strlen("T\t1\t1\tnone\t1\ta;a\tf:1::0;f:1::0"));
+	ck_assert_int_eq(memcmp(l, "T\t1\t1\tnone\t1\ta;a\tf:1::0;f:1::0",
+	    len), 0);
+	ck_assert(rec_read(rd, &r));
+	ck_assert_ptr_null(rec_leaf(rd, &r, &n, &loc, &ln));
+	ck_assert(!rec_read(rd, &r));
+	rec_close(rd);
+	close(fd);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_refuse)
 {
 	static const char *nod[] = { "\\F\ta\t" };
@@ -324,6 +368,7 @@ compact_suite(void)
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_read_nolocs);
 	tcase_add_test(tc, test_read_mixed);
+	tcase_add_test(tc, test_lazy);
 	tcase_add_test(tc, test_refuse);
 	tcase_add_test(tc, test_write);
 	tcase_add_test(tc, test_write_ids);
