@@ -73,8 +73,12 @@ mkinput pyspy-shared-first-100.json "$gen" -r -m 100
 # Zipf popularity, 8 threads, about 5,000 frames.
 mkinput "pyspy-z50k-$mb.json" "$gen" -k 50000 -m "$mb"
 mkinput pyspy-z200k-200.json "$gen" -k 200000 -m 200
+# The same shape, three times the size: about twice the distinct
+# records, for the memory each further record costs.
+mkinput pyspy-z200k-600.json "$gen" -k 200000 -m 600
 in_z50k=$dir/pyspy-z50k-$mb.json
 in_z200k=$dir/pyspy-z200k-200.json
+in_z200k600=$dir/pyspy-z200k-600.json
 in_p10=$dir/pyspy-10.json
 in_p200=$dir/pyspy-200.json
 in_pbig=$dir/pyspy-$mb.json
@@ -257,9 +261,36 @@ bench "sst-flatten z50k ${mb}MB" z50k sst-flatten \
     'sst-flatten "$F" >/dev/null'
 bench "sst-flatten z200k 200MB" z200k sst-flatten \
     'sst-flatten "$F" >/dev/null'
+bench "sst-flatten -z z50k ${mb}MB" z50k sst-flatten \
+    'sst-flatten -z "$F" >/dev/null'
 bench "analyze-pyspy-profile z50k ${mb}MB" z50k \
     "sst-flatten analyze-pyspy-profile" \
+    'analyze-pyspy-profile "$F" >/dev/null'
+bench "analyze-pyspy-profile -no-cat z50k" z50k \
+    "sst-flatten analyze-pyspy-profile" \
     'analyze-pyspy-profile "$F" --no-categories >/dev/null'
+
+# Peak RSS of sst-flatten against the distinct records it writes, on
+# 200 and 600 MB of the z200k shape: what a further record costs.
+case "sst-flatten RSS per record z200k" in
+$only)
+	if [ -n "$timer" ]; then
+		for k in z200k z200k600; do
+			eval "F=\${in_$k:-}"
+			$timer -f %M -o "$dir/.rss" sst-flatten "$F" \
+			    >"$dir/.recs" || exit 1
+			eval "rss_$k=\$(tail -n 1 \"\$dir/.rss\")"
+			eval "n_$k=\$(wc -l <\"\$dir/.recs\")"
+		done
+		rm -f "$dir/.recs"
+		awk -v r1="$rss_z200k" -v r2="$rss_z200k600" \
+		    -v n1="$n_z200k" -v n2="$n_z200k600" 'BEGIN {
+		    printf "%-34s %d records %.1f MB, %d records %.1f MB: " \
+			"%.0f bytes per further record\n",
+			"sst-flatten RSS per record", n1, r1 / 1024, n2,
+			r2 / 1024, (r2 - r1) * 1024 / (n2 - n1) }'
+	fi ;;
+esac
 
 # The largest total size of the drop-in's temporary files, sampled
 # every 20 ms, against the input's size.
@@ -270,8 +301,7 @@ $only)
 		[ -n "$F" ] || continue
 		tw=$dir/.tmpwatch
 		rm -rf "$tw" && mkdir -p "$tw" || exit 1
-		TMPDIR=$tw analyze-pyspy-profile "$F" --no-categories \
-		    >/dev/null &
+		TMPDIR=$tw analyze-pyspy-profile "$F" >/dev/null &
 		p=$!
 		peak=0
 		while kill -0 "$p" 2>/dev/null; do
