@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "callgraph.h"
+#include "compact.h"
 
 void
 cg_init(struct cg *g)
@@ -124,6 +125,8 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 {
 	struct lines *l;
 	struct sst_rec r;
+	struct cpr *cp = NULL;
+	enum cp_kind k;
 	const char *why;
 	char *line;
 	size_t len, n;
@@ -133,7 +136,17 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 	fd = xopen(path);
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
-		if (g->diff == -1)
+		/* The compact form of the stream (sst(5)), read as it. */
+		if (g->diff != 1 && cp_isline(line, len)) {
+			g->diff = 0;
+			if (cp == NULL)
+				cp = cpr_new();
+			if ((k = cpr_line(cp, line, len, &r, &why)) == CP_ERR)
+				errx(1, "%s:%llu: %s", lines_name(l),
+				    lines_lineno(l), why);
+			if (k == CP_DICT)
+				continue;
+		} else if (g->diff == -1)
 			g->diff = memchr(line, '\t', len) == NULL;
 		if (g->diff && len > 0 && (*line == '{' || *line == '['))
 			errx(1, "%s:%llu: JSON, not an sst(5) stream: "
@@ -144,7 +157,8 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 			    "separated fields) or two-count folded lines "
 			    "\"stack countA countB\"", lines_name(l),
 			    lines_lineno(l));
-		if (!g->diff && rec_parse(line, len, &r, &why) == -1)
+		if (!g->diff && !cp_isline(line, len) &&
+		    rec_parse(line, len, &r, &why) == -1)
 			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
 			    why);
 		if (!g->hasunit) {
@@ -170,6 +184,7 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 		n = funcids(g, &r);
 		emit(arg, tid, g->ids, n, &r);
 	}
+	cpr_free(cp);
 	lines_close(l);
 	if (fd != STDIN_FILENO)
 		close(fd);
