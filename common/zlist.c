@@ -4,16 +4,16 @@
  * or more is compressed with zstd at level 3 and its bytes appended to
  * one buffer.  Reading decompresses one block at a time and indexes its
  * strings.  The stacks of a py-spy profile (frame indices as varints,
- * spd.c) take about 40 bytes each.  Full blocks are compressed by a thread of their
- * own, so that the caller goes on meanwhile (spd.c reads the next
- * profile); reading waits for it.
+ * spd.c) take about 40 bytes each.  Full blocks are compressed by a
+ * thread of their own while the caller goes on (spd.c reads on);
+ * reading, and zl_done(), wait for it.
  */
 #include <err.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_createCCtx_advanced */
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_initStaticCCtx */
 #include <zstd.h>
 
 #include "sst.h"
@@ -28,28 +28,36 @@ struct zblock {
 	size_t		 rawlen;
 };
 
-/* A raw block waiting for the compressing thread. */
+/* A raw block for the compressing thread, and what it made of it. */
 struct zraw {
 	struct buf	 b;
 	size_t		 first;
+	char		*out;		/* ZSTD_compressBound(b.len) bytes */
+	size_t		 cap, len;
 	struct zraw	*next;
 };
 
 struct zlist {
 	struct buf	 raw;		/* the block being filled */
 	size_t		 rawfirst;
-	/* The compressing thread: it owns z, blk and cc while it runs. */
+	/*
+	 * The compressing thread takes the blocks of todo in order and
+	 * moves them to done; it allocates nothing (the fuzzers' allocator
+	 * is for one thread), so its context is static, made here.
+	 */
 	pthread_t	 th;
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 cv;
 	int		 running, joinable;
-	int		 done;		/* zl_done(): no more strings */
-	struct zraw	*qhead, **qtail;	/* blocks for it, in order */
+	struct zraw	*todo, **todotail;
+	struct zraw	*done, **donetail;
+	ZSTD_CCtx	*cc;		/* in ccmem */
+	void		*ccmem;
+	size_t		 ccsize;
 	struct buf	 z;		/* the blocks, compressed */
 	struct zblock	*blk;
 	size_t		 nblk, blkcap;
 	size_t		 n;		/* strings */
-	ZSTD_CCtx	*cc;
 	ZSTD_DCtx	*dc;
 	/* The block decompressed last (cur, or (size_t)-1: none). */
 	size_t		 cur;
@@ -87,7 +95,8 @@ zl_new(void)
 	buf_init(&l->z);
 	buf_init(&l->dec);
 	l->cur = (size_t)-1;
-	l->qtail = &l->qhead;
+	l->todotail = &l->todo;
+	l->donetail = &l->done;
 	if (pthread_mutex_init(&l->mu, NULL) != 0 ||
 	    pthread_cond_init(&l->cv, NULL) != 0)
 		errx(1, "zlist: cannot make a lock");
@@ -107,7 +116,7 @@ zl_free(struct zlist *l)
 	buf_free(&l->dec);
 	free(l->blk);
 	free(l->doff);
-	ZSTD_freeCCtx(l->cc);
+	free(l->ccmem);
 	ZSTD_freeDCtx(l->dc);
 	free(l);
 }
@@ -118,63 +127,71 @@ zl_count(const struct zlist *l)
 	return l->n;
 }
 
-/* Compress raw block r[0..n) of first string first: one more block. */
-static void
-compress(struct zlist *l, const char *r, size_t n, size_t first)
-{
-	struct zblock *b;
-	size_t cap, k;
-
-	if (l->cc == NULL && (l->cc = ZSTD_createCCtx_advanced(zmem)) ==
-	    NULL)
-		errx(1, "ZSTD_createCCtx failed");
-	if (l->nblk == l->blkcap) {
-		l->blkcap = l->blkcap ? l->blkcap * 2 : 64;
-		l->blk = xreallocarray(l->blk, l->blkcap, sizeof(*l->blk));
-	}
-	cap = ZSTD_compressBound(n);
-	buf_grow(&l->z, cap);
-	k = ZSTD_compressCCtx(l->cc, l->z.data + l->z.len, cap, r, n, LEVEL);
-	if (ZSTD_isError(k))
-		errx(1, "zstd: %s", ZSTD_getErrorName(k));
-	b = &l->blk[l->nblk++];
-	b->first = first;
-	b->off = l->z.len;
-	b->len = k;
-	b->rawlen = n;
-	l->z.len += k;
-}
-
-/* The compressing thread: the queued blocks in order, then it ends. */
+/* The compressing thread: the blocks to do, in order, then it ends. */
 static void *
 worker(void *arg)
 {
 	struct zlist *l = arg;
 	struct zraw *q;
+	size_t k;
 
 	for (;;) {
 		pthread_mutex_lock(&l->mu);
-		if ((q = l->qhead) == NULL) {
-			/* Its state is a megabyte or two: not kept idle. */
-			if (l->done) {
-				ZSTD_freeCCtx(l->cc);
-				l->cc = NULL;
-			}
+		if ((q = l->todo) == NULL) {
 			l->running = 0;
 			pthread_cond_broadcast(&l->cv);
 			pthread_mutex_unlock(&l->mu);
 			return NULL;
 		}
-		if ((l->qhead = q->next) == NULL)
-			l->qtail = &l->qhead;
+		if ((l->todo = q->next) == NULL)
+			l->todotail = &l->todo;
 		pthread_mutex_unlock(&l->mu);
-		compress(l, q->b.data, q->b.len, q->first);
+		k = ZSTD_compressCCtx(l->cc, q->out, q->cap, q->b.data,
+		    q->b.len, LEVEL);
+		/* An error is reported by collect(). */
+		q->len = k;
+		q->next = NULL;
+		pthread_mutex_lock(&l->mu);
+		*l->donetail = q;
+		l->donetail = &q->next;
+		pthread_mutex_unlock(&l->mu);
+	}
+}
+
+/* Append the blocks the thread has compressed. */
+static void
+collect(struct zlist *l)
+{
+	struct zraw *q, *next;
+	struct zblock *b;
+
+	pthread_mutex_lock(&l->mu);
+	q = l->done;
+	l->done = NULL;
+	l->donetail = &l->done;
+	pthread_mutex_unlock(&l->mu);
+	for (; q != NULL; q = next) {
+		next = q->next;
+		if (ZSTD_isError(q->len))
+			errx(1, "zstd: %s", ZSTD_getErrorName(q->len));
+		if (l->nblk == l->blkcap) {
+			l->blkcap = l->blkcap ? l->blkcap * 2 : 64;
+			l->blk = xreallocarray(l->blk, l->blkcap,
+			    sizeof(*l->blk));
+		}
+		b = &l->blk[l->nblk++];
+		b->first = q->first;
+		b->off = l->z.len;
+		b->len = q->len;
+		b->rawlen = q->b.len;
+		buf_add(&l->z, q->out, q->len);
 		buf_free(&q->b);
+		free(q->out);
 		free(q);
 	}
 }
 
-/* Wait until every queued block is compressed. */
+/* Wait until every block is compressed, and collect them. */
 static void
 zwait(struct zlist *l)
 {
@@ -186,6 +203,25 @@ zwait(struct zlist *l)
 		pthread_join(l->th, NULL);
 		l->joinable = 0;
 	}
+	collect(l);
+}
+
+/* A compressing context for blocks of n bytes: made or grown here. */
+static void
+context(struct zlist *l, size_t n)
+{
+	size_t need;
+
+	need = ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(LEVEL, n,
+	    0));
+	if (l->cc != NULL && need <= l->ccsize)
+		return;
+	zwait(l);
+	free(l->ccmem);
+	l->ccmem = xmalloc(need);
+	l->ccsize = need;
+	if ((l->cc = ZSTD_initStaticCCtx(l->ccmem, need)) == NULL)
+		errx(1, "ZSTD_initStaticCCtx failed");
 }
 
 void
@@ -193,17 +229,21 @@ zl_flush(struct zlist *l)
 {
 	struct zraw *q;
 
+	collect(l);
 	if (l->raw.len == 0)
 		return;
+	context(l, l->raw.len);
 	q = xmalloc(sizeof(*q));
 	q->b = l->raw;
 	q->first = l->rawfirst;
+	q->cap = ZSTD_compressBound(q->b.len);
+	q->out = xmalloc(q->cap);
 	q->next = NULL;
 	buf_init(&l->raw);
 	l->rawfirst = l->n;
 	pthread_mutex_lock(&l->mu);
-	*l->qtail = q;
-	l->qtail = &q->next;
+	*l->todotail = q;
+	l->todotail = &q->next;
 	if (l->running) {
 		pthread_mutex_unlock(&l->mu);
 		return;
@@ -221,19 +261,13 @@ zl_flush(struct zlist *l)
 void
 zl_done(struct zlist *l)
 {
-	pthread_mutex_lock(&l->mu);
-	l->done = 1;
-	if (l->running) {
-		pthread_mutex_unlock(&l->mu);
-		zl_flush(l);
-		return;
-	}
-	pthread_mutex_unlock(&l->mu);
+	/* The last block waited for: a few milliseconds. */
 	zl_flush(l);
-	/* No thread ran since: nothing else frees the state. */
 	zwait(l);
-	ZSTD_freeCCtx(l->cc);
+	free(l->ccmem);
+	l->ccmem = NULL;
 	l->cc = NULL;
+	l->ccsize = 0;
 }
 
 void
@@ -305,7 +339,8 @@ zl_get(struct zlist *l, size_t i, size_t *len)
 		errx(1, "zl_get: string %zu of %zu", i, l->n);
 	if (i >= l->rawfirst)
 		zl_flush(l);
-	zwait(l);
+	if (l->joinable)
+		zwait(l);
 	if (l->cur == (size_t)-1 || i < l->blk[l->cur].first ||
 	    (l->cur + 1 < l->nblk && i >= l->blk[l->cur + 1].first)) {
 		lo = 0;
