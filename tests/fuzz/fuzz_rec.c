@@ -11,7 +11,11 @@
  * Then the whole input is read with rec_read through a descriptor that
  * gives 1 to 16 bytes a read: it must accept exactly the lines that
  * rec_parse accepted, up to the first bad one, where it exits 1 (a
- * jump back here when fuzzing, see fuzz.h).
+ * jump back here when fuzzing, see fuzz.h).  An input with lines of the
+ * compact form (compact.c) is read whole instead: every record it
+ * gives must be a text line that rec_parse accepts, and those lines,
+ * written in the compact form by cpw_write and read again, must come
+ * back the same.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +23,39 @@
 
 #include "sst.h"
 #include "fuzz.h"
+#include "compact.h"
 
 struct readall {
 	int		 fd;
 	unsigned long long nrec;
+	int		 compact;	/* collect the records' text lines */
+	struct tbuf {			/* this file's malloc, untracked */
+		char	*data;
+		size_t	 len, cap;
+	}		 text;
 };
+
+/* What the compact writer makes of text lines t[0..n). */
+struct writeall {
+	const char	*t;
+	size_t		 n;
+	char		*out, *want;	/* compact; rec_write's text */
+	size_t		 len, wlen;
+};
+
+/* Append s[0..n) and a newline to b. */
+static void
+tadd(struct tbuf *b, const char *s, size_t n)
+{
+	while (b->len + n + 1 > b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 4096;
+		if ((b->data = realloc(b->data, b->cap)) == NULL)
+			abort();
+	}
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len++] = '\n';
+}
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -119,10 +151,77 @@ readall(void *arg)
 	struct sst_reader *rd;
 	struct sst_rec r;
 
+	const char *l, *why;
+	char *copy;
+	size_t n;
+
 	rd = rec_open(ra->fd, "in");
-	while (rec_read(rd, &r))
+	while (rec_read(rd, &r)) {
 		ra->nrec++;
+		if (!ra->compact)
+			continue;
+		l = rec_line(rd, &n);
+		tadd(&ra->text, l, n);
+		copy = ra->text.data + ra->text.len - n - 1;
+		if (rec_parse(copy, n, &r, &why) == -1)
+			fuzz_bug("a record reads as a bad text line (%s)",
+			    why);
+		/* rec_parse changes nothing: the line stays for later. */
+	}
 	rec_close(rd);
+}
+
+/* Write the lines of wa compact and with rec_write (in fuzz_call). */
+static void
+writeall(void *arg)
+{
+	struct writeall *wa = arg;
+	struct sst_rec r;
+	struct cpw *w;
+	const char *why, *t = wa->t, *e = wa->t + wa->n, *nl;
+	FILE *fp, *wp;
+
+	if ((fp = open_memstream(&wa->out, &wa->len)) == NULL ||
+	    (wp = open_memstream(&wa->want, &wa->wlen)) == NULL)
+		abort();
+	w = cpw_new(fp);
+	for (; t < e; t = nl + 1) {
+		nl = memchr(t, '\n', (size_t)(e - t));
+		if (rec_parse((char *)t, (size_t)(nl - t), &r, &why) == -1)
+			fuzz_bug("roundtrip: %s", why);
+		cpw_write(w, &r);
+		rec_write(wp, &r);
+	}
+	cpw_free(w);
+	fclose(fp);
+	fclose(wp);
+}
+
+/*
+ * Text lines t[0..n), each a record: written compact, they must read
+ * back as the text rec_write writes for them (numbers in their
+ * shortest spelling).
+ */
+static void
+roundtrip(char *t, size_t n)
+{
+	struct writeall wa = { t, n, NULL, NULL, 0, 0 };
+	struct readall ra;
+	int st;
+
+	if (fuzz_call(writeall, &wa, 1) != -1)
+		fuzz_bug("writing the compact form failed: %s", fuzz_msg);
+	memset(&ra, 0, sizeof(ra));
+	ra.compact = 1;
+	ra.fd = fuzz_input((const uint8_t *)wa.out, wa.len);
+	st = fuzz_call(readall, &ra, 1);
+	if (st != -1 || ra.text.len != wa.wlen || memcmp(ra.text.data,
+	    wa.want, wa.wlen) != 0)
+		fuzz_bug("the compact form of the records did not read "
+		    "back the same (status %d)", st);
+	free(ra.text.data);
+	free(wa.out);
+	free(wa.want);
 }
 
 int
@@ -141,7 +240,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long long good = 0;
 	const char *s, *e, *nl;
 	char *line;
-	int bad = 0, st;
+	int bad = 0, st, compact = 0;
 
 	for (s = (const char *)data, e = s + size; s < e; s = nl + 1) {
 		if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
@@ -149,6 +248,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line = malloc((size_t)(nl - s) + 1);
 		memcpy(line, s, (size_t)(nl - s));
 		line[nl - s] = '\0';
+		compact |= cp_isline(line, (size_t)(nl - s));
 		if (checkline(line, (size_t)(nl - s)) == 0 && !bad)
 			good++;
 		else
@@ -156,10 +256,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(line);
 	}
 	memset(&ra, 0, sizeof(ra));
+	ra.compact = compact;
 	ra.fd = fuzz_input(data, size);
 	fuzz_chunk = 1 + (int)(size % 16);
 	st = fuzz_call(readall, &ra, 1);
 	fuzz_chunk = 0;
+	if (compact) {
+		if (st == -1 && ra.text.len > 0)
+			roundtrip(ra.text.data, ra.text.len);
+		free(ra.text.data);
+		return 0;
+	}
 	if (st != (bad ? 1 : -1) || ra.nrec != good)
 		fuzz_bug("rec_read read %llu records (status %d), rec_parse "
 		    "accepted %llu%s", ra.nrec, st, good,

@@ -42,7 +42,8 @@ for h in "$@"; do
 		[ "$h" = spd ] && [ -d "$corpus/speedscope-other" ] &&
 		    extra="$extra $corpus/speedscope-other" ;;
 	rec)
-		seed "$s" tests/fixtures/*.sst tests/golden/sst-*/*/in ;;
+		seed "$s" tests/fixtures/*.sst tests/fixtures/*.z \
+		    tests/golden/sst-*/*/in ;;
 	collapsed)
 		seed "$s" tests/fixtures/cg-*.txt \
 		    tests/golden/collapsed2sst/*/in* ;;
