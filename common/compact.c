@@ -483,8 +483,9 @@ void
 cpw_write(struct cpw *w, const struct sst_rec *r)
 {
 	struct buf *b = &w->line;
-	char num[FMTBUF];
-	size_t i, n, keep;
+	const char *t0;
+	char num[FMTBUF], *q;
+	size_t i, n, keep, len;
 	uint32_t *t;
 
 	/* Locations of empty entries only have no compact spelling. */
@@ -509,23 +510,32 @@ cpw_write(struct cpw *w, const struct sst_rec *r)
 	buf_addc(b, '\t');
 	buf_add(b, num, fmt_u64(num, r->samples));
 	buf_addc(b, '\t');
-	buf_adds(b, fmt_double(num, sizeof(num), r->weight));
+	t0 = fmt_dshort(r->weight, &len);
+	buf_add(b, t0, len);
 	buf_addc(b, '\t');
 	buf_adds(b, rec_unitname(r->unit));
 	buf_addc(b, '\t');
-	buf_adds(b, r->hasperiod ? fmt_double(num, sizeof(num), r->period) :
-	    "-");
+	if (r->hasperiod) {
+		t0 = fmt_dshort(r->period, &len);
+		buf_add(b, t0, len);
+	} else
+		buf_addc(b, '-');
 	buf_addc(b, '\t');
 	buf_add(b, num, fmt_u64(num, keep));
 	buf_addc(b, '\t');
+	/* A number is 10 digits at most, and a comma. */
+	buf_grow(b, (n - keep) * 11 + 2 * FMTBUF);
+	q = b->data + b->len;
 	for (i = keep; i < n; i++) {
 		if (i > keep)
-			buf_addc(b, ',');
-		buf_add(b, num, fmt_u64(num, w->cur[i]));
+			*q++ = ',';
+		q += fmt_u64(q, w->cur[i]);
 	}
+	b->len = (size_t)(q - b->data);
 	if (r->hasstart) {
 		buf_addc(b, '\t');
-		buf_adds(b, fmt_double(num, sizeof(num), r->start));
+		t0 = fmt_dshort(r->start, &len);
+		buf_add(b, t0, len);
 	}
 	buf_addc(b, '\n');
 	fwrite(b->data, 1, b->len, w->fp);

@@ -8,6 +8,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "sst.h"
@@ -329,4 +330,34 @@ fmt_strtou64(const char *s, size_t len, uint64_t *v)
 	}
 	*v = x;
 	return 0;
+}
+
+/*
+ * fmt_double(d), remembered: a stream's weights and periods repeat (a
+ * period on every record, the weights of 1, 2, 3 samples), and finding
+ * the shortest text takes up to three conversions each way.  The text
+ * stays until the next call; for one thread only.
+ */
+const char *
+fmt_dshort(double d, size_t *len)
+{
+	static struct {
+		uint64_t	 bits;
+		int		 set;
+		unsigned char	 len;
+		char		 s[FMTBUF];
+	} c[1024];
+	uint64_t b;
+	size_t h;
+
+	memcpy(&b, &d, sizeof(b));
+	h = (size_t)((b * 0x9e3779b97f4a7c15ULL) >> 54);
+	if (!c[h].set || c[h].bits != b) {
+		fmt_double(c[h].s, sizeof(c[h].s), d);
+		c[h].len = (unsigned char)strlen(c[h].s);
+		c[h].bits = b;
+		c[h].set = 1;
+	}
+	*len = c[h].len;
+	return c[h].s;
 }

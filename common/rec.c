@@ -360,35 +360,6 @@ rec_close(struct sst_reader *r)
 	free(r);
 }
 
-/*
- * fmt_double(d), remembered: a stream's weights and periods repeat (a
- * period on every record, the weights of 1, 2, 3 samples), and finding
- * the shortest text takes up to three conversions each way.
- */
-static const char *
-dtext(double d, size_t *len)
-{
-	static struct {
-		uint64_t	 bits;
-		int		 set;
-		unsigned char	 len;
-		char		 s[FMTBUF];
-	} c[1024];
-	uint64_t b;
-	size_t h;
-
-	memcpy(&b, &d, sizeof(b));
-	h = (size_t)((b * 0x9e3779b97f4a7c15ULL) >> 54);
-	if (!c[h].set || c[h].bits != b) {
-		fmt_double(c[h].s, sizeof(c[h].s), d);
-		c[h].len = (unsigned char)strlen(c[h].s);
-		c[h].bits = b;
-		c[h].set = 1;
-	}
-	*len = c[h].len;
-	return c[h].s;
-}
-
 void
 rec_write(FILE *fp, const struct sst_rec *r)
 {
@@ -399,7 +370,7 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	*q++ = '\t';
 	q += fmt_u64(q, r->samples);
 	*q++ = '\t';
-	t = dtext(r->weight, &n);
+	t = fmt_dshort(r->weight, &n);
 	memcpy(q, t, n);
 	q += n;
 	*q++ = '\t';
@@ -409,7 +380,7 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	q += n;
 	*q++ = '\t';
 	if (r->hasperiod) {
-		t = dtext(r->period, &n);
+		t = fmt_dshort(r->period, &n);
 		memcpy(q, t, n);
 		q += n;
 	} else
@@ -422,7 +393,7 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	fwrite(r->locs, 1, r->locslen, fp);
 	if (r->hasstart) {
 		putc('\t', fp);
-		t = dtext(r->start, &n);
+		t = fmt_dshort(r->start, &n);
 		fwrite(t, 1, n, fp);
 	}
 	putc('\n', fp);

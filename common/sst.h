@@ -266,6 +266,8 @@ void	 sst_sort(size_t *, size_t, sst_cmp, void *);
 /* fmt.c: numbers */
 /* Shortest text that reads back as the same double (like Python repr). */
 char	*fmt_double(char *, size_t, double);
+/* The same text, remembered for the doubles seen last; len its length. */
+const char *fmt_dshort(double, size_t *);
 /* The same digits as Python's repr() writes them: "1.0", "1e+16", "inf". */
 char	*fmt_pyfloat(char *, size_t, double);
 /* v in decimal, not terminated (20 bytes at most); returns the length. */
