@@ -560,6 +560,37 @@ START_TEST(test_strtou64)
 }
 END_TEST
 
+/* fmt_dshort: fmt_double's text, also for doubles that share a slot. */
+START_TEST(test_dshort)
+{
+	static const struct {
+		double	 d;
+		const char *s;
+	} t[] = {
+		{ 0.01, "0.01" }, { 1.340000000000001, "1.340000000000001" },
+		{ 0.1 + 0.2, "0.30000000000000004" }, { 0, "0" },
+		{ 1e300, "1e+300" }, { -2.5, "-2.5" }, { 0.01, "0.01" },
+	};
+	const char *p;
+	char b[FMTBUF];
+	size_t i, k, n;
+
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			p = fmt_dshort(t[i].d, &n);
+			ck_assert_uint_eq(n, strlen(t[i].s));
+			ck_assert_int_eq(memcmp(p, t[i].s, n), 0);
+		}
+	/* Many doubles: slots are taken over, the text stays right. */
+	for (i = 1; i < 20000; i++) {
+		p = fmt_dshort((double)i * 0.01, &n);
+		fmt_double(b, sizeof(b), (double)i * 0.01);
+		ck_assert_uint_eq(n, strlen(b));
+		ck_assert_int_eq(memcmp(p, b, n), 0);
+	}
+}
+END_TEST
+
 static Suite *
 fmt_suite(void)
 {
@@ -570,6 +601,7 @@ fmt_suite(void)
 	tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_u64);
+	tcase_add_test(tc, test_dshort);
 	tcase_add_test(tc, test_double_values);
 	tcase_add_test(tc, test_double_random);
 	tcase_add_test(tc, test_pyfloat_values);
