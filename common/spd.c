@@ -304,6 +304,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 			errx(1, "%s: no shared.frames", json_name(j));
 		}
 		emitprof(&s, p);
+		/* Unlinked first: on an error exit the rest stays reachable. */
+		s.pending = np;
 		freeprof(p);
 	}
 	buf_free(&s.arena);
