@@ -11,6 +11,7 @@
  * compact form of the stream (sst(5)): frames once, stacks as changes.
  */
 #include <err.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,14 @@ main(int argc, char *argv[])
 	int ch, i, persample = 0, progress = -1;
 
 	sst_init();
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * The tables of a profile grow to megabytes and are freed when it
+	 * ends: mapped, they go back whole and grow without a copy, where
+	 * glibc's rising threshold would keep them on the heap.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0)
 			usage(0);
