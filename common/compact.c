@@ -33,6 +33,7 @@ struct cframe {
 
 struct cpr {
 	int		 started;	/* a \D line was read */
+	struct sst_frames sf;		/* the record's frames */
 	struct buf	 arena;
 	struct cframe	*fr;
 	size_t		 nfr, frcap;
@@ -53,6 +54,7 @@ struct cpr {
 struct cpw {
 	FILE		*fp;
 	int		 started;
+	uint64_t	 serial;	/* of the numbering in map */
 	uint32_t	 nfr;		/* frames written */
 	struct htab	*fr;		/* "name\tlocation" */
 	uint32_t	*hmap;		/* by id in fr: frame number */
@@ -70,12 +72,36 @@ cp_isline(const char *s, size_t n)
 	    s[1] == 'R') && (n == 2 || s[2] == '\t');
 }
 
+static uint64_t	 serials;
+
+uint64_t
+cp_serial(void)
+{
+	return ++serials;
+}
+
+/* Frame id's name and location (sst_frames' text()). */
+static void
+frametext(const void *src, uint32_t id, const char **name, size_t *nlen,
+    const char **loc, size_t *llen)
+{
+	const struct cpr *c = src;
+	const struct cframe *x = &c->fr[id];
+
+	*name = c->arena.data + x->noff;
+	*nlen = x->nlen;
+	*loc = c->arena.data + x->loff;
+	*llen = x->llen;
+}
+
 struct cpr *
 cpr_new(void)
 {
 	struct cpr *c;
 
 	c = xcalloc(1, sizeof(*c));
+	c->sf.text = frametext;
+	c->sf.src = c;
 	buf_init(&c->arena);
 	buf_init(&c->sb);
 	buf_init(&c->lb);
@@ -254,6 +280,9 @@ record(struct cpr *c, char **f, const size_t *fl, size_t nf,
 		r->stacklen = r->locslen = 0;
 	} else
 		fill(c, r);
+	c->sf.ids = c->ids;
+	c->sf.n = c->ncur;
+	r->frames = &c->sf;
 	if (rec_tail(c->st, c->stlen, r, why) == -1)
 		return CP_ERR;
 	return CP_REC;
@@ -273,6 +302,7 @@ cpr_line(struct cpr *c, char *s, size_t n, struct sst_rec *r,
 		}
 		c->started = 1;
 		c->nfr = c->ncur = c->nbuilt = 0;
+		c->sf.serial = cp_serial();
 		buf_reset(&c->arena);
 		return CP_DICT;
 	}
@@ -451,6 +481,12 @@ frameids(struct cpw *w, const struct sst_frames *f)
 	size_t i, cap, nlen, llen;
 	uint32_t id;
 
+	/* Another numbering: its frames are new to the map. */
+	if (f->serial != w->serial) {
+		if (w->mapcap > 0)
+			memset(w->map, 0, w->mapcap * sizeof(*w->map));
+		w->serial = f->serial;
+	}
 	room(w, f->n);
 	for (i = 0; i < f->n; i++) {
 		id = f->ids[i];
@@ -470,13 +506,6 @@ frameids(struct cpw *w, const struct sst_frames *f)
 		w->cur[i] = w->map[id] - 1;
 	}
 	return f->n;
-}
-
-void
-cpw_source(struct cpw *w)
-{
-	if (w->mapcap > 0)
-		memset(w->map, 0, w->mapcap * sizeof(*w->map));
 }
 
 void

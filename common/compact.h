@@ -7,6 +7,7 @@
 #ifndef COMPACT_H
 #define COMPACT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Whether line s[0..n) is a line of the compact form. */
@@ -27,6 +28,10 @@ void	 cpr_free(struct cpr *);
  */
 enum cp_kind cpr_line(struct cpr *, char *, size_t, struct sst_rec *,
 	    const char **);
+/*
+ * A compact record's r->frames are its frames as numbered by the \D
+ * that began them, so that a compact writer copies them as they are.
+ */
 /* The last record as a line of the text form (no newline). */
 const char *cpr_text(struct cpr *, size_t *);
 /* From now on leave stack and locs of records empty (rec_nostacks()). */
@@ -40,11 +45,11 @@ struct cpw *cpw_new(FILE *);
 /*
  * Write r; the first record is preceded by the \D line.  A record with
  * frames (sst.h's sst_frames) has its frames' text written once for
- * each of the producer's frame numbers, until cpw_source() says that a
- * new producer numbers them anew.
+ * each of the producer's frame numbers, as long as their serial stays.
  */
 void	 cpw_write(struct cpw *, const struct sst_rec *);
-void	 cpw_source(struct cpw *);
+/* A new serial for a numbering of frames (sst_frames). */
+uint64_t cp_serial(void);
 void	 cpw_free(struct cpw *);
 
 #endif

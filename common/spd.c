@@ -27,6 +27,7 @@
 
 #include "sst.h"
 #include "zlist.h"
+#include "compact.h"
 
 #define SPILLMEM	(1 << 20)
 #define CHUNK		4096	/* bytes moved to or from a spill at once */
@@ -256,6 +257,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.ids = (persample & SPD_FRAMEIDS) != 0;
 	s.fr.text = frametext;
 	s.fr.src = &s;
+	s.fr.serial = cp_serial();
 	s.emit = emit;
 	s.arg = arg;
 	s.tail = &s.pending;

@@ -190,6 +190,7 @@ struct sst_frames {
 	void		(*text)(const void *, uint32_t, const char **,
 			    size_t *, const char **, size_t *);
 	const void	*src;		/* text()'s first argument */
+	uint64_t	 serial;	/* of the numbering (compact.h) */
 };
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);

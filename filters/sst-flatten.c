@@ -111,8 +111,6 @@ flatten(const char *path, int persample, int progress, struct cpw *cw)
 	j = json_open(fd, path);
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
-	if (cw != NULL)
-		cpw_source(cw);
 	seen = spd_flatten(j, (persample ? SPD_SAMPLES : 0) |
 	    (cw != NULL ? SPD_FRAMEIDS : 0), emit, &o);
 	/* A speedscope document may hold no profile. */

@@ -313,7 +313,7 @@ ftext(const void *src, uint32_t id, const char **name, size_t *nlen,
 START_TEST(test_write_ids)
 {
 	static const uint32_t a[] = { 7, 3 }, b[] = { 7, 3, 9 };
-	struct sst_frames f = { a, 2, ftext, NULL };
+	struct sst_frames f = { a, 2, ftext, NULL, 0 };
 	struct sst_rec r;
 	struct cpw *w;
 	char *out;
@@ -322,14 +322,15 @@ START_TEST(test_write_ids)
 
 	r = mkrec("T", "", "");
 	r.frames = &f;
+	f.serial = cp_serial();
 	fp = open_memstream(&out, &n);
 	w = cpw_new(fp);
 	cpw_write(w, &r);
 	f.ids = b;
 	f.n = 3;
 	cpw_write(w, &r);
-	/* A new producer: its frame 7 is another frame. */
-	cpw_source(w);
+	/* Another numbering: its frame 7 is another frame. */
+	f.serial = cp_serial();
 	f.n = 1;
 	cpw_write(w, &r);
 	cpw_free(w);
