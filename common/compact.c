@@ -58,7 +58,7 @@ struct cpw {
 	uint32_t	 nfr;		/* frames written */
 	struct htab	*fr;		/* "name\tlocation" */
 	uint32_t	*hmap;		/* by id in fr: frame number */
-	uint32_t	*map;		/* by producer frame: number + 1, or 0 */
+	uint32_t	*map;		/* producer frame: number + 1, or 0 */
 	size_t		 mapcap;
 	struct buf	 key, line;
 	uint32_t	*prev, *cur;
