@@ -131,13 +131,14 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 	char *line;
 	size_t len, n;
 	uint32_t tid;
-	int fd;
+	int fd, compact;
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
 		/* The compact form of the stream (sst(5)), read as it. */
-		if (g->diff != 1 && cp_isline(line, len)) {
+		compact = g->diff != 1 && cp_isline(line, len);
+		if (compact) {
 			g->diff = 0;
 			if (cp == NULL)
 				cp = cpr_new();
@@ -157,7 +158,7 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 			    "separated fields) or two-count folded lines "
 			    "\"stack countA countB\"", lines_name(l),
 			    lines_lineno(l));
-		if (!g->diff && !cp_isline(line, len) &&
+		if (!g->diff && !compact &&
 		    rec_parse(line, len, &r, &why) == -1)
 			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
 			    why);

@@ -537,18 +537,8 @@ cpw_write(struct cpw *w, const struct sst_rec *r)
 	buf_add(b, "\\R\t", 3);
 	buf_add(b, r->thread, r->threadlen);
 	buf_addc(b, '\t');
-	buf_add(b, num, fmt_u64(num, r->samples));
-	buf_addc(b, '\t');
-	t0 = fmt_dshort(r->weight, &len);
-	buf_add(b, t0, len);
-	buf_addc(b, '\t');
-	buf_adds(b, rec_unitname(r->unit));
-	buf_addc(b, '\t');
-	if (r->hasperiod) {
-		t0 = fmt_dshort(r->period, &len);
-		buf_add(b, t0, len);
-	} else
-		buf_addc(b, '-');
+	buf_grow(b, REC_NUMSZ);
+	b->len += rec_nums(b->data + b->len, r);
 	buf_addc(b, '\t');
 	buf_add(b, num, fmt_u64(num, keep));
 	buf_addc(b, '\t');

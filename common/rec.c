@@ -360,14 +360,13 @@ rec_close(struct sst_reader *r)
 	free(r);
 }
 
-void
-rec_write(FILE *fp, const struct sst_rec *r)
+size_t
+rec_nums(char *buf, const struct sst_rec *r)
 {
-	char line[3 * FMTBUF + 64], *q = line;
+	char *q = buf;
 	const char *t;
 	size_t n;
 
-	*q++ = '\t';
 	q += fmt_u64(q, r->samples);
 	*q++ = '\t';
 	t = fmt_dshort(r->weight, &n);
@@ -385,9 +384,21 @@ rec_write(FILE *fp, const struct sst_rec *r)
 		q += n;
 	} else
 		*q++ = '-';
-	*q++ = '\t';
+	return (size_t)(q - buf);
+}
+
+void
+rec_write(FILE *fp, const struct sst_rec *r)
+{
+	char line[REC_NUMSZ + 2];
+	const char *t;
+	size_t n;
+
+	line[0] = '\t';
+	n = rec_nums(line + 1, r) + 1;
+	line[n++] = '\t';
 	fwrite(r->thread, 1, r->threadlen, fp);
-	fwrite(line, 1, (size_t)(q - line), fp);
+	fwrite(line, 1, n, fp);
 	fwrite(r->stack, 1, r->stacklen, fp);
 	putc('\t', fp);
 	fwrite(r->locs, 1, r->locslen, fp);

@@ -27,6 +27,7 @@
 
 #include "sst.h"
 #include "zlist.h"
+#include "varint.h"
 #include "compact.h"
 
 #define SPILLMEM	(1 << 20)
@@ -514,9 +515,7 @@ intern(struct spd *s, struct prof *p, const char *k, size_t len)
 		for (v = 0; k < e && *k != ','; k++)
 			v = v * 10 + (uint32_t)(*k - '0');
 		k += k < e;
-		for (; v > 0x7f; v >>= 7)
-			*q++ = (unsigned char)((v & 0x7f) | 0x80);
-		*q++ = (unsigned char)v;
+		q += varint_put(q, v);
 	}
 	zl_add(p->keys, q0, (size_t)(q - q0));
 	return id;
@@ -1061,21 +1060,16 @@ keyids(struct spd *s, const char *key, size_t len)
 {
 	const unsigned char *k = (const unsigned char *)key, *e = k + len;
 	size_t n;
-	uint32_t fr;
-	int sh;
+	uint64_t fr;
 
 	for (n = 0; k < e; n++) {
-		for (fr = 0, sh = 0; k < e; sh += 7) {
-			fr |= (uint32_t)(*k & 0x7f) << sh;
-			if (!(*k++ & 0x80))
-				break;
-		}
+		k = varint_get(k, e, &fr);
 		if (n == s->stkcap) {
 			s->stkcap *= 2;
 			s->stk = xreallocarray(s->stk, s->stkcap,
 			    sizeof(*s->stk));
 		}
-		s->stk[n] = fr;
+		s->stk[n] = (uint32_t)fr;
 	}
 	return n;
 }

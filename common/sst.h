@@ -219,6 +219,9 @@ const char *rec_leaf(const struct sst_reader *, const struct sst_rec *,
 const char *rec_unitname(enum sst_unit);
 int	 rec_parseunit(const char *, size_t, enum sst_unit *);
 void	 rec_write(FILE *, const struct sst_rec *);
+/* Fields samples..period of r, TAB-separated, into buf; the length. */
+#define REC_NUMSZ	(3 * FMTBUF + 32)
+size_t	 rec_nums(char *, const struct sst_rec *);
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 rec_parse(char *, size_t, struct sst_rec *, const char **);
 /* Its parts: fields thread..period (f[0..5)); the start field (NULL:

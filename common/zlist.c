@@ -13,11 +13,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_initStaticCCtx */
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_initStaticCCtx, DCtx */
 #include <zstd.h>
 
 #include "sst.h"
 #include "zlist.h"
+#include "varint.h"
 
 #define BLOCK	262144
 #define LEVEL	3
@@ -43,7 +44,8 @@ struct zlist {
 	/*
 	 * The compressing thread takes the blocks of todo in order and
 	 * moves them to done; it allocates nothing (the fuzzers' allocator
-	 * is for one thread), so its context is static, made here.
+	 * is for one thread), so its context is static, made here; so is
+	 * the reading one, for the same allocator.
 	 */
 	pthread_t	 th;
 	pthread_mutex_t	 mu;
@@ -58,30 +60,14 @@ struct zlist {
 	struct zblock	*blk;
 	size_t		 nblk, blkcap;
 	size_t		 n;		/* strings */
-	ZSTD_DCtx	*dc;
+	ZSTD_DCtx	*dc;		/* in dcmem */
+	void		*dcmem;
 	/* The block decompressed last (cur, or (size_t)-1: none). */
 	size_t		 cur;
 	struct buf	 dec;
 	size_t		*doff;		/* its strings' offsets and lengths */
 	size_t		 doffcap;
 };
-
-/* zstd's allocator: this file's malloc, as in input.c. */
-static void *
-zalloc(void *op, size_t n)
-{
-	(void)op;
-	return malloc(n);
-}
-
-static void
-zfree(void *op, void *p)
-{
-	(void)op;
-	free(p);
-}
-
-static const ZSTD_customMem zmem = { zalloc, zfree, NULL };
 
 static void	 zwait(struct zlist *);
 
@@ -117,7 +103,7 @@ zl_free(struct zlist *l)
 	free(l->blk);
 	free(l->doff);
 	free(l->ccmem);
-	ZSTD_freeDCtx(l->dc);
+	free(l->dcmem);
 	free(l);
 }
 
@@ -273,14 +259,9 @@ zl_done(struct zlist *l)
 void
 zl_add(struct zlist *l, const void *s, size_t n)
 {
-	unsigned char v[10];
-	size_t k = 0, m = n;
+	unsigned char v[VARINT_MAX];
 
-	do {
-		v[k++] = (unsigned char)((m & 0x7f) | (m > 0x7f ? 0x80 : 0));
-		m >>= 7;
-	} while (m > 0);
-	buf_add(&l->raw, v, k);
+	buf_add(&l->raw, v, varint_put(v, n));
 	buf_add(&l->raw, s, n);
 	l->n++;
 	if (l->raw.len >= BLOCK)
@@ -293,12 +274,15 @@ load(struct zlist *l, size_t b)
 {
 	const struct zblock *x = &l->blk[b];
 	const unsigned char *p, *e;
-	size_t i, n, len, r;
-	int sh;
+	size_t i, n, r;
+	uint64_t len;
 
-	if (l->dc == NULL && (l->dc = ZSTD_createDCtx_advanced(zmem)) ==
-	    NULL)
-		errx(1, "ZSTD_createDCtx failed");
+	if (l->dc == NULL) {
+		l->dcmem = xmalloc(ZSTD_estimateDCtxSize());
+		if ((l->dc = ZSTD_initStaticDCtx(l->dcmem,
+		    ZSTD_estimateDCtxSize())) == NULL)
+			errx(1, "ZSTD_initStaticDCtx failed");
+	}
 	buf_reset(&l->dec);
 	buf_grow(&l->dec, x->rawlen);
 	r = ZSTD_decompressDCtx(l->dc, l->dec.data, x->rawlen,
@@ -315,16 +299,12 @@ load(struct zlist *l, size_t b)
 	p = (const unsigned char *)l->dec.data;
 	e = p + r;
 	for (i = 0; i < n; i++) {
-		for (len = 0, sh = 0; p < e; sh += 7) {
-			len |= (size_t)(*p & 0x7f) << sh;
-			if (!(*p++ & 0x80))
-				break;
-		}
-		if (len > (size_t)(e - p))
+		p = varint_get(p, e, &len);
+		if (len > (uint64_t)(e - p))
 			errx(1, "zlist: a string runs past its block");
 		l->doff[2 * i] = (size_t)(p - (const unsigned char *)
 		    l->dec.data);
-		l->doff[2 * i + 1] = len;
+		l->doff[2 * i + 1] = (size_t)len;
 		p += len;
 	}
 	l->cur = b;
