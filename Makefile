@@ -11,7 +11,8 @@ PKGS	= libbsd-overlay zlib libzstd sqlite3
 EXTRALIBS = -lunistring
 DEBPKGS	= build-essential pkg-config libbsd-dev libjsmn-dev check mandoc \
 	  zlib1g-dev libzstd-dev libsqlite3-dev sqlite3 libunistring-dev \
-	  zstd graphviz libxml2-utils parallel openssh-server chromium
+	  zstd graphviz libxml2-utils parallel openssh-server chromium \
+	  python3
 
 # make SANITIZE=1 (with any target): AddressSanitizer and UBSan, built
 # into build/san/ so that plain and sanitized objects never mix.
