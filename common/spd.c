@@ -9,16 +9,15 @@
  * py-spy writes them.  Sampled and evented profiles are read; time units
  * become seconds.
  *
- * Speed: a stack is keyed by its frame indices written as compact JSON
- * writes them, "3,2,1", so that a sample so written (as py-spy and
- * speedscope write them) is looked up by its raw text, which
- * json_rawarray() hands out without tokenizing.  A key enters the table
- * only once its sample was checked, token by token or, when its text is
- * in key form already, by newkey(); so a raw text found there is valid,
- * and the sample is skipped whole.  Other spellings (blanks, -0) are
- * read token by token every time.  The lookups are bound by cache
- * misses, which are started samples ahead (see readstack()).  Runs of
- * equal weights, as py-spy writes them, are converted once.
+ * Speed and memory: a stack is keyed by its frame indices as varints
+ * (2 bytes for an index below 16,384, where the text "3,2,1" takes 5 on
+ * average), the same bytes its compressed copy keeps.  A sample written
+ * as compact JSON writes it (as py-spy and speedscope do) is converted
+ * from its raw text, which json_rawarray() hands out without tokenizing,
+ * checked as it is converted (rawkey()), and skipped whole.  Other
+ * spellings (blanks, -0) are read token by token.  The lookups are bound
+ * by cache misses, which are started samples ahead (see readstack()).
+ * Runs of equal weights, as py-spy writes them, are converted once.
  */
 #include <err.h>
 #include <math.h>
@@ -33,14 +32,22 @@
 #define SPILLMEM	(1 << 20)
 #define CHUNK		4096	/* bytes moved to or from a spill at once */
 #define KEYMAX		32
-#define RECSZ		(4 + 8 + 8)	/* a record: stack id, n, weight */
+#define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
-/* A sample ahead, peeked at: offset and length of its raw text, hash. */
+/*
+ * A sample ahead, peeked at: offset and length of its raw text, and if
+ * that is in key form (ok), its key, the key's hash and its largest
+ * index with the offset of its text.
+ */
 struct hint {
 	unsigned long long off;		/* 0: none */
 	size_t		 len;
+	int		 ok;
+	struct buf	 key;
 	uint64_t	 hash;
+	uint32_t	 max;
+	size_t		 at;		/* (size_t)-1: no index */
 };
 
 /* A stack's samples in the current batch. */
@@ -77,9 +84,10 @@ struct prof {
 	size_t		 blen, bcap;
 	double		 bw;		/* the weight of every sample in it */
 	uint64_t	 nbatch;
-	struct spill	*recs;		/* closed batches: (id, n, weight) */
+	struct spill	*recs;		/* closed batches, see closebatch() */
 	uint64_t	 nrecs;		/* in recs */
-	char		*crecs;		/* or these, once pending */
+	uint64_t	 recbytes;	/* and their bytes */
+	unsigned char	*crecs;		/* or these, once pending */
 	struct zlist	*keys;		/* the stacks' keys, compressed */
 	enum pstate	 state;
 	struct spill	*sids;		/* the samples' stack ids */
@@ -116,15 +124,18 @@ struct spd {
 	size_t		 ndupcap;
 	uint32_t	*stk;
 	size_t		 stkcap;
-	struct buf	 key;		/* a stack's key, "3,2,1" */
-	struct buf	 vkey;		/* a key's indices as varints */
+	struct buf	 key;		/* a stack's key: indices as varints */
 	struct buf	 lastkey;	/* the last sample's key */
 	size_t		 last;		/* and its stack id + 1, or 0 */
 	uint64_t	 lasthash;	/* and its hash */
 	const char	*raw;		/* this sample's raw text */
-	struct hint	 hint[2];	/* the next two samples */
+	struct hint	 hint[3];	/* this sample and the next two */
+	struct hint	*hp[3];		/* in that order */
 	struct buf	 sbuf, lbuf;
 	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
+	struct seqbuf	 rr;		/* records read from a spill */
+	const unsigned char *rp, *re;	/* the records to decode */
+	double		 rw;		/* the weight of the batch read */
 };
 
 static void	 readframes(struct spd *);
@@ -136,7 +147,8 @@ static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static size_t	 readstack(struct spd *, struct prof *);
 static void	 stackkey(struct spd *, size_t);
-static int	 newkey(struct spd *, struct prof *, size_t);
+static int	 rawkey(const char *, size_t, struct hint *);
+static void	 notemax(struct spd *, struct prof *, const struct hint *);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double,
@@ -150,11 +162,12 @@ static void	 resetstacks(struct spd *, struct prof *);
 static void	 transit(struct spd *, struct prof *, enum pstate);
 static void	 shrink(struct prof *);
 static const char *pkey(struct prof *, size_t, size_t *);
-static int	 nextrec(struct prof *, uint64_t *, uint32_t *, uint64_t *,
-		    double *);
+static void	 rewindrecs(struct spd *, struct prof *);
+static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
+		    uint64_t *, double *);
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
-static size_t	 intern(struct spd *, struct prof *, const char *, size_t);
+static size_t	 intern(struct prof *, const char *, size_t);
 static size_t	 keyids(struct spd *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
@@ -246,6 +259,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	enum json_tok t;
 	char k[KEYMAX];
 	unsigned seen = 0;
+	int i;
 
 	if ((t = json_next(j)) == JT_ERROR)
 		return SPD_NOTJSON;
@@ -267,8 +281,11 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.arena);
 	s.pnames = ht_new();
 	buf_init(&s.key);
-	buf_init(&s.vkey);
 	buf_init(&s.lastkey);
+	for (i = 0; i < 3; i++) {
+		buf_init(&s.hint[i].key);
+		s.hp[i] = &s.hint[i];
+	}
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
 	while ((t = member(&s, k)) != JT_OBJ_END) {
@@ -315,8 +332,9 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	ht_free(s.pnames);
 	free(s.ndup);
 	buf_free(&s.key);
-	buf_free(&s.vkey);
 	buf_free(&s.lastkey);
+	for (i = 0; i < 3; i++)
+		buf_free(&s.hint[i].key);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
 	free(s.noff);
@@ -491,40 +509,24 @@ readprofile(struct spd *s, size_t i)
 	s->tail = &p->next;
 }
 
-/*
- * The id of stack key k[0..len) ("3,2,1") in p; a new key is kept too,
- * its frame indices as varints, compressed.
- */
+/* The id of stack key k[0..len) in p; a new key is kept compressed too. */
 static size_t
-intern(struct spd *s, struct prof *p, const char *k, size_t len)
+intern(struct prof *p, const char *k, size_t len)
 {
-	const char *e = k + len;
-	unsigned char *q, *q0;
-	uint32_t v;
 	size_t id;
 	int isnew;
 
 	id = ht_intern(p->stacks, k, len, &isnew);
-	if (!isnew)
-		return id;
-	/* A number of d digits takes d bytes or fewer. */
-	buf_reset(&s->vkey);
-	buf_grow(&s->vkey, len);
-	q = q0 = (unsigned char *)s->vkey.data;
-	while (k < e) {
-		for (v = 0; k < e && *k != ','; k++)
-			v = v * 10 + (uint32_t)(*k - '0');
-		k += k < e;
-		q += varint_put(q, v);
-	}
-	zl_add(p->keys, q0, (size_t)(q - q0));
+	if (isnew)
+		zl_add(p->keys, k, len);
 	return id;
 }
 
 /*
- * Note the offset, length and hash of the raw text of the sample after
- * the one whose raw text is the len bytes at raw, and start loading its
- * table slot; -1 if there is none to see.
+ * Note the offset and length of the raw text of the sample after the
+ * one whose raw text is the len bytes at raw, and its key and hash if
+ * it is in key form, and start loading its table slot; -1 if there is
+ * none to see.
  */
 static int
 peek(struct spd *s, struct prof *p, const char *raw, size_t len,
@@ -538,65 +540,84 @@ peek(struct spd *s, struct prof *p, const char *raw, size_t len,
 		return -1;
 	hp->off = json_consumed(s->j) + (nraw - s->raw);
 	hp->len = nlen;
-	hp->hash = ht_hash(nraw, nlen);
-	ht_prefetch(p->stacks, hp->hash, 0);
+	if ((hp->ok = rawkey(nraw, nlen, hp) == 0)) {
+		hp->hash = ht_hash(hp->key.data, hp->key.len);
+		ht_prefetch(p->stacks, hp->hash, 0);
+	}
 	return 0;
 }
 
 /*
  * Read one sample's frame index array and intern it; returns its id.
- * The raw text is tried first: against the last sample's key, then in
- * the table, then as a new key; failing those, the tokens are read.
- * The table lookups wait on cache misses (the table is too big for the
- * caches), so they are started two samples ahead: while one sample is
- * looked up, the key of the next one and the table slot of the one
- * after it are loaded.  The samples ahead are found and hashed by
- * peeking at their raw text.
+ * Raw text in key form is converted (or was, when it was peeked at) and
+ * tried against the last sample's key, then in the table; anything else
+ * is read token by token.  The table lookups wait on cache misses (the
+ * table is too big for the caches), so they are started two samples
+ * ahead: while one sample is looked up, the key of the next one and the
+ * table slot of the one after it are loaded.  The three hints turn
+ * round: this sample's, the next one's, the one after it.
  */
 static size_t
 readstack(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
-	struct hint *h0 = &s->hint[0], *h1 = &s->hint[1];
+	struct hint *cur, *nx, *af;
 	unsigned long long off;
 	long long v;
 	size_t n = 0, len, id;
-	uint64_t h;
 	int same, hinted;
 
 	if (json_rawarray(s->j, &s->raw, &len) == 0) {
 		off = json_consumed(s->j);
-		if ((hinted = h0->off == off && h0->len == len))
-			h = h0->hash;
-		else
-			h = ht_hash(s->raw, len);
-		same = s->last != 0 && h == s->lasthash &&
-		    len == s->lastkey.len &&
-		    memcmp(s->raw, s->lastkey.data, len) == 0;
-		if (!hinted && !same)
-			ht_prefetch(p->stacks, h, 1);
-		/* The next sample: its slot is loaded; load its key. */
-		if (hinted && h1->off != 0) {
-			*h0 = *h1;
-			ht_prefetch(p->stacks, h0->hash, 1);
-		} else
-			peek(s, p, s->raw, len, h0);
-		/* The one after it: load its slot. */
-		if (h0->off == 0 || peek(s, p, s->raw + (h0->off - off),
-		    h0->len, h1) == -1)
-			h1->off = 0;
-		if (same)
-			id = s->last - 1;
-		else if ((id = ht_findh(p->stacks, s->raw, len, h)) !=
-		    (size_t)-1 || newkey(s, p, len) == 0) {
-			if (id == (size_t)-1)
-				id = intern(s, p, s->raw, len);
-			buf_reset(&s->lastkey);
-			buf_add(&s->lastkey, s->raw, len);
-			s->last = id + 1;
-			s->lasthash = h;
+		cur = s->hp[0];
+		nx = s->hp[1];
+		af = s->hp[2];
+		if ((hinted = nx->off == off && nx->len == len)) {
+			s->hp[0] = nx;
+			s->hp[1] = af;
+			s->hp[2] = cur;
+			cur = nx;
+			nx = af;
+			af = s->hp[2];
+		} else {
+			cur->off = off;
+			cur->len = len;
+			if ((cur->ok = rawkey(s->raw, len, cur) == 0))
+				cur->hash = ht_hash(cur->key.data,
+				    cur->key.len);
 		}
-		if (id != (size_t)-1) {
+		same = cur->ok && s->last != 0 && cur->hash == s->lasthash &&
+		    cur->key.len == s->lastkey.len &&
+		    memcmp(cur->key.data, s->lastkey.data, cur->key.len) == 0;
+		if (cur->ok && !hinted && !same)
+			ht_prefetch(p->stacks, cur->hash, 1);
+		/* The next sample: its slot is loaded; load its key. */
+		if (hinted && nx->off != 0) {
+			if (nx->ok)
+				ht_prefetch(p->stacks, nx->hash, 1);
+		} else
+			peek(s, p, s->raw, len, nx);
+		/* The one after it: load its slot. */
+		if (nx->off == 0 || peek(s, p, s->raw + (nx->off - off),
+		    nx->len, af) == -1)
+			af->off = 0;
+		if (cur->ok) {
+			if (same)
+				id = s->last - 1;
+			else {
+				id = ht_findh(p->stacks, cur->key.data,
+				    cur->key.len, cur->hash);
+				if (id == (size_t)-1) {
+					notemax(s, p, cur);
+					id = intern(p, cur->key.data,
+					    cur->key.len);
+				}
+				buf_reset(&s->lastkey);
+				buf_add(&s->lastkey, cur->key.data,
+				    cur->key.len);
+				s->last = id + 1;
+				s->lasthash = cur->hash;
+			}
 			json_rawskip(s->j, len);
 			return id;
 		}
@@ -619,7 +640,7 @@ readstack(struct spd *s, struct prof *p)
 		}
 	}
 	stackkey(s, n);
-	id = intern(s, p, s->key.data, s->key.len);
+	id = intern(p, s->key.data, s->key.len);
 	buf_reset(&s->lastkey);
 	buf_add(&s->lastkey, s->key.data, s->key.len);
 	s->last = id + 1;
@@ -628,78 +649,90 @@ readstack(struct spd *s, struct prof *p)
 }
 
 /*
- * Whether the raw text of len bytes of a new stack is a key already:
- * indices of no more digits than they need, each followed by a ',' but
- * the last.  Its largest index is then noted as reading its tokens would
- * (the first place of a larger one than any before; no newline in the
- * text, so the place is the '[' column on plus the offset).  Anything
- * else, even a valid spelling, is left to the tokens, which say what is
- * wrong where.
+ * Make h's key of the raw text q[0..len) of a sample if that is in key
+ * form: indices of no more digits than they need, each followed by a
+ * ',' but the last.  Its largest index and the offset of the first
+ * place it is at are noted.  Anything else, even a valid spelling, is
+ * -1, left to the tokens, which say what is wrong where.  q[len] is the
+ * array's ']' (json_rawarray(), json_rawnext()), which ends the digits
+ * of the last index.  An index of d digits takes d varint bytes or
+ * fewer.
  */
 static int
-newkey(struct spd *s, struct prof *p, size_t len)
+rawkey(const char *q, size_t len, struct hint *h)
 {
-	const char *q = s->raw, *e = q + len, *d, *at = NULL;
+	const unsigned char *b = (const unsigned char *)q, *e = b + len, *u, *d;
+	unsigned char *k, *k0;
 	uint32_t max = 0;
 	uint64_t v;
+	unsigned c;
 
-	while (q < e) {
-		if (*q < '0' || *q > '9' || (*q == '0' && q + 1 < e &&
-		    q[1] != ','))
+	buf_reset(&h->key);
+	buf_grow(&h->key, len);
+	k = k0 = (unsigned char *)h->key.data;
+	h->at = (size_t)-1;
+	for (u = b; u < e; u++) {
+		d = u;
+		if ((v = (unsigned)*u - '0') > 9)
 			return -1;
-		for (d = q, v = 0; q < e && *q >= '0' && *q <= '9' &&
-		    q - d < 10; q++)
-			v = v * 10 + (*q - '0');
-		if (v > UINT32_MAX - 1 || (q < e && (*q != ',' ||
-		    ++q == e)))
+		while ((c = (unsigned)*++u - '0') <= 9)
+			v = v * 10 + c;
+		if (u - d > 10 || (*d == '0' && u - d > 1) ||
+		    v > UINT32_MAX - 1 || (u < e && (*u != ',' || u + 1 == e)))
 			return -1;
-		if (at == NULL || v > max) {
-			max = v;
-			at = d;
+		if (v > max || h->at == (size_t)-1) {
+			max = (uint32_t)v;
+			h->at = (size_t)(d - b);
 		}
+		k += varint_put(k, v);
 	}
-	if (at != NULL && (!p->hasidx || max > p->maxidx)) {
-		p->hasidx = 1;
-		p->maxidx = max;
-		p->idxline = json_line(s->j);
-		p->idxcol = json_col(s->j) + 1 + (at - s->raw);
-	}
+	h->max = max;
+	h->key.len = (size_t)(k - k0);
 	return 0;
+}
+
+/*
+ * Note the largest index of a new stack as reading its tokens would
+ * (the first place of a larger one than any before; no newline in the
+ * raw text, so the place is the '[' column on plus the offset).
+ */
+static void
+notemax(struct spd *s, struct prof *p, const struct hint *h)
+{
+	if (h->at != (size_t)-1 && (!p->hasidx || h->max > p->maxidx)) {
+		p->hasidx = 1;
+		p->maxidx = h->max;
+		p->idxline = json_line(s->j);
+		p->idxcol = json_col(s->j) + 1 + h->at;
+	}
 }
 
 /* Write the key of the stack s->stk[0 .. n - 1] into s->key. */
 static void
 stackkey(struct spd *s, size_t n)
 {
-	char d[16], *e, *q;
-	uint32_t v;
+	unsigned char *q, *q0;
 	size_t i;
 
 	buf_reset(&s->key);
-	buf_grow(&s->key, n * 11);
-	q = s->key.data;
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			*q++ = ',';
-		e = d + sizeof(d);
-		v = s->stk[i];
-		do
-			*--e = '0' + v % 10;
-		while ((v /= 10) != 0);
-		memcpy(q, e, d + sizeof(d) - e);
-		q += d + sizeof(d) - e;
-	}
-	*q = '\0';
-	s->key.len = q - s->key.data;
+	buf_grow(&s->key, n * VARINT_MAX);
+	q = q0 = (unsigned char *)s->key.data;
+	for (i = 0; i < n; i++)
+		q += varint_put(q, s->stk[i]);
+	s->key.len = (size_t)(q - q0);
 }
 
 /*
- * Write out the current batch: one (stack id, samples, weight) per
- * distinct stack of the batch, in first-seen order.
+ * Write out the current batch: one record per distinct stack of the
+ * batch, in first-seen order: a varint of its stack id times 2, plus 1
+ * for the first record of the batch, which the batch's weight (8 bytes)
+ * then follows; a varint of its samples.  About 4 bytes a record.
  */
 static void
 closebatch(struct prof *p)
 {
+	unsigned char rec[RECMAX], *q;
+	uint32_t id;
 	size_t i;
 
 	if (p->blen == 0)
@@ -707,9 +740,15 @@ closebatch(struct prof *p)
 	if (p->recs == NULL)
 		p->recs = spill_new(SPILLMEM);
 	for (i = 0; i < p->blen; i++) {
-		spill_write(p->recs, &p->blist[i], sizeof(p->blist[i]));
-		spill_write(p->recs, &p->agg[p->blist[i]].n, sizeof(uint64_t));
-		spill_write(p->recs, &p->bw, sizeof(p->bw));
+		id = p->blist[i];
+		q = rec + varint_put(rec, (uint64_t)id << 1 | (i == 0));
+		q += varint_put(q, p->agg[id].n);
+		if (i == 0) {
+			memcpy(q, &p->bw, sizeof(p->bw));
+			q += sizeof(p->bw);
+		}
+		spill_write(p->recs, rec, (size_t)(q - rec));
+		p->recbytes += (uint64_t)(q - rec);
 	}
 	p->nrecs += p->blen;
 	p->blen = 0;
@@ -822,7 +861,9 @@ resetrecs(struct prof *p)
 	p->starts = NULL;
 	p->tsum = 0;
 	p->recs = NULL;
-	p->nrecs = 0;
+	free(p->crecs);
+	p->crecs = NULL;
+	p->nrecs = p->recbytes = 0;
 	p->blen = 0;
 	p->nbatch++;
 }
@@ -873,9 +914,8 @@ transit(struct spd *s, struct prof *p, enum pstate k)
 			/* The weights, from the records, in sample order. */
 			w = spill_new(SPILLMEM);
 			closebatch(p);
-			if (p->recs != NULL)
-				spill_rewind(p->recs);
-			while (nextrec(p, &pos, &id, &n, &x))
+			rewindrecs(s, p);
+			while (nextrec(s, p, &pos, &id, &n, &x))
 				for (i = 0; i < n; i++)
 					putseq(s, w, &x, sizeof(x));
 			endseq(s, w);
@@ -1025,7 +1065,7 @@ readevents(struct spd *s, struct prof *p)
 			    "overflows to inf");
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
-			id = intern(s, p, s->key.data, s->key.len);
+			id = intern(p, s->key.data, s->key.len);
 			addsample(s, p, id, at - last, last);
 		}
 		started = 1;
@@ -1151,10 +1191,10 @@ shrink(struct prof *p)
 	spill_free(p->sids);
 	spill_free(p->wts);
 	p->sids = p->wts = NULL;
-	if (p->recs != NULL && p->nrecs * RECSZ <= SPILLMEM) {
-		p->crecs = xmalloc(p->nrecs * RECSZ);
+	if (p->recs != NULL && p->recbytes <= SPILLMEM) {
+		p->crecs = xmalloc(p->recbytes);
 		spill_rewind(p->recs);
-		if (spill_read(p->recs, p->crecs, p->nrecs * RECSZ) == -1)
+		if (spill_read(p->recs, p->crecs, p->recbytes) == -1)
 			errx(1, "temporary file: short read");
 		spill_free(p->recs);
 		p->recs = NULL;
@@ -1177,24 +1217,58 @@ pkey(struct prof *p, size_t id, size_t *len)
 	return zl_get(p->keys, id, len);
 }
 
-/* The next record of p (*pos: records read); 0 at the end. */
-static int
-nextrec(struct prof *p, uint64_t *pos, uint32_t *id, uint64_t *n,
-    double *w)
+/* Start reading p's records from the first. */
+static void
+rewindrecs(struct spd *s, struct prof *p)
 {
-	const char *q;
+	if (p->crecs != NULL) {
+		s->rp = p->crecs;
+		s->re = p->crecs + p->recbytes;
+		return;
+	}
+	if (p->recs != NULL)
+		spill_rewind(p->recs);
+	s->rr.left = p->recbytes;
+	s->rp = s->re = s->rr.buf;
+}
+
+/*
+ * The next record of p (*pos: records read); 0 at the end.  Records are
+ * decoded from memory, or from s->rr, topped up from the spill so that
+ * a whole record is there.
+ */
+static int
+nextrec(struct spd *s, struct prof *p, uint64_t *pos, uint32_t *id,
+    uint64_t *n, double *w)
+{
+	uint64_t v;
+	size_t k, have;
 
 	if (*pos == p->nrecs)
 		return 0;
-	if (p->crecs != NULL) {
-		q = p->crecs + *pos * RECSZ;
-		memcpy(id, q, 4);
-		memcpy(n, q + 4, 8);
-		memcpy(w, q + 12, 8);
-	} else if (spill_read(p->recs, id, sizeof(*id)) == -1 ||
-	    spill_read(p->recs, n, sizeof(*n)) == -1 ||
-	    spill_read(p->recs, w, sizeof(*w)) == -1)
-		errx(1, "temporary file: short read");
+	if (p->crecs == NULL && (size_t)(s->re - s->rp) < RECMAX &&
+	    s->rr.left > 0) {
+		have = (size_t)(s->re - s->rp);
+		memmove(s->rr.buf, s->rp, have);
+		k = CHUNK - have;
+		if (k > s->rr.left)
+			k = (size_t)s->rr.left;
+		if (spill_read(p->recs, s->rr.buf + have, k) == -1)
+			errx(1, "temporary file: short read");
+		s->rr.left -= k;
+		s->rp = s->rr.buf;
+		s->re = s->rr.buf + have + k;
+	}
+	s->rp = varint_get(s->rp, s->re, &v);
+	*id = (uint32_t)(v >> 1);
+	s->rp = varint_get(s->rp, s->re, n);
+	if (v & 1) {
+		if ((size_t)(s->re - s->rp) < sizeof(s->rw))
+			errx(1, "temporary file: short read");
+		memcpy(&s->rw, s->rp, sizeof(s->rw));
+		s->rp += sizeof(s->rw);
+	}
+	*w = s->rw;
 	(*pos)++;
 	return 1;
 }
@@ -1260,11 +1334,10 @@ emitprof(struct spd *s, struct prof *p)
 		s->emit(&r, s->arg);
 		return;
 	}
-	if (p->recs != NULL)
-		spill_rewind(p->recs);
+	rewindrecs(s, p);
 	if (p->starts != NULL)
 		spill_rewind(p->starts);
-	while (nextrec(p, &pos, &id, &n, &w)) {
+	while (nextrec(s, p, &pos, &id, &n, &w)) {
 		/* With -s: when the sample began, on the profile's clock. */
 		if (p->cstarts != NULL || p->starts != NULL) {
 			if (p->cstarts != NULL)

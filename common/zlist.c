@@ -4,7 +4,7 @@
  * or more is compressed with zstd at level 3 and its bytes appended to
  * one buffer.  Reading decompresses one block at a time and indexes its
  * strings.  The stacks of a py-spy profile (frame indices as varints,
- * spd.c) take about 40 bytes each.  Full blocks are compressed by a
+ * spd.c) take about 38 bytes each.  Full blocks are compressed by a
  * thread of their own while the caller goes on (spd.c reads on);
  * reading, and zl_done(), wait for it.
  */
@@ -20,7 +20,7 @@
 #include "zlist.h"
 #include "varint.h"
 
-#define BLOCK	262144
+#define BLOCK	1048576
 #define LEVEL	3
 
 struct zblock {

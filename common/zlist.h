@@ -1,6 +1,6 @@
 /*
  * zlist.h: an append-only list of byte strings kept compressed, in
- * blocks of about 256 KB, for strings that are read back in about the
+ * blocks of about 1 MB, for strings that are read back in about the
  * order they were added (spd.c's pending stacks).  Needs sst.h first.
  */
 #ifndef ZLIST_H
