@@ -12,12 +12,16 @@
  * Speed and memory: a stack is keyed by its frame indices as varints
  * (2 bytes for an index below 16,384, where the text "3,2,1" takes 5 on
  * average), the same bytes its compressed copy keeps.  A sample written
- * as compact JSON writes it (as py-spy and speedscope do) is converted
- * from its raw text, which json_rawarray() hands out without tokenizing,
- * checked as it is converted (rawkey()), and skipped whole.  Other
- * spellings (blanks, -0) are read token by token.  The lookups are bound
- * by cache misses, which are started samples ahead (see readstack()).
- * Runs of equal weights, as py-spy writes them, are converted once.
+ * as compact JSON writes it (as py-spy and speedscope do) is found by
+ * its raw text, which json_rawarray() hands out without tokenizing, in
+ * a cache of fixed size that holds the raw text of the stacks sampled
+ * most (a stack's popularity falls off as 1/rank in a profile, so a few
+ * thousand of them make most samples); else the raw text is converted
+ * and checked (rawkey()) and the key looked up.  Either way the sample
+ * is skipped whole.  Other spellings (blanks, -0) are read token by
+ * token.  The lookups are bound by cache misses, which are started
+ * samples ahead (see readstack()).  Runs of equal weights, as py-spy
+ * writes them, are converted once.
  */
 #include <err.h>
 #include <math.h>
@@ -35,19 +39,36 @@
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
-/*
- * A sample ahead, peeked at: offset and length of its raw text, and if
- * that is in key form (ok), its key, the key's hash and its largest
- * index with the offset of its text.
- */
+#define RCSLOTS		8192	/* raw text cache: 4 MB, two ways */
+#define RCTEXT		(512 - 20)
+
+/* A sample ahead, peeked at: offset and length of its raw text, hash. */
 struct hint {
 	unsigned long long off;		/* 0: none */
 	size_t		 len;
-	int		 ok;
-	struct buf	 key;
 	uint64_t	 hash;
+};
+
+/* A sample's key made from its raw text, its largest index and where. */
+struct rawk {
+	struct buf	 key;
 	uint32_t	 max;
 	size_t		 at;		/* (size_t)-1: no index */
+};
+
+/*
+ * A sample's raw text and its stack id in the cache, one per slot: a
+ * text seen again counts a hit, another one found there a miss; it takes
+ * the slot once the misses have taken back the hits (gen says which
+ * profile's table the id is of).
+ */
+struct rcent {
+	uint64_t	 hash;
+	uint32_t	 id;
+	uint32_t	 gen;
+	uint16_t	 len;
+	uint16_t	 hits;
+	char		 text[RCTEXT];
 };
 
 /* A stack's samples in the current batch. */
@@ -129,8 +150,10 @@ struct spd {
 	size_t		 last;		/* and its stack id + 1, or 0 */
 	uint64_t	 lasthash;	/* and its hash */
 	const char	*raw;		/* this sample's raw text */
-	struct hint	 hint[3];	/* this sample and the next two */
-	struct hint	*hp[3];		/* in that order */
+	struct hint	 hint[2];	/* the next two samples */
+	struct rawk	 rk;
+	struct rcent	*rc;		/* RCSLOTS */
+	uint32_t	 rcgen;
 	struct buf	 sbuf, lbuf;
 	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
 	struct seqbuf	 rr;		/* records read from a spill */
@@ -147,8 +170,10 @@ static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static size_t	 readstack(struct spd *, struct prof *);
 static void	 stackkey(struct spd *, size_t);
-static int	 rawkey(const char *, size_t, struct hint *);
-static void	 notemax(struct spd *, struct prof *, const struct hint *);
+static int	 rawkey(const char *, size_t, struct rawk *);
+static void	 notemax(struct spd *, struct prof *, const struct rawk *);
+static size_t	 rawstack(struct spd *, struct prof *, size_t, uint64_t);
+static struct rcent *rcfind(struct spd *, uint64_t, size_t);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double,
@@ -259,7 +284,6 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	enum json_tok t;
 	char k[KEYMAX];
 	unsigned seen = 0;
-	int i;
 
 	if ((t = json_next(j)) == JT_ERROR)
 		return SPD_NOTJSON;
@@ -282,10 +306,9 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.pnames = ht_new();
 	buf_init(&s.key);
 	buf_init(&s.lastkey);
-	for (i = 0; i < 3; i++) {
-		buf_init(&s.hint[i].key);
-		s.hp[i] = &s.hint[i];
-	}
+	buf_init(&s.rk.key);
+	s.rc = xcalloc(RCSLOTS, sizeof(*s.rc));
+	s.rcgen = 1;
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
 	while ((t = member(&s, k)) != JT_OBJ_END) {
@@ -333,8 +356,8 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.ndup);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
-	for (i = 0; i < 3; i++)
-		buf_free(&s.hint[i].key);
+	buf_free(&s.rk.key);
+	free(s.rc);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
 	free(s.noff);
@@ -523,10 +546,9 @@ intern(struct prof *p, const char *k, size_t len)
 }
 
 /*
- * Note the offset and length of the raw text of the sample after the
- * one whose raw text is the len bytes at raw, and its key and hash if
- * it is in key form, and start loading its table slot; -1 if there is
- * none to see.
+ * Note the offset, length and hash of the raw text of the sample after
+ * the one whose raw text is the len bytes at raw, and start loading its
+ * cache slot; -1 if there is none to see.
  */
 static int
 peek(struct spd *s, struct prof *p, const char *raw, size_t len,
@@ -538,85 +560,72 @@ peek(struct spd *s, struct prof *p, const char *raw, size_t len,
 	hp->off = 0;
 	if (json_rawnext(s->j, raw, len, &nraw, &nlen) == -1)
 		return -1;
+	(void)p;
 	hp->off = json_consumed(s->j) + (nraw - s->raw);
 	hp->len = nlen;
-	if ((hp->ok = rawkey(nraw, nlen, hp) == 0)) {
-		hp->hash = ht_hash(hp->key.data, hp->key.len);
-		ht_prefetch(p->stacks, hp->hash, 0);
-	}
+	hp->hash = ht_hash(nraw, nlen);
+	__builtin_prefetch(&s->rc[hp->hash & (RCSLOTS - 2)], 0, 0);
 	return 0;
 }
 
 /*
  * Read one sample's frame index array and intern it; returns its id.
- * Raw text in key form is converted (or was, when it was peeked at) and
- * tried against the last sample's key, then in the table; anything else
- * is read token by token.  The table lookups wait on cache misses (the
- * table is too big for the caches), so they are started two samples
- * ahead: while one sample is looked up, the key of the next one and the
- * table slot of the one after it are loaded.  The three hints turn
- * round: this sample's, the next one's, the one after it.
+ * The raw text is tried first: against the last sample's, then in the
+ * cache, then converted to a key (rawstack()); failing those, the
+ * tokens are read.  The cache slots wait on cache misses (there are too
+ * many for the caches), so they are started two samples ahead: while one
+ * sample is looked up, the text of the next one and the slot of the one
+ * after it are loaded.  The samples ahead are found and hashed by
+ * peeking at their raw text.
  */
 static size_t
 readstack(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
-	struct hint *cur, *nx, *af;
+	struct hint *h0 = &s->hint[0], *h1 = &s->hint[1];
+	struct rcent *e;
 	unsigned long long off;
 	long long v;
 	size_t n = 0, len, id;
+	uint64_t h;
 	int same, hinted;
 
 	if (json_rawarray(s->j, &s->raw, &len) == 0) {
 		off = json_consumed(s->j);
-		cur = s->hp[0];
-		nx = s->hp[1];
-		af = s->hp[2];
-		if ((hinted = nx->off == off && nx->len == len)) {
-			s->hp[0] = nx;
-			s->hp[1] = af;
-			s->hp[2] = cur;
-			cur = nx;
-			nx = af;
-			af = s->hp[2];
-		} else {
-			cur->off = off;
-			cur->len = len;
-			if ((cur->ok = rawkey(s->raw, len, cur) == 0))
-				cur->hash = ht_hash(cur->key.data,
-				    cur->key.len);
-		}
-		same = cur->ok && s->last != 0 && cur->hash == s->lasthash &&
-		    cur->key.len == s->lastkey.len &&
-		    memcmp(cur->key.data, s->lastkey.data, cur->key.len) == 0;
-		if (cur->ok && !hinted && !same)
-			ht_prefetch(p->stacks, cur->hash, 1);
-		/* The next sample: its slot is loaded; load its key. */
-		if (hinted && nx->off != 0) {
-			if (nx->ok)
-				ht_prefetch(p->stacks, nx->hash, 1);
+		if ((hinted = h0->off == off && h0->len == len))
+			h = h0->hash;
+		else
+			h = ht_hash(s->raw, len);
+		e = &s->rc[h & (RCSLOTS - 2)];
+		same = s->last != 0 && h == s->lasthash &&
+		    len == s->lastkey.len &&
+		    memcmp(s->raw, s->lastkey.data, len) == 0;
+		if (!hinted && !same)
+			__builtin_prefetch(e, 0, 0);
+		/* The next sample: its slot is loaded; load its text. */
+		if (hinted && h1->off != 0) {
+			*h0 = *h1;
+			__builtin_prefetch(&s->rc[h0->hash & (RCSLOTS - 2)],
+			    0, 0);
 		} else
-			peek(s, p, s->raw, len, nx);
+			peek(s, p, s->raw, len, h0);
 		/* The one after it: load its slot. */
-		if (nx->off == 0 || peek(s, p, s->raw + (nx->off - off),
-		    nx->len, af) == -1)
-			af->off = 0;
-		if (cur->ok) {
-			if (same)
-				id = s->last - 1;
-			else {
-				id = ht_findh(p->stacks, cur->key.data,
-				    cur->key.len, cur->hash);
-				if (id == (size_t)-1) {
-					notemax(s, p, cur);
-					id = intern(p, cur->key.data,
-					    cur->key.len);
-				}
+		if (h0->off == 0 || peek(s, p, s->raw + (h0->off - off),
+		    h0->len, h1) == -1)
+			h1->off = 0;
+		if (same)
+			id = s->last - 1;
+		else if ((e = rcfind(s, h, len)) != NULL) {
+			id = e->id;
+			e->hits += e->hits < UINT16_MAX;
+		} else
+			id = rawstack(s, p, len, h);
+		if (id != (size_t)-1) {
+			if (!same) {
 				buf_reset(&s->lastkey);
-				buf_add(&s->lastkey, cur->key.data,
-				    cur->key.len);
+				buf_add(&s->lastkey, s->raw, len);
 				s->last = id + 1;
-				s->lasthash = cur->hash;
+				s->lasthash = h;
 			}
 			json_rawskip(s->j, len);
 			return id;
@@ -640,11 +649,57 @@ readstack(struct spd *s, struct prof *p)
 		}
 	}
 	stackkey(s, n);
-	id = intern(p, s->key.data, s->key.len);
-	buf_reset(&s->lastkey);
-	buf_add(&s->lastkey, s->key.data, s->key.len);
-	s->last = id + 1;
-	s->lasthash = ht_hash(s->key.data, s->key.len);
+	s->last = 0;
+	return intern(p, s->key.data, s->key.len);
+}
+
+/* The cache entry of the raw text s->raw of len bytes, hash h, or NULL. */
+static struct rcent *
+rcfind(struct spd *s, uint64_t h, size_t len)
+{
+	struct rcent *e = &s->rc[h & (RCSLOTS - 2)];
+	int i;
+
+	for (i = 0; i < 2; i++, e++)
+		if (e->gen == s->rcgen && e->hash == h && e->len == len &&
+		    memcmp(e->text, s->raw, len) == 0)
+			return e;
+	return NULL;
+}
+
+/*
+ * The id of the stack of the raw text s->raw of len bytes (hash h) not
+ * found in the cache, by its key, and the cache told; -1 if the text is
+ * not in key form.
+ */
+static size_t
+rawstack(struct spd *s, struct prof *p, size_t len, uint64_t h)
+{
+	struct rcent *e = &s->rc[h & (RCSLOTS - 2)];
+	size_t id;
+
+	if (rawkey(s->raw, len, &s->rk) == -1)
+		return (size_t)-1;
+	id = ht_find(p->stacks, s->rk.key.data, s->rk.key.len);
+	if (id == (size_t)-1) {
+		notemax(s, p, &s->rk);
+		id = intern(p, s->rk.key.data, s->rk.key.len);
+	}
+	if (len == 0 || len > RCTEXT)
+		return id;
+	if (e[1].gen != s->rcgen || (e->gen == s->rcgen && e[1].hits <
+	    e->hits))
+		e++;
+	if (e->gen == s->rcgen && e->hits > 0) {
+		e->hits--;
+		return id;
+	}
+	e->hash = h;
+	e->id = (uint32_t)id;
+	e->gen = s->rcgen;
+	e->len = (uint16_t)len;
+	e->hits = 1;
+	memcpy(e->text, s->raw, len);
 	return id;
 }
 
@@ -659,7 +714,7 @@ readstack(struct spd *s, struct prof *p)
  * fewer.
  */
 static int
-rawkey(const char *q, size_t len, struct hint *h)
+rawkey(const char *q, size_t len, struct rawk *h)
 {
 	const unsigned char *b = (const unsigned char *)q, *e = b + len, *u, *d;
 	unsigned char *k, *k0;
@@ -697,7 +752,7 @@ rawkey(const char *q, size_t len, struct hint *h)
  * raw text, so the place is the '[' column on plus the offset).
  */
 static void
-notemax(struct spd *s, struct prof *p, const struct hint *h)
+notemax(struct spd *s, struct prof *p, const struct rawk *h)
 {
 	if (h->at != (size_t)-1 && (!p->hasidx || h->max > p->maxidx)) {
 		p->hasidx = 1;
@@ -881,6 +936,7 @@ resetstacks(struct spd *s, struct prof *p)
 	p->aggcap = 0;
 	p->hasidx = 0;
 	s->last = 0;
+	s->rcgen++;
 }
 
 /*
@@ -947,6 +1003,7 @@ readsamples(struct spd *s, struct prof *p)
 
 	transit(s, p, PS_SAMPLES);
 	s->last = 0;
+	s->rcgen++;
 	if (p->hasw)
 		rewindseq(s, p->wts, p->nw, sizeof(w));
 	p->sids = spill_new(SPILLMEM);

@@ -449,6 +449,53 @@ START_TEST(test_many_frames)
 END_TEST
 
 /*
+ * More distinct stacks than the raw text cache has slots, each seen in
+ * three rounds of different orders, one stack between every two: each
+ * record has its own stack's count whether its sample was found in the
+ * cache or not.  Then a second samples array: the stacks of the first
+ * one are forgotten, cache and all.
+ */
+START_TEST(test_raw_cache)
+{
+	struct buf doc, want;
+	size_t i, r, n = 20000, k;
+
+	buf_init(&doc);
+	buf_adds(&doc, "{\"shared\":{\"frames\":[");
+	for (i = 0; i <= n; i++)
+		buf_printf(&doc, "%s{\"name\":\"f%zu\"}", i ? "," : "", i);
+	buf_adds(&doc, "]},\"profiles\":[{\"name\":\"T\",\"unit\":"
+	    "\"none\",\"samples\":[");
+	for (r = 0; r < 3; r++)
+		for (i = 0; i < n; i++) {
+			/* 0, 1, ...; then backwards; then 7 apart. */
+			k = r == 0 ? i : r == 1 ? n - 1 - i : i * 7 % n;
+			buf_printf(&doc, "%s[%zu,%zu],[%zu]", r + i ? "," : "",
+			    k, k + 1, n);
+		}
+	buf_adds(&doc, "],\"weights\":[");
+	for (i = 0; i < 6 * n; i++)
+		buf_adds(&doc, i ? ",1" : "1");
+	buf_adds(&doc, "]}]}");
+	buf_init(&want);
+	buf_printf(&want, "T\t3\t3\tnone\t1\tf0;f1\t:::0;:::1\n"
+	    "T\t%zu\t%zu\tnone\t1\tf%zu\t:::%zu\n", 3 * n, 3 * n, n, n);
+	for (i = 1; i < n; i++)
+		buf_printf(&want, "T\t3\t3\tnone\t1\tf%zu;f%zu\t:::%zu;:::%zu\n",
+		    i, i + 1, i, i + 1);
+	same(doc.data, 0, want.data);
+	buf_free(&want);
+	buf_free(&doc);
+
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+	    "\"samples\":[[0,1],[2],[0,1],[2]],\"samples\":[[2],[0,1],[2]],"
+	    "\"weights\":[1,1,1]}]}", 0,
+	    "T\t2\t2\tnone\t1\tg\t" LG "\n"
+	    "T\t1\t1\tnone\t1\tmain;f\t" LMAIN ";" LF "\n");
+}
+END_TEST
+
+/*
  * A stack is one stack however its sample is spelt: samples read whole
  * by their raw text and samples read token by token meet in one record.
  */
@@ -828,6 +875,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_many_frames);
 	tcase_add_test(tc, test_spellings);
+	tcase_add_test(tc, test_raw_cache);
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
