@@ -39,15 +39,8 @@
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
-#define RCSLOTS		8192	/* raw text cache: 4 MB, two ways */
-#define RCTEXT		(512 - 20)
-
-/* A sample ahead, peeked at: offset and length of its raw text, hash. */
-struct hint {
-	unsigned long long off;		/* 0: none */
-	size_t		 len;
-	uint64_t	 hash;
-};
+#define RCSLOTS		8192	/* raw text cache, two ways */
+#define RCTEXT		512	/* 4 MB of text in all */
 
 /* A sample's key made from its raw text, its largest index and where. */
 struct rawk {
@@ -56,19 +49,39 @@ struct rawk {
 	size_t		 at;		/* (size_t)-1: no index */
 };
 
+/* What was made of a sample ahead of reading it. */
+enum hstate {
+	H_NONE,		/* nothing */
+	H_CACHED,	/* its text may be in the cache (loaded) */
+	H_KEY,		/* not there: its key (and khash) made */
+	H_TOKENS	/* not in key form: to be read token by token */
+};
+
 /*
- * A sample's raw text and its stack id in the cache, one per slot: a
- * text seen again counts a hit, another one found there a miss; it takes
- * the slot once the misses have taken back the hits (gen says which
- * profile's table the id is of).
+ * A sample, this one or one ahead: offset and length of its raw text,
+ * its hash, and what was made of it.
  */
-struct rcent {
+struct hint {
+	unsigned long long off;		/* 0: none */
+	size_t		 len;
+	uint64_t	 hash;
+	enum hstate	 st;
+	struct rawk	 rk;
+	uint64_t	 khash;
+};
+
+/*
+ * The head of a slot of the raw text cache, whose text is apart (so the
+ * heads, 192 KB, stay in the caches): a text seen again counts a hit,
+ * another one found there a miss; it takes the slot once the misses have
+ * taken back the hits (gen says which profile's table the id is of).
+ */
+struct rctag {
 	uint64_t	 hash;
 	uint32_t	 id;
 	uint32_t	 gen;
 	uint16_t	 len;
 	uint16_t	 hits;
-	char		 text[RCTEXT];
 };
 
 /* A stack's samples in the current batch. */
@@ -150,9 +163,10 @@ struct spd {
 	size_t		 last;		/* and its stack id + 1, or 0 */
 	uint64_t	 lasthash;	/* and its hash */
 	const char	*raw;		/* this sample's raw text */
-	struct hint	 hint[2];	/* the next two samples */
-	struct rawk	 rk;
-	struct rcent	*rc;		/* RCSLOTS */
+	struct hint	 hint[3];	/* this sample and the next two */
+	struct hint	*hp[3];		/* in that order */
+	struct rctag	*rct;		/* RCSLOTS */
+	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint32_t	 rcgen;
 	struct buf	 sbuf, lbuf;
 	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
@@ -172,8 +186,10 @@ static size_t	 readstack(struct spd *, struct prof *);
 static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
 static void	 notemax(struct spd *, struct prof *, const struct rawk *);
-static size_t	 rawstack(struct spd *, struct prof *, size_t, uint64_t);
-static struct rcent *rcfind(struct spd *, uint64_t, size_t);
+static size_t	 rawstack(struct spd *, struct prof *, struct hint *);
+static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
+static void	 prepare(struct spd *, struct prof *, const char *,
+		    struct hint *);
 static int	 peek(struct spd *, struct prof *, const char *, size_t,
 		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double,
@@ -284,6 +300,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	enum json_tok t;
 	char k[KEYMAX];
 	unsigned seen = 0;
+	int i;
 
 	if ((t = json_next(j)) == JT_ERROR)
 		return SPD_NOTJSON;
@@ -306,8 +323,12 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.pnames = ht_new();
 	buf_init(&s.key);
 	buf_init(&s.lastkey);
-	buf_init(&s.rk.key);
-	s.rc = xcalloc(RCSLOTS, sizeof(*s.rc));
+	for (i = 0; i < 3; i++) {
+		buf_init(&s.hint[i].rk.key);
+		s.hp[i] = &s.hint[i];
+	}
+	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
+	s.rctext = xmalloc(RCSLOTS * RCTEXT);
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
 	buf_init(&s.lbuf);
@@ -356,8 +377,10 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.ndup);
 	buf_free(&s.key);
 	buf_free(&s.lastkey);
-	buf_free(&s.rk.key);
-	free(s.rc);
+	for (i = 0; i < 3; i++)
+		buf_free(&s.hint[i].rk.key);
+	free(s.rct);
+	free(s.rctext);
 	buf_free(&s.sbuf);
 	buf_free(&s.lbuf);
 	free(s.noff);
@@ -547,8 +570,8 @@ intern(struct prof *p, const char *k, size_t len)
 
 /*
  * Note the offset, length and hash of the raw text of the sample after
- * the one whose raw text is the len bytes at raw, and start loading its
- * cache slot; -1 if there is none to see.
+ * the one whose raw text is the len bytes at raw, and prepare it; -1 if
+ * there is none to see.
  */
 static int
 peek(struct spd *s, struct prof *p, const char *raw, size_t len,
@@ -560,72 +583,111 @@ peek(struct spd *s, struct prof *p, const char *raw, size_t len,
 	hp->off = 0;
 	if (json_rawnext(s->j, raw, len, &nraw, &nlen) == -1)
 		return -1;
-	(void)p;
 	hp->off = json_consumed(s->j) + (nraw - s->raw);
 	hp->len = nlen;
 	hp->hash = ht_hash(nraw, nlen);
-	__builtin_prefetch(&s->rc[hp->hash & (RCSLOTS - 2)], 0, 0);
+	prepare(s, p, nraw, hp);
 	return 0;
+}
+
+/*
+ * Prepare sample h of raw text raw: if a cache head says its text may be
+ * there, start loading that text; else make its key and start loading
+ * its table slot.  What is found later is checked again: the cache may
+ * change in between.
+ */
+static void
+prepare(struct spd *s, struct prof *p, const char *raw, struct hint *h)
+{
+	const struct rctag *t;
+	const char *x;
+	size_t i, k, slot = h->hash & (RCSLOTS - 2);
+
+	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
+		if (t->gen == s->rcgen && t->hash == h->hash &&
+		    t->len == h->len) {
+			x = s->rctext + (slot + i) * RCTEXT;
+			for (k = 0; k < h->len; k += 64)
+				__builtin_prefetch(x + k);
+			h->st = H_CACHED;
+			return;
+		}
+	if (rawkey(raw, h->len, &h->rk) == -1) {
+		h->st = H_TOKENS;
+		return;
+	}
+	h->khash = ht_hash(h->rk.key.data, h->rk.key.len);
+	ht_prefetch(p->stacks, h->khash, 0);
+	h->st = H_KEY;
 }
 
 /*
  * Read one sample's frame index array and intern it; returns its id.
  * The raw text is tried first: against the last sample's, then in the
- * cache, then converted to a key (rawstack()); failing those, the
- * tokens are read.  The cache slots wait on cache misses (there are too
- * many for the caches), so they are started two samples ahead: while one
- * sample is looked up, the text of the next one and the slot of the one
- * after it are loaded.  The samples ahead are found and hashed by
- * peeking at their raw text.
+ * cache, then converted to a key and looked up; failing those, the
+ * tokens are read.  The cache's text and the table wait on cache misses
+ * (they are too big for the caches), so the work is started samples
+ * ahead: two samples ahead, a sample is prepared (prepare()); one ahead,
+ * the table entry of a key made is loaded; so by the time a sample is
+ * read, what it needs is there.  The three hints turn round: this
+ * sample's, the next one's, the one after it.
  */
 static size_t
 readstack(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
-	struct hint *h0 = &s->hint[0], *h1 = &s->hint[1];
-	struct rcent *e;
+	struct hint *cur, *nx, *af;
 	unsigned long long off;
 	long long v;
 	size_t n = 0, len, id;
-	uint64_t h;
 	int same, hinted;
 
 	if (json_rawarray(s->j, &s->raw, &len) == 0) {
 		off = json_consumed(s->j);
-		if ((hinted = h0->off == off && h0->len == len))
-			h = h0->hash;
-		else
-			h = ht_hash(s->raw, len);
-		e = &s->rc[h & (RCSLOTS - 2)];
-		same = s->last != 0 && h == s->lasthash &&
+		cur = s->hp[0];
+		nx = s->hp[1];
+		af = s->hp[2];
+		if ((hinted = nx->off == off && nx->len == len)) {
+			s->hp[0] = nx;
+			s->hp[1] = af;
+			s->hp[2] = cur;
+			cur = nx;
+			nx = af;
+			af = s->hp[2];
+		} else {
+			cur->off = off;
+			cur->len = len;
+			cur->hash = ht_hash(s->raw, len);
+			cur->st = H_NONE;
+		}
+		same = s->last != 0 && cur->hash == s->lasthash &&
 		    len == s->lastkey.len &&
 		    memcmp(s->raw, s->lastkey.data, len) == 0;
-		if (!hinted && !same)
-			__builtin_prefetch(e, 0, 0);
-		/* The next sample: its slot is loaded; load its text. */
-		if (hinted && h1->off != 0) {
-			*h0 = *h1;
-			__builtin_prefetch(&s->rc[h0->hash & (RCSLOTS - 2)],
-			    0, 0);
+		/* The next sample: load its table entry, if it needs it. */
+		if (hinted && nx->off != 0) {
+			if (nx->st == H_KEY)
+				ht_prefetch(p->stacks, nx->khash, 1);
 		} else
-			peek(s, p, s->raw, len, h0);
-		/* The one after it: load its slot. */
-		if (h0->off == 0 || peek(s, p, s->raw + (h0->off - off),
-		    h0->len, h1) == -1)
-			h1->off = 0;
+			peek(s, p, s->raw, len, nx);
+		/* The one after it: prepare it. */
+		if (nx->off == 0 || peek(s, p, s->raw + (nx->off - off),
+		    nx->len, af) == -1)
+			af->off = 0;
 		if (same)
 			id = s->last - 1;
-		else if ((e = rcfind(s, h, len)) != NULL) {
-			id = e->id;
-			e->hits += e->hits < UINT16_MAX;
-		} else
-			id = rawstack(s, p, len, h);
+		else if ((id = rcfind(s, cur->hash, s->raw, len)) ==
+		    (size_t)-1) {
+			if (cur->st == H_NONE || cur->st == H_CACHED)
+				prepare(s, p, s->raw, cur);
+			if (cur->st == H_KEY)
+				id = rawstack(s, p, cur);
+		}
 		if (id != (size_t)-1) {
 			if (!same) {
 				buf_reset(&s->lastkey);
 				buf_add(&s->lastkey, s->raw, len);
 				s->last = id + 1;
-				s->lasthash = h;
+				s->lasthash = cur->hash;
 			}
 			json_rawskip(s->j, len);
 			return id;
@@ -653,53 +715,55 @@ readstack(struct spd *s, struct prof *p)
 	return intern(p, s->key.data, s->key.len);
 }
 
-/* The cache entry of the raw text s->raw of len bytes, hash h, or NULL. */
-static struct rcent *
-rcfind(struct spd *s, uint64_t h, size_t len)
+/* The stack id of raw text raw of len bytes (hash h) in the cache, or -1. */
+static size_t
+rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 {
-	struct rcent *e = &s->rc[h & (RCSLOTS - 2)];
-	int i;
+	struct rctag *t;
+	size_t i, slot = h & (RCSLOTS - 2);
 
-	for (i = 0; i < 2; i++, e++)
-		if (e->gen == s->rcgen && e->hash == h && e->len == len &&
-		    memcmp(e->text, s->raw, len) == 0)
-			return e;
-	return NULL;
+	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
+		if (t->gen == s->rcgen && t->hash == h && t->len == len &&
+		    memcmp(s->rctext + (slot + i) * RCTEXT, raw, len) == 0) {
+			t->hits += t->hits < UINT16_MAX;
+			return t->id;
+		}
+	return (size_t)-1;
 }
 
 /*
- * The id of the stack of the raw text s->raw of len bytes (hash h) not
- * found in the cache, by its key, and the cache told; -1 if the text is
- * not in key form.
+ * The id of the stack of this sample (h, raw text s->raw), not found in
+ * the cache, by its key; the cache is told.
  */
 static size_t
-rawstack(struct spd *s, struct prof *p, size_t len, uint64_t h)
+rawstack(struct spd *s, struct prof *p, struct hint *h)
 {
-	struct rcent *e = &s->rc[h & (RCSLOTS - 2)];
-	size_t id;
+	struct rctag *t;
+	size_t id, slot = h->hash & (RCSLOTS - 2);
 
-	if (rawkey(s->raw, len, &s->rk) == -1)
-		return (size_t)-1;
-	id = ht_find(p->stacks, s->rk.key.data, s->rk.key.len);
+	id = ht_findh(p->stacks, h->rk.key.data, h->rk.key.len, h->khash);
 	if (id == (size_t)-1) {
-		notemax(s, p, &s->rk);
-		id = intern(p, s->rk.key.data, s->rk.key.len);
+		notemax(s, p, &h->rk);
+		id = intern(p, h->rk.key.data, h->rk.key.len);
 	}
-	if (len == 0 || len > RCTEXT)
+	if (h->len == 0 || h->len > RCTEXT)
 		return id;
-	if (e[1].gen != s->rcgen || (e->gen == s->rcgen && e[1].hits <
-	    e->hits))
-		e++;
-	if (e->gen == s->rcgen && e->hits > 0) {
-		e->hits--;
+	t = &s->rct[slot];
+	if (t[1].gen != s->rcgen || (t->gen == s->rcgen && t[1].hits <
+	    t->hits)) {
+		t++;
+		slot++;
+	}
+	if (t->gen == s->rcgen && t->hits > 0) {
+		t->hits--;
 		return id;
 	}
-	e->hash = h;
-	e->id = (uint32_t)id;
-	e->gen = s->rcgen;
-	e->len = (uint16_t)len;
-	e->hits = 1;
-	memcpy(e->text, s->raw, len);
+	t->hash = h->hash;
+	t->id = (uint32_t)id;
+	t->gen = s->rcgen;
+	t->len = (uint16_t)h->len;
+	t->hits = 1;
+	memcpy(s->rctext + slot * RCTEXT, s->raw, h->len);
 	return id;
 }
 
