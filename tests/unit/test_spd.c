@@ -481,8 +481,8 @@ START_TEST(test_raw_cache)
 	buf_printf(&want, "T\t3\t3\tnone\t1\tf0;f1\t:::0;:::1\n"
 	    "T\t%zu\t%zu\tnone\t1\tf%zu\t:::%zu\n", 3 * n, 3 * n, n, n);
 	for (i = 1; i < n; i++)
-		buf_printf(&want, "T\t3\t3\tnone\t1\tf%zu;f%zu\t:::%zu;:::%zu\n",
-		    i, i + 1, i, i + 1);
+		buf_printf(&want, "T\t3\t3\tnone\t1\tf%zu;f%zu\t"
+		    ":::%zu;:::%zu\n", i, i + 1, i, i + 1);
 	same(doc.data, 0, want.data);
 	buf_free(&want);
 	buf_free(&doc);
