@@ -59,12 +59,14 @@ enum hstate {
 
 /*
  * A sample, this one or one ahead: offset and length of its raw text,
- * its hash, and what was made of it.
+ * its hash, whether the text is the sample's before it, and what was
+ * made of it.
  */
 struct hint {
 	unsigned long long off;		/* 0: none */
 	size_t		 len;
 	uint64_t	 hash;
+	int		 same;
 	enum hstate	 st;
 	struct rawk	 rk;
 	uint64_t	 khash;
@@ -159,9 +161,7 @@ struct spd {
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key: indices as varints */
-	struct buf	 lastkey;	/* the last sample's key */
-	size_t		 last;		/* and its stack id + 1, or 0 */
-	uint64_t	 lasthash;	/* and its hash */
+	size_t		 last;		/* the last sample's stack id + 1, or 0 */
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[3];	/* this sample and the next two */
 	struct hint	*hp[3];		/* in that order */
@@ -190,8 +190,8 @@ static size_t	 rawstack(struct spd *, struct prof *, struct hint *);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
 static void	 prepare(struct spd *, struct prof *, const char *,
 		    struct hint *);
-static int	 peek(struct spd *, struct prof *, const char *, size_t,
-		    struct hint *);
+static int	 peek(struct spd *, struct prof *, const struct hint *,
+		    const char *, struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double,
 		    double);
 static void	 putseq(struct spd *, struct spill *, const void *, size_t);
@@ -322,7 +322,6 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.arena);
 	s.pnames = ht_new();
 	buf_init(&s.key);
-	buf_init(&s.lastkey);
 	for (i = 0; i < 3; i++) {
 		buf_init(&s.hint[i].rk.key);
 		s.hp[i] = &s.hint[i];
@@ -376,7 +375,6 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	ht_free(s.pnames);
 	free(s.ndup);
 	buf_free(&s.key);
-	buf_free(&s.lastkey);
 	for (i = 0; i < 3; i++)
 		buf_free(&s.hint[i].rk.key);
 	free(s.rct);
@@ -570,23 +568,28 @@ intern(struct prof *p, const char *k, size_t len)
 
 /*
  * Note the offset, length and hash of the raw text of the sample after
- * the one whose raw text is the len bytes at raw, and prepare it; -1 if
- * there is none to see.
+ * sample h, whose raw text is at raw, and whether it is the same text
+ * (compared while both are in the buffer); else prepare it.  -1 if there
+ * is none to see.
  */
 static int
-peek(struct spd *s, struct prof *p, const char *raw, size_t len,
+peek(struct spd *s, struct prof *p, const struct hint *h, const char *raw,
     struct hint *hp)
 {
 	const char *nraw;
 	size_t nlen;
 
 	hp->off = 0;
-	if (json_rawnext(s->j, raw, len, &nraw, &nlen) == -1)
+	if (json_rawnext(s->j, raw, h->len, &nraw, &nlen) == -1)
 		return -1;
 	hp->off = json_consumed(s->j) + (nraw - s->raw);
 	hp->len = nlen;
 	hp->hash = ht_hash(nraw, nlen);
-	prepare(s, p, nraw, hp);
+	hp->same = hp->hash == h->hash && nlen == h->len &&
+	    memcmp(nraw, raw, nlen) == 0;
+	hp->st = H_NONE;
+	if (!hp->same)
+		prepare(s, p, nraw, hp);
 	return 0;
 }
 
@@ -623,14 +626,14 @@ prepare(struct spd *s, struct prof *p, const char *raw, struct hint *h)
 
 /*
  * Read one sample's frame index array and intern it; returns its id.
- * The raw text is tried first: against the last sample's, then in the
- * cache, then converted to a key and looked up; failing those, the
- * tokens are read.  The cache's text and the table wait on cache misses
- * (they are too big for the caches), so the work is started samples
- * ahead: two samples ahead, a sample is prepared (prepare()); one ahead,
- * the table entry of a key made is loaded; so by the time a sample is
- * read, what it needs is there.  The three hints turn round: this
- * sample's, the next one's, the one after it.
+ * The raw text is tried first: against the sample's before it (by
+ * peek()), then in the cache, then converted to a key and looked up;
+ * failing those, the tokens are read.  The cache's text and the table
+ * wait on cache misses (they are too big for the caches), so the work
+ * is started samples ahead: two samples ahead, a sample is prepared
+ * (prepare()); one ahead, the table entry of a key made is loaded; so
+ * by the time a sample is read, what it needs is there.  The three
+ * hints turn round: this sample's, the next one's, the one after it.
  */
 static size_t
 readstack(struct spd *s, struct prof *p)
@@ -658,20 +661,19 @@ readstack(struct spd *s, struct prof *p)
 			cur->off = off;
 			cur->len = len;
 			cur->hash = ht_hash(s->raw, len);
+			cur->same = 0;
 			cur->st = H_NONE;
 		}
-		same = s->last != 0 && cur->hash == s->lasthash &&
-		    len == s->lastkey.len &&
-		    memcmp(s->raw, s->lastkey.data, len) == 0;
+		same = s->last != 0 && cur->same;
 		/* The next sample: load its table entry, if it needs it. */
 		if (hinted && nx->off != 0) {
 			if (nx->st == H_KEY)
 				ht_prefetch(p->stacks, nx->khash, 1);
 		} else
-			peek(s, p, s->raw, len, nx);
+			peek(s, p, cur, s->raw, nx);
 		/* The one after it: prepare it. */
-		if (nx->off == 0 || peek(s, p, s->raw + (nx->off - off),
-		    nx->len, af) == -1)
+		if (nx->off == 0 || peek(s, p, nx, s->raw + (nx->off - off),
+		    af) == -1)
 			af->off = 0;
 		if (same)
 			id = s->last - 1;
@@ -683,12 +685,7 @@ readstack(struct spd *s, struct prof *p)
 				id = rawstack(s, p, cur);
 		}
 		if (id != (size_t)-1) {
-			if (!same) {
-				buf_reset(&s->lastkey);
-				buf_add(&s->lastkey, s->raw, len);
-				s->last = id + 1;
-				s->lasthash = cur->hash;
-			}
+			s->last = id + 1;
 			json_rawskip(s->j, len);
 			return id;
 		}
