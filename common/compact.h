@@ -24,14 +24,12 @@ struct cpr *cpr_new(void);
 void	 cpr_free(struct cpr *);
 /*
  * A compact line (cp_isline()) s[0..n), kept by the caller until the
- * next call; r's names point into s and into cpr's buffers.
+ * next call; r's names point into s and into cpr's buffers.  A record's
+ * r->frames are its frames as numbered by the \D that began them, so
+ * that a compact writer copies them as they are.
  */
 enum cp_kind cpr_line(struct cpr *, char *, size_t, struct sst_rec *,
 	    const char **);
-/*
- * A compact record's r->frames are its frames as numbered by the \D
- * that began them, so that a compact writer copies them as they are.
- */
 /* The last record as a line of the text form (no newline). */
 const char *cpr_text(struct cpr *, size_t *);
 /* From now on leave stack and locs of records empty (rec_nostacks()). */

@@ -31,6 +31,7 @@
 
 #include "sst.h"
 #include "input.h"
+#include "compact.h"
 
 /* zlib's allocator: this file's calloc. */
 static voidpf
@@ -398,9 +399,8 @@ sstline(const char *s, size_t n)
 	const char *f[8], *e = s + n;
 	size_t i = 0;
 
-	/* The compact form's \D, \F and \R lines (compact.c). */
-	if (n >= 2 && s[0] == '\\' && (s[1] == 'D' || s[1] == 'F' ||
-	    s[1] == 'R') && (n == 2 || s[2] == '\t'))
+	/* The compact form's \D, \F and \R lines. */
+	if (cp_isline(s, n))
 		return 1;
 	f[i++] = s;
 	for (; s < e && i < 8; s++)
