@@ -4,7 +4,9 @@
  * in plain arrays indexed by id and iterate in first-seen order.  Keys
  * are copied into one growing arena; the table is open addressing with
  * linear probing over slots of 8 bytes: the top half of the key's hash
- * (the bottom half picks the slot) and where its entry is.  An entry in
+ * and where its entry is.  The top bits of the hash pick the slot, so
+ * that the slot array doubles without hashing any key again or reading
+ * the arena: a key's new slot is read off its tag.  An entry in
  * the arena is the id and the length of the key, then the key and a
  * NUL, so that a lookup goes from the slot straight to the bytes to
  * compare: lookups are bound by cache misses, and the slots are small
@@ -32,7 +34,8 @@ struct head {
 
 struct htab {
 	struct slot	*slots;
-	size_t		 nslots;	/* a power of two */
+	size_t		 nslots;	/* a power of two, at most 2^32 */
+	unsigned	 shift;		/* tag >> shift: the home slot */
 	size_t		*off;		/* entry offsets into arena, by id */
 	size_t		 n;
 	size_t		 cap;
@@ -52,6 +55,7 @@ ht_new(void)
 
 	h = xcalloc(1, sizeof(*h));
 	h->nslots = 64;
+	h->shift = 32 - 6;
 	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
 	h->cap = 16;
 	h->off = xreallocarray(NULL, h->cap, sizeof(*h->off));
@@ -145,26 +149,31 @@ ht_hash(const void *key, size_t len)
 	return mum(a ^ 0x589965cc75374cc3ULL, a ^ len);
 }
 
-/* Double the slot array and re-insert every key, hashed again. */
+/*
+ * Double the slot array.  Each key goes to the home slot its tag gives,
+ * one more bit of it, in the order of the old slots: so both arrays are
+ * read and written in order, and the keys stay where they are.
+ */
 static void
 grow(struct htab *h)
 {
-	struct head hd;
-	uint64_t hv;
-	size_t i, j;
+	struct slot *old = h->slots;
+	size_t i, j, n = h->nslots;
 
-	free(h->slots);
+	if (h->shift == 0)
+		errx(1, "hash table full");
 	h->nslots *= 2;
+	h->shift--;
 	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
-	for (i = 0; i < h->n; i++) {
-		memcpy(&hd, h->arena + h->off[i], sizeof(hd));
-		hv = ht_hash(h->arena + h->off[i] + sizeof(hd), hd.len);
-		j = hv & (h->nslots - 1);
+	for (i = 0; i < n; i++) {
+		if (old[i].ent == 0)
+			continue;
+		j = old[i].tag >> h->shift;
 		while (h->slots[j].ent != 0)
 			j = (j + 1) & (h->nslots - 1);
-		h->slots[j].tag = hv >> 32;
-		h->slots[j].ent = h->off[i] / 8 + 1;
+		h->slots[j] = old[i];
 	}
+	free(old);
 }
 
 /*
@@ -176,8 +185,8 @@ lookup(const struct htab *h, const void *key, size_t len, uint64_t hv,
     size_t *slot)
 {
 	struct head hd;
-	size_t i = hv & (h->nslots - 1);
 	uint32_t e, tag = hv >> 32;
+	size_t i = tag >> h->shift;
 
 	for (; (e = h->slots[i].ent) != 0; i = (i + 1) & (h->nslots - 1)) {
 		if (h->slots[i].tag != tag)
@@ -214,8 +223,8 @@ ht_findh(const struct htab *h, const void *key, size_t len, uint64_t hv)
 void
 ht_prefetch(const struct htab *h, uint64_t hv, int keys)
 {
-	size_t i = hv & (h->nslots - 1);
 	uint32_t e, tag = hv >> 32;
+	size_t i = tag >> h->shift;
 
 	if (!keys) {
 		__builtin_prefetch(&h->slots[i]);
