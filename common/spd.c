@@ -25,6 +25,7 @@
  */
 #include <err.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,12 @@
 #define KEYMAX		32
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
+
+#define MOVE		16	/* bytes fields() moves at once */
+#define OBATCHES	3	/* batches of records made into text */
+#define OBRECS		1024	/* records in a batch at most */
+#define OBTEXT		(1024 * 1024)	/* and text, about */
+#define OTHREAD		4096	/* records that get a thread to make them */
 
 #define RCSLOTS		8192	/* raw text cache, two ways */
 #define RCTEXT		512	/* 4 MB of text in all */
@@ -84,6 +91,22 @@ struct rctag {
 	uint32_t	 gen;
 	uint16_t	 len;
 	uint16_t	 hits;
+};
+
+/* A record made into text: its stack field at soff, its locations after. */
+struct orec {
+	uint64_t	 n;
+	double		 w;
+	size_t		 soff, slen, llen;
+};
+
+/* Records made into text, to be written (see emitprof()). */
+struct obatch {
+	struct orec	*rec;		/* OBRECS */
+	size_t		 nrec;
+	struct buf	 text;
+	int		 end;		/* the profile's last */
+	int		 full;		/* made, not yet written */
 };
 
 /* A stack's samples in the current batch. */
@@ -168,7 +191,12 @@ struct spd {
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint32_t	 rcgen;
-	struct buf	 sbuf, lbuf;
+	struct buf	 sbuf;
+	struct obatch	 ob[OBATCHES];	/* records being made into text */
+	struct prof	*op;		/* of this profile */
+	pthread_t	 oth;		/* by this thread, */
+	pthread_mutex_t	 omu;		/* which these hand over */
+	pthread_cond_t	 ocv;
 	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
 	struct seqbuf	 rr;		/* records read from a spill */
 	const unsigned char *rp, *re;	/* the records to decode */
@@ -212,7 +240,17 @@ static size_t	 intern(struct prof *, const char *, size_t);
 static size_t	 keyids(struct spd *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
-static void	 fields(struct spd *, const char *, size_t);
+static void	 fields(struct spd *, const char *, size_t, struct buf *,
+		    size_t *, size_t *);
+static void	 produce(struct spd *, struct prof *, struct obatch *,
+		    uint64_t *);
+static void	*producer(void *);
+static void	 consume(struct spd *, struct prof *, struct sst_rec *,
+		    const struct obatch *, uint64_t *);
+static __dead void overflow(struct spd *, struct prof *,
+		    const struct sst_rec *, const char *);
+static void	 recstart(struct spd *, struct prof *, struct sst_rec *,
+		    uint64_t);
 static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
 static enum json_tok next(struct spd *);
@@ -330,7 +368,9 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.rctext = xmalloc(RCSLOTS * RCTEXT);
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
-	buf_init(&s.lbuf);
+	if (pthread_mutex_init(&s.omu, NULL) != 0 ||
+	    pthread_cond_init(&s.ocv, NULL) != 0)
+		errx(1, "cannot make a mutex");
 	while ((t = member(&s, k)) != JT_OBJ_END) {
 		seen |= keybit(k);
 		/* A key given again replaces the first, as in Python. */
@@ -380,7 +420,13 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.rct);
 	free(s.rctext);
 	buf_free(&s.sbuf);
-	buf_free(&s.lbuf);
+	for (i = 0; i < OBATCHES; i++)
+		if (s.ob[i].rec != NULL) {
+			free(s.ob[i].rec);
+			buf_free(&s.ob[i].text);
+		}
+	pthread_mutex_destroy(&s.omu);
+	pthread_cond_destroy(&s.ocv);
 	free(s.noff);
 	free(s.loff);
 	free(s.stk);
@@ -408,6 +454,9 @@ readframes(struct spd *s)
 		readframe(s, &loc);
 		s->nframes++;
 	}
+	/* The room that fields() reads past a name or location into. */
+	buf_grow(&s->arena, MOVE);
+	memset(s->arena.data + s->arena.len, 0, MOVE);
 	s->hasframes = 1;
 	buf_free(&loc);
 }
@@ -1246,14 +1295,31 @@ frametext(const void *src, uint32_t id, const char **name, size_t *nlen,
 }
 
 /*
- * Build one record's stack and locations fields from an interned stack's
- * key of len bytes.
+ * Copy n bytes from src to dst in moves of MOVE bytes, which, for the
+ * short names and places of a stack, is faster than memcpy(): up to
+ * MOVE - 1 bytes past dst + n are written and past src + n read.
+ */
+static inline char *
+move(char *dst, const char *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i += MOVE)
+		memcpy(dst + i, src + i, MOVE);
+	return dst + n;
+}
+
+/*
+ * Append one record's stack and locations fields, made from an interned
+ * stack's key of len bytes, to b, each ended by a NUL; *slen and *llen
+ * are their lengths.
  */
 static void
-fields(struct spd *s, const char *key, size_t len)
+fields(struct spd *s, const char *key, size_t len, struct buf *b,
+    size_t *slen, size_t *llen)
 {
 	const char *a = s->arena.data;
-	size_t n, i, sn = 0, ln = 0, k;
+	size_t n, i, sn = 0, ln = 0;
 	uint32_t fr;
 	char *sq, *lq;
 
@@ -1264,28 +1330,28 @@ fields(struct spd *s, const char *key, size_t len)
 		sn += s->loff[fr] - s->noff[fr] + 1;
 		ln += s->noff[fr + 1] - s->loff[fr] + 1;
 	}
-	buf_reset(&s->sbuf);
-	buf_reset(&s->lbuf);
-	buf_grow(&s->sbuf, sn);
-	buf_grow(&s->lbuf, ln);
-	sq = s->sbuf.data;
-	lq = s->lbuf.data;
+	buf_grow(b, sn + ln + 2 + MOVE);
+	sq = b->data + b->len;
+	lq = sq + (n > 0 ? sn : 1);
 	for (i = 0; i < n; i++) {
 		fr = s->stk[i];
-		if (i > 0) {
-			*sq++ = ';';
-			*lq++ = ';';
-		}
-		k = s->loff[fr] - s->noff[fr];
-		memcpy(sq, a + s->noff[fr], k);
-		sq += k;
-		k = s->noff[fr + 1] - s->loff[fr];
-		memcpy(lq, a + s->loff[fr], k);
-		lq += k;
+		sq = move(sq, a + s->noff[fr], s->loff[fr] - s->noff[fr]);
+		*sq++ = ';';
 	}
-	*sq = *lq = '\0';
-	s->sbuf.len = sq - s->sbuf.data;
-	s->lbuf.len = lq - s->lbuf.data;
+	if (n > 0)
+		sq--;
+	*sq = '\0';
+	*slen = (size_t)(sq - (b->data + b->len));
+	for (i = 0; i < n; i++) {
+		fr = s->stk[i];
+		lq = move(lq, a + s->loff[fr], s->noff[fr + 1] - s->loff[fr]);
+		*lq++ = ';';
+	}
+	if (n > 0)
+		lq--;
+	*lq = '\0';
+	*llen = (size_t)(lq - (sq + 1));
+	b->len = (size_t)(lq + 1 - b->data);
 }
 
 /*
@@ -1422,18 +1488,149 @@ pname(struct spd *s, struct prof *p)
 		buf_printf(&p->name, "\\e#%zu", k + 1);
 }
 
-/* Write a profile's records, batch after batch. */
+/*
+ * Make the next records of p, *pos made so far, into batch b: each
+ * record's samples and weight, its stack and locations fields in b's
+ * text (a record of the stack of the record before it shares its
+ * fields), until b is full or the records end.
+ */
+static void
+produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
+{
+	struct orec *o;
+	const char *k;
+	uint32_t id, last = UINT32_MAX;
+	size_t len;
+
+	buf_reset(&b->text);
+	b->nrec = 0;
+	b->end = 0;
+	while (b->nrec < OBRECS && b->text.len < OBTEXT) {
+		o = &b->rec[b->nrec];
+		if (!nextrec(s, p, pos, &id, &o->n, &o->w)) {
+			b->end = 1;
+			break;
+		}
+		if (id == last) {
+			o->soff = o[-1].soff;
+			o->slen = o[-1].slen;
+			o->llen = o[-1].llen;
+		} else {
+			k = pkey(p, id, &len);
+			o->soff = b->text.len;
+			fields(s, k, len, &b->text, &o->slen, &o->llen);
+			last = id;
+		}
+		b->nrec++;
+	}
+}
+
+/*
+ * The thread that makes the records of s->op into text, batch after
+ * batch, while the caller writes the batch before (see emitprof()).
+ */
+static void *
+producer(void *arg)
+{
+	struct spd *s = arg;
+	struct obatch *b;
+	uint64_t pos = 0;
+	size_t i = 0;
+
+	do {
+		b = &s->ob[i++ % OBATCHES];
+		pthread_mutex_lock(&s->omu);
+		while (b->full)
+			pthread_cond_wait(&s->ocv, &s->omu);
+		pthread_mutex_unlock(&s->omu);
+		produce(s, s->op, b, &pos);
+		pthread_mutex_lock(&s->omu);
+		b->full = 1;
+		pthread_cond_broadcast(&s->ocv);
+		pthread_mutex_unlock(&s->omu);
+	} while (!b->end);
+	return NULL;
+}
+
+/* Hand batch b of p's records, *pos written before it, to s->emit. */
+static void
+consume(struct spd *s, struct prof *p, struct sst_rec *r,
+    const struct obatch *b, uint64_t *pos)
+{
+	const struct orec *o, *e = b->rec + b->nrec;
+
+	for (o = b->rec; o < e; o++) {
+		(*pos)++;
+		if (p->cstarts != NULL || p->starts != NULL)
+			recstart(s, p, r, *pos);
+		r->stack = b->text.data + o->soff;
+		r->stacklen = o->slen;
+		r->locs = r->stack + o->slen + 1;
+		r->locslen = o->llen;
+		r->samples = o->n;
+		r->period = o->w * p->factor;
+		r->weight = fmt_pysum(0, r->period, o->n);
+		if (!isfinite(r->weight))
+			overflow(s, p, r, r->stack);
+		s->emit(r, s->arg);
+	}
+}
+
+/* Exit: record r of p, of that stack, weighs more than a double holds. */
+static void
+overflow(struct spd *s, struct prof *p, const struct sst_rec *r,
+    const char *stack)
+{
+	char num[FMTBUF];
+
+	progress_hide();
+	errx(1, "%s: profile \"%s\": the weight of %llu samples of %s on "
+	    "stack \"%s\" overflows to inf", json_name(s->j), p->name.data,
+	    (unsigned long long)r->samples, fmt_double(num, sizeof(num),
+	    r->period), stack);
+}
+
+/* With -s: when record pos (from 1) of p began, on the profile's clock. */
+static void
+recstart(struct spd *s, struct prof *p, struct sst_rec *r, uint64_t pos)
+{
+	double t;
+
+	if (p->cstarts != NULL)
+		t = p->cstarts[pos - 1];
+	else if (spill_read(p->starts, &t, sizeof(t)) == -1)
+		errx(1, "temporary file: short read");
+	r->hasstart = 1;
+	r->start = (p->state == PS_EVENTS ? t : p->startv + t) * p->factor;
+	if (!isfinite(r->start)) {
+		progress_hide();
+		errx(1, "%s: profile \"%s\": the start time of sample %llu "
+		    "overflows to inf", json_name(s->j), p->name.data,
+		    (unsigned long long)pos);
+	}
+}
+
+/*
+ * Write a profile's records.  Stacks as frame ids are handed out as
+ * they are read.  Stacks as text are made in batches (produce()); a
+ * profile of OTHREAD records or more has them made by a thread of its
+ * own while the batch before is written, in turns over OBATCHES
+ * batches: making the text (decompressing keys, copying names) and
+ * writing it (formatting, copying it out) take about as long.  The
+ * fuzzers' build (SPD_ONETHREAD), whose allocator and err() are for one
+ * thread, makes them in turns.
+ */
 static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
+	struct obatch *b;
 	const char *k = "";
-	size_t len = 0;
-	uint64_t n;
+	size_t len = 0, i;
+	uint64_t n, pos = 0, wpos = 0;
 	uint32_t id, last = UINT32_MAX;
-	uint64_t pos = 0;
-	double w, t;
-	char num[FMTBUF];
+	double w;
+	int end;
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
 		progress_hide();
@@ -1446,8 +1643,10 @@ emitprof(struct spd *s, struct prof *p)
 	r.thread = p->name.data;
 	r.threadlen = p->name.len;
 	r.unit = p->unit;
+	r.hasperiod = 1;
 	closebatch(p);
 	if (p->nrecs == 0) {
+		r.hasperiod = 0;
 		r.stack = r.locs = "";
 		s->emit(&r, s->arg);
 		return;
@@ -1455,56 +1654,60 @@ emitprof(struct spd *s, struct prof *p)
 	rewindrecs(s, p);
 	if (p->starts != NULL)
 		spill_rewind(p->starts);
-	while (nextrec(s, p, &pos, &id, &n, &w)) {
-		/* With -s: when the sample began, on the profile's clock. */
-		if (p->cstarts != NULL || p->starts != NULL) {
-			if (p->cstarts != NULL)
-				t = p->cstarts[pos - 1];
-			else if (spill_read(p->starts, &t, sizeof(t)) == -1)
-				errx(1, "temporary file: short read");
-			r.hasstart = 1;
-			r.start = (p->state == PS_EVENTS ? t : p->startv + t) *
-			    p->factor;
-			if (!isfinite(r.start)) {
-				progress_hide();
-				errx(1, "%s: profile \"%s\": the start time of "
-				    "sample %llu overflows to inf",
-				    json_name(s->j), p->name.data,
-				    (unsigned long long)pos);
+	if (!s->ids) {
+		for (i = 0; i < OBATCHES; i++)
+			if (s->ob[i].rec == NULL) {
+				s->ob[i].rec = xreallocarray(NULL, OBRECS,
+				    sizeof(*s->ob[i].rec));
+				buf_init(&s->ob[i].text);
 			}
+#ifndef SPD_ONETHREAD
+		if (p->nrecs >= OTHREAD) {
+			s->op = p;
+			if (pthread_create(&s->oth, NULL, producer, s) != 0)
+				errx(1, "cannot start a thread");
+			for (i = 0, end = 0; !end; i++) {
+				b = &s->ob[i % OBATCHES];
+				pthread_mutex_lock(&s->omu);
+				while (!b->full)
+					pthread_cond_wait(&s->ocv, &s->omu);
+				pthread_mutex_unlock(&s->omu);
+				consume(s, p, &r, b, &wpos);
+				end = b->end;
+				pthread_mutex_lock(&s->omu);
+				b->full = 0;
+				pthread_cond_broadcast(&s->ocv);
+				pthread_mutex_unlock(&s->omu);
+			}
+			pthread_join(s->oth, NULL);
+			return;
 		}
-		/* The fields of the record before serve again if they can. */
+#endif
+		do {
+			produce(s, p, &s->ob[0], &pos);
+			consume(s, p, &r, &s->ob[0], &wpos);
+		} while (!s->ob[0].end);
+		return;
+	}
+	r.stack = r.locs = "";
+	r.frames = &s->fr;
+	while (nextrec(s, p, &pos, &id, &n, &w)) {
+		if (p->cstarts != NULL || p->starts != NULL)
+			recstart(s, p, &r, pos);
+		/* The frames of the record before serve again if they can. */
 		if (id != last) {
 			k = pkey(p, id, &len);
-			if (s->ids) {
-				s->fr.n = keyids(s, k, len);
-				s->fr.ids = s->stk;
-			} else
-				fields(s, k, len);
+			s->fr.n = keyids(s, k, len);
+			s->fr.ids = s->stk;
 			last = id;
 		}
 		r.samples = n;
 		r.period = w * p->factor;
-		r.hasperiod = 1;
 		r.weight = fmt_pysum(0, r.period, n);
 		if (!isfinite(r.weight)) {
-			if (s->ids)
-				fields(s, k, len);
-			progress_hide();
-			errx(1, "%s: profile \"%s\": the weight of %llu "
-			    "samples of %s on stack \"%s\" overflows to inf",
-			    json_name(s->j), p->name.data,
-			    (unsigned long long)n, fmt_double(num,
-			    sizeof(num), r.period), s->sbuf.data);
-		}
-		if (s->ids) {
-			r.frames = &s->fr;
-			r.stack = r.locs = "";
-		} else {
-			r.stack = s->sbuf.data;
-			r.stacklen = s->sbuf.len;
-			r.locs = s->lbuf.data;
-			r.locslen = s->lbuf.len;
+			buf_reset(&s->sbuf);
+			fields(s, k, len, &s->sbuf, &i, &i);
+			overflow(s, p, &r, s->sbuf.data);
 		}
 		s->emit(&r, s->arg);
 	}

@@ -496,6 +496,93 @@ START_TEST(test_raw_cache)
 END_TEST
 
 /*
+ * Records are made into text in batches, by a thread of their own in a
+ * profile of thousands of records: batches of many records and of few
+ * long ones, records of one stack in a row (which share their text)
+ * across batches, start times, and an error in a late batch.
+ */
+START_TEST(test_batches)
+{
+	static const char *stk[] = { "[0,1]", "[0,1]", "[2]", "[0,1,2]",
+	    "[0,1,2]", "[0,1,2]", "[]" };
+	static const char *txt[] = { "main;f\t" LMAIN ";" LF,
+	    "main;f\t" LMAIN ";" LF, "g\t" LG, "main;f;g\t" LMAIN ";" LF
+	    ";" LG, "main;f;g\t" LMAIN ";" LF ";" LG, "main;f;g\t" LMAIN
+	    ";" LF ";" LG, "\t" };
+	struct buf doc, want;
+	size_t i, k, n = 9000, m = 300;
+	char *err;
+	int st;
+
+	/* One record per sample, with its start. */
+	buf_init(&doc);
+	buf_adds(&doc, "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":"
+	    "\"none\",\"samples\":[");
+	for (i = 0; i < n; i++)
+		buf_printf(&doc, "%s%s", i ? "," : "", stk[i % 7]);
+	buf_adds(&doc, "],\"weights\":[");
+	for (i = 0; i < n; i++)
+		buf_adds(&doc, i ? ",1" : "1");
+	buf_adds(&doc, "]}]}");
+	buf_init(&want);
+	for (i = 0; i < n; i++)
+		buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%zu\n", txt[i % 7], i);
+	same(doc.data, 1, want.data);
+
+	/* Records of m frames (1.5 KB of text), a batch's text full. */
+	buf_reset(&doc);
+	buf_adds(&doc, "{\"shared\":{\"frames\":[");
+	for (i = 0; i < 2 * m; i++)
+		buf_printf(&doc, "%s{\"name\":\"f%03zu\"}", i ? "," : "", i);
+	buf_adds(&doc, "]},\"profiles\":[{\"name\":\"T\",\"unit\":"
+	    "\"none\",\"samples\":[");
+	for (i = 0; i < n; i++) {
+		buf_adds(&doc, i ? ",[" : "[");
+		for (k = 0; k < m; k++)
+			buf_printf(&doc, "%s%zu", k ? "," : "", i % m + k);
+		buf_adds(&doc, "]");
+	}
+	buf_adds(&doc, "],\"weights\":[");
+	for (i = 0; i < n; i++)
+		buf_adds(&doc, i % 2 ? ",2" : i ? ",1" : "1");
+	buf_adds(&doc, "]}]}");
+	buf_reset(&want);
+	for (i = 0; i < n; i++) {
+		buf_printf(&want, "T\t1\t%zu\tnone\t%zu\t", 1 + i % 2,
+		    1 + i % 2);
+		for (k = 0; k < m; k++)
+			buf_printf(&want, "%sf%03zu", k ? ";" : "", i % m + k);
+		for (k = 0; k < m; k++)
+			buf_printf(&want, "%s:::%zu", k ? ";" : "\t",
+			    i % m + k);
+		buf_adds(&want, "\n");
+	}
+	same(doc.data, 0, want.data);
+
+	/* Weights that change at every sample, the last two too big. */
+	buf_reset(&doc);
+	buf_adds(&doc, "{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":"
+	    "\"none\",\"samples\":[");
+	for (i = 0; i < n; i++)
+		buf_adds(&doc, i ? ",[0]" : "[0]");
+	buf_adds(&doc, "],\"weights\":[");
+	for (i = 0; i < n - 2; i++)
+		buf_adds(&doc, i % 2 ? "2," : "1,");
+	buf_adds(&doc, "1.7e308,1.7e308]}]}");
+	err = flatten_err(doc.data, &st);
+	buf_reset(&want);
+	buf_printf(&want, "%s: doc.json: profile \"T\": the weight of 2 "
+	    "samples of 1.7e+308 on stack \"main\" overflows to inf\n",
+	    getprogname());
+	ck_assert_str_eq(err, want.data);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(err);
+	buf_free(&want);
+	buf_free(&doc);
+}
+END_TEST
+
+/*
  * A stack is one stack however its sample is spelt: samples read whole
  * by their raw text and samples read token by token meet in one record.
  */
@@ -876,6 +963,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_many_frames);
 	tcase_add_test(tc, test_spellings);
 	tcase_add_test(tc, test_raw_cache);
+	tcase_add_test(tc, test_batches);
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
