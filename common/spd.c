@@ -26,6 +26,7 @@
 #include <err.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,8 @@
 #define MOVE		16	/* bytes fields() moves at once */
 #define OBATCHES	3	/* batches of records made into text */
 #define OBRECS		1024	/* records in a batch at most */
-#define OBTEXT		(1024 * 1024)	/* and text, about */
+#define OBTEXT		(128 * 1024)	/* and text, about */
+#define OSPIN		100000	/* looks at a batch before sleeping */
 #define OTHREAD		4096	/* records that get a thread to make them */
 
 #define RCSLOTS		8192	/* raw text cache, two ways */
@@ -106,7 +108,7 @@ struct obatch {
 	size_t		 nrec;
 	struct buf	 text;
 	int		 end;		/* the profile's last */
-	int		 full;		/* made, not yet written */
+	atomic_int	 full;		/* made, not yet written */
 };
 
 /* A stack's samples in the current batch. */
@@ -197,6 +199,7 @@ struct spd {
 	pthread_t	 oth;		/* by this thread, */
 	pthread_mutex_t	 omu;		/* which these hand over */
 	pthread_cond_t	 ocv;
+	atomic_int	 osleep;	/* threads waiting on ocv */
 	struct seqbuf	 rd, wr;	/* per-sample data from and to spills */
 	struct seqbuf	 rr;		/* records read from a spill */
 	const unsigned char *rp, *re;	/* the records to decode */
@@ -245,6 +248,8 @@ static void	 fields(struct spd *, const char *, size_t, struct buf *,
 static void	 produce(struct spd *, struct prof *, struct obatch *,
 		    uint64_t *);
 static void	*producer(void *);
+static void	 owait(struct spd *, struct obatch *, int);
+static void	 oset(struct spd *, struct obatch *, int);
 static void	 consume(struct spd *, struct prof *, struct sst_rec *,
 		    const struct obatch *, uint64_t *);
 static __dead void overflow(struct spd *, struct prof *,
@@ -368,6 +373,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.rctext = xmalloc(RCSLOTS * RCTEXT);
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
+	atomic_init(&s.osleep, 0);
 	if (pthread_mutex_init(&s.omu, NULL) != 0 ||
 	    pthread_cond_init(&s.ocv, NULL) != 0)
 		errx(1, "cannot make a mutex");
@@ -1526,6 +1532,43 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 }
 
 /*
+ * Wait until batch b is full (v 1) or written (v 0).  The other thread
+ * is about as fast, so it is looked for a while before sleeping: a
+ * batch takes some 50 microseconds to make, less than a sleep and a
+ * wakeup cost.
+ */
+static void
+owait(struct spd *s, struct obatch *b, int v)
+{
+	unsigned n;
+
+	for (n = 0; n < OSPIN; n++)
+		if (atomic_load(&b->full) == v)
+			return;
+	pthread_mutex_lock(&s->omu);
+	atomic_fetch_add(&s->osleep, 1);
+	while (atomic_load(&b->full) != v)
+		pthread_cond_wait(&s->ocv, &s->omu);
+	atomic_fetch_sub(&s->osleep, 1);
+	pthread_mutex_unlock(&s->omu);
+}
+
+/*
+ * Set b's full to v and wake the other thread if it sleeps (it counts
+ * itself in before it looks, and looks with the mutex held).
+ */
+static void
+oset(struct spd *s, struct obatch *b, int v)
+{
+	atomic_store(&b->full, v);
+	if (atomic_load(&s->osleep) > 0) {
+		pthread_mutex_lock(&s->omu);
+		pthread_cond_broadcast(&s->ocv);
+		pthread_mutex_unlock(&s->omu);
+	}
+}
+
+/*
  * The thread that makes the records of s->op into text, batch after
  * batch, while the caller writes the batch before (see emitprof()).
  */
@@ -1539,15 +1582,9 @@ producer(void *arg)
 
 	do {
 		b = &s->ob[i++ % OBATCHES];
-		pthread_mutex_lock(&s->omu);
-		while (b->full)
-			pthread_cond_wait(&s->ocv, &s->omu);
-		pthread_mutex_unlock(&s->omu);
+		owait(s, b, 0);
 		produce(s, s->op, b, &pos);
-		pthread_mutex_lock(&s->omu);
-		b->full = 1;
-		pthread_cond_broadcast(&s->ocv);
-		pthread_mutex_unlock(&s->omu);
+		oset(s, b, 1);
 	} while (!b->end);
 	return NULL;
 }
@@ -1660,6 +1697,7 @@ emitprof(struct spd *s, struct prof *p)
 				s->ob[i].rec = xreallocarray(NULL, OBRECS,
 				    sizeof(*s->ob[i].rec));
 				buf_init(&s->ob[i].text);
+				atomic_init(&s->ob[i].full, 0);
 			}
 #ifndef SPD_ONETHREAD
 		if (p->nrecs >= OTHREAD) {
@@ -1668,16 +1706,10 @@ emitprof(struct spd *s, struct prof *p)
 				errx(1, "cannot start a thread");
 			for (i = 0, end = 0; !end; i++) {
 				b = &s->ob[i % OBATCHES];
-				pthread_mutex_lock(&s->omu);
-				while (!b->full)
-					pthread_cond_wait(&s->ocv, &s->omu);
-				pthread_mutex_unlock(&s->omu);
+				owait(s, b, 1);
 				consume(s, p, &r, b, &wpos);
 				end = b->end;
-				pthread_mutex_lock(&s->omu);
-				b->full = 0;
-				pthread_cond_broadcast(&s->ocv);
-				pthread_mutex_unlock(&s->omu);
+				oset(s, b, 0);
 			}
 			pthread_join(s->oth, NULL);
 			return;
