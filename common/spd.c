@@ -21,7 +21,9 @@
  * is skipped whole.  Other spellings (blanks, -0) are read token by
  * token.  The lookups are bound by cache misses, which are started
  * samples ahead (see readstack()).  Runs of equal weights, as py-spy
- * writes them, are converted once.
+ * writes them, are converted once.  At the end, a thread of its own
+ * makes a big profile's records into text while the caller writes
+ * them (see emitprof()).
  */
 #include <err.h>
 #include <math.h>
