@@ -28,6 +28,9 @@
 #include <err.h>
 #include <math.h>
 #include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +52,11 @@
 #define OBTEXT		(128 * 1024)	/* and text, about */
 #define OSPIN		100000	/* looks at a batch before sleeping */
 #define OTHREAD		4096	/* records that get a thread to make them */
+#define QBLOCK		(64 * 1024)	/* samples handed over at once */
+#define QBLOCKS		4
 
 #define RCSLOTS		8192	/* raw text cache, two ways */
+#define NOSLOT		0xffff	/* no slot of it */
 #define RCTEXT		512	/* 4 MB of text in all */
 
 /* A sample's key made from its raw text, its largest index and where. */
@@ -64,7 +70,7 @@ struct rawk {
 enum hstate {
 	H_NONE,		/* nothing */
 	H_CACHED,	/* its text may be in the cache (loaded) */
-	H_KEY,		/* not there: its key (and khash) made */
+	H_OK,		/* not there, and in key form */
 	H_TOKENS	/* not in key form: to be read token by token */
 };
 
@@ -79,6 +85,37 @@ struct hint {
 	uint64_t	 hash;
 	int		 same;
 	enum hstate	 st;
+};
+
+/*
+ * What the reading thread hands the interning one, sample by sample,
+ * in blocks (see readsamples()): a kind, then
+ */
+enum qkind {
+	Q_SAME,		/* nothing: the stack of the sample before */
+	Q_HIT,		/* a cache slot (2 bytes): the stack it was given */
+	Q_RAW,		/* a slot or NOSLOT, a struct qplace, raw text, ']' */
+	Q_KEY		/* a struct qplace and a key read token by token */
+};
+
+/* Of a sample handed over: its length, place, largest index. */
+struct qplace {
+	uint32_t	 len;		/* of its raw text or key */
+	uint32_t	 max;		/* Q_KEY: its largest index, */
+	int		 hasidx;	/* if it has one */
+	unsigned long long line, col;	/* Q_RAW: the '[', Q_KEY: max's */
+};
+
+/* A block of samples handed over. */
+struct qblock {
+	struct buf	 b;
+	int		 last;		/* the array's last */
+	atomic_int	 full;		/* handed over, not yet taken in */
+};
+
+/* A sample's raw text being taken in: its key, made ahead. */
+struct qahead {
+	const unsigned char *e;		/* its entry, or NULL */
 	struct rawk	 rk;
 	uint64_t	 khash;
 };
@@ -188,13 +225,23 @@ struct spd {
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key: indices as varints */
-	size_t		 last;		/* the last sample's stack id + 1, or 0 */
+	int		 lastraw;	/* the sample before was found raw */
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[3];	/* this sample and the next two */
 	struct hint	*hp[3];		/* in that order */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint32_t	 rcgen;
+	struct qblock	 q[QBLOCKS];	/* samples handed over */
+	size_t		 qi;		/* the block being filled */
+	int		 qon;		/* the thread taking them in runs */
+	size_t		 qstart;	/* from this block */
+	pthread_t	 qth;
+	struct prof	*qp;		/* of this profile */
+	uint32_t	*tid;		/* by cache slot: its stack id */
+	uint32_t	 qprev;		/* the stack id of the sample before */
+	uint64_t	 qn;		/* samples taken in */
+	struct qahead	 qa[3];
 	struct buf	 sbuf;
 	struct obatch	 ob[OBATCHES];	/* records being made into text */
 	struct prof	*op;		/* of this profile */
@@ -215,16 +262,33 @@ static void	 readprofile(struct spd *, size_t);
 static void	 readsamples(struct spd *, struct prof *);
 static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
-static size_t	 readstack(struct spd *, struct prof *);
+static void	 readstack(struct spd *);
 static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
-static void	 notemax(struct spd *, struct prof *, const struct rawk *);
-static size_t	 rawstack(struct spd *, struct prof *, struct hint *);
+static int	 rawcheck1(const char *, size_t);
+#ifdef __SSE2__
+static int	 rawcheck(const char *, size_t);
+#endif
+static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
+		    unsigned long long);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
-static void	 prepare(struct spd *, struct prof *, const char *,
+static size_t	 rcput(struct spd *, const struct hint *);
+static void	 qhit(struct spd *, size_t);
+static void	 qraw(struct spd *, size_t, const struct qplace *,
+		    const char *);
+static unsigned char *qroom(struct spd *, size_t);
+static void	 qdone(struct spd *);
+static void	 qhand(struct spd *, int);
+static void	*intaker(void *);
+static void	 qprep(struct spd *, struct qahead *, const unsigned char *);
+static void	 intake(struct spd *, struct qblock *);
+static const unsigned char *qskip(const unsigned char *,
+		    const unsigned char *);
+static void	 await(struct spd *, atomic_int *, int);
+static void	 aset(struct spd *, atomic_int *, int);
+static void	 prepare(struct spd *, const char *, struct hint *);
+static int	 peek(struct spd *, const struct hint *, const char *,
 		    struct hint *);
-static int	 peek(struct spd *, struct prof *, const struct hint *,
-		    const char *, struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double,
 		    double);
 static void	 putseq(struct spd *, struct spill *, const void *, size_t);
@@ -250,8 +314,6 @@ static void	 fields(struct spd *, const char *, size_t, struct buf *,
 static void	 produce(struct spd *, struct prof *, struct obatch *,
 		    uint64_t *);
 static void	*producer(void *);
-static void	 owait(struct spd *, struct obatch *, int);
-static void	 oset(struct spd *, struct obatch *, int);
 static void	 consume(struct spd *, struct prof *, struct sst_rec *,
 		    const struct obatch *, uint64_t *);
 static __dead void overflow(struct spd *, struct prof *,
@@ -368,9 +430,14 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.pnames = ht_new();
 	buf_init(&s.key);
 	for (i = 0; i < 3; i++) {
-		buf_init(&s.hint[i].rk.key);
 		s.hp[i] = &s.hint[i];
+		buf_init(&s.qa[i].rk.key);
 	}
+	for (i = 0; i < QBLOCKS; i++) {
+		buf_init(&s.q[i].b);
+		atomic_init(&s.q[i].full, 0);
+	}
+	s.tid = xcalloc(RCSLOTS, sizeof(*s.tid));
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
 	s.rctext = xmalloc(RCSLOTS * RCTEXT);
 	s.rcgen = 1;
@@ -424,7 +491,10 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.ndup);
 	buf_free(&s.key);
 	for (i = 0; i < 3; i++)
-		buf_free(&s.hint[i].rk.key);
+		buf_free(&s.qa[i].rk.key);
+	for (i = 0; i < QBLOCKS; i++)
+		buf_free(&s.q[i].b);
+	free(s.tid);
 	free(s.rct);
 	free(s.rctext);
 	buf_free(&s.sbuf);
@@ -630,8 +700,7 @@ intern(struct prof *p, const char *k, size_t len)
  * is none to see.
  */
 static int
-peek(struct spd *s, struct prof *p, const struct hint *h, const char *raw,
-    struct hint *hp)
+peek(struct spd *s, const struct hint *h, const char *raw, struct hint *hp)
 {
 	const char *nraw;
 	size_t nlen;
@@ -646,18 +715,17 @@ peek(struct spd *s, struct prof *p, const struct hint *h, const char *raw,
 	    memcmp(nraw, raw, nlen) == 0;
 	hp->st = H_NONE;
 	if (!hp->same)
-		prepare(s, p, nraw, hp);
+		prepare(s, nraw, hp);
 	return 0;
 }
 
 /*
  * Prepare sample h of raw text raw: if a cache head says its text may be
- * there, start loading that text; else make its key and start loading
- * its table slot.  What is found later is checked again: the cache may
- * change in between.
+ * there, start loading that text; else see whether it is in key form.
+ * What is found later is checked again: the cache may change in between.
  */
 static void
-prepare(struct spd *s, struct prof *p, const char *raw, struct hint *h)
+prepare(struct spd *s, const char *raw, struct hint *h)
 {
 	const struct rctag *t;
 	const char *x;
@@ -672,34 +740,29 @@ prepare(struct spd *s, struct prof *p, const char *raw, struct hint *h)
 			h->st = H_CACHED;
 			return;
 		}
-	if (rawkey(raw, h->len, &h->rk) == -1) {
-		h->st = H_TOKENS;
-		return;
-	}
-	h->khash = ht_hash(h->rk.key.data, h->rk.key.len);
-	ht_prefetch(p->stacks, h->khash, 0);
-	h->st = H_KEY;
+	h->st = rawcheck(raw, h->len) == 0 ? H_OK : H_TOKENS;
 }
 
 /*
- * Read one sample's frame index array and intern it; returns its id.
- * The raw text is tried first: against the sample's before it (by
- * peek()), then in the cache, then converted to a key and looked up;
- * failing those, the tokens are read.  The cache's text and the table
- * wait on cache misses (they are too big for the caches), so the work
- * is started samples ahead: two samples ahead, a sample is prepared
- * (prepare()); one ahead, the table entry of a key made is loaded; so
- * by the time a sample is read, what it needs is there.  The three
- * hints turn round: this sample's, the next one's, the one after it.
+ * Read one sample's frame index array and hand it to the interning
+ * thread (see readsamples()).  The raw text is tried first: against the
+ * sample's before it (by peek()), then in the cache, then checked to be
+ * in key form, to be converted and looked up over there; failing those,
+ * the tokens are read into a key.  The cache's text waits on cache
+ * misses (it is too big for the caches), so the work is started samples
+ * ahead: two samples ahead, a sample is prepared (prepare()), so by the
+ * time a sample is read, what it needs is there.  The three hints turn
+ * round: this sample's, the next one's, the one after it.
  */
-static size_t
-readstack(struct spd *s, struct prof *p)
+static void
+readstack(struct spd *s)
 {
 	enum json_tok t;
 	struct hint *cur, *nx, *af;
+	struct qplace pl;
 	unsigned long long off;
 	long long v;
-	size_t n = 0, len, id;
+	size_t n = 0, len, slot;
 	int same, hinted;
 
 	if (json_rawarray(s->j, &s->raw, &len) == 0) {
@@ -721,32 +784,37 @@ readstack(struct spd *s, struct prof *p)
 			cur->same = 0;
 			cur->st = H_NONE;
 		}
-		same = s->last != 0 && cur->same;
-		/* The next sample: load its table entry, if it needs it. */
-		if (hinted && nx->off != 0) {
-			if (nx->st == H_KEY)
-				ht_prefetch(p->stacks, nx->khash, 1);
-		} else
-			peek(s, p, cur, s->raw, nx);
-		/* The one after it: prepare it. */
-		if (nx->off == 0 || peek(s, p, nx, s->raw + (nx->off - off),
+		same = s->lastraw && cur->same;
+		/* The next sample, if not seen yet; the one after it. */
+		if (!hinted || nx->off == 0)
+			peek(s, cur, s->raw, nx);
+		if (nx->off == 0 || peek(s, nx, s->raw + (nx->off - off),
 		    af) == -1)
 			af->off = 0;
 		if (same)
-			id = s->last - 1;
-		else if ((id = rcfind(s, cur->hash, s->raw, len)) ==
-		    (size_t)-1) {
+			*qroom(s, 1) = Q_SAME;
+		else if ((slot = rcfind(s, cur->hash, s->raw, len)) !=
+		    NOSLOT) {
+			qhit(s, slot);
+		} else {
 			if (cur->st == H_NONE || cur->st == H_CACHED)
-				prepare(s, p, s->raw, cur);
-			if (cur->st == H_KEY)
-				id = rawstack(s, p, cur);
+				prepare(s, s->raw, cur);
+			if (cur->st == H_OK) {
+				pl.len = (uint32_t)len;
+				pl.line = json_line(s->j);
+				pl.col = json_col(s->j);
+				qraw(s, rcput(s, cur), &pl, s->raw);
+			}
 		}
-		if (id != (size_t)-1) {
-			s->last = id + 1;
+		if (same || cur->st != H_TOKENS) {
+			s->lastraw = 1;
 			json_rawskip(s->j, len);
-			return id;
+			qdone(s);
+			return;
 		}
 	}
+	pl.hasidx = 0;
+	pl.max = 0;
 	while ((t = next(s)) != JT_ARR_END) {
 		if (t != JT_NUM || json_int(s->j, &v) == -1 || v < 0 ||
 		    v > UINT32_MAX - 1)
@@ -757,19 +825,23 @@ readstack(struct spd *s, struct prof *p)
 			    sizeof(*s->stk));
 		}
 		s->stk[n++] = (uint32_t)v;
-		if (!p->hasidx || (uint32_t)v > p->maxidx) {
-			p->hasidx = 1;
-			p->maxidx = (uint32_t)v;
-			p->idxline = json_line(s->j);
-			p->idxcol = json_col(s->j);
+		if (!pl.hasidx || (uint32_t)v > pl.max) {
+			pl.hasidx = 1;
+			pl.max = (uint32_t)v;
+			pl.line = json_line(s->j);
+			pl.col = json_col(s->j);
 		}
 	}
 	stackkey(s, n);
-	s->last = 0;
-	return intern(p, s->key.data, s->key.len);
+	s->lastraw = 0;
+	pl.len = (uint32_t)s->key.len;
+	*qroom(s, 1) = Q_KEY;
+	memcpy(qroom(s, sizeof(pl)), &pl, sizeof(pl));
+	memcpy(qroom(s, pl.len), s->key.data, pl.len);
+	qdone(s);
 }
 
-/* The stack id of raw text raw of len bytes (hash h) in the cache, or -1. */
+/* The cache slot of raw text raw of len bytes (hash h), or NOSLOT. */
 static size_t
 rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 {
@@ -780,28 +852,25 @@ rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 		if (t->gen == s->rcgen && t->hash == h && t->len == len &&
 		    memcmp(s->rctext + (slot + i) * RCTEXT, raw, len) == 0) {
 			t->hits += t->hits < UINT16_MAX;
-			return t->id;
+			return slot + i;
 		}
-	return (size_t)-1;
+	return NOSLOT;
 }
 
 /*
- * The id of the stack of this sample (h, raw text s->raw), not found in
- * the cache, by its key; the cache is told.
+ * The cache slot that the raw text s->raw of sample h, not found there,
+ * takes, or NOSLOT: of the two of its set, the one of fewer hits, once
+ * misses have taken them back.  The stack id of the slot is known when
+ * the interning thread has looked the text up.
  */
 static size_t
-rawstack(struct spd *s, struct prof *p, struct hint *h)
+rcput(struct spd *s, const struct hint *h)
 {
 	struct rctag *t;
-	size_t id, slot = h->hash & (RCSLOTS - 2);
+	size_t slot = h->hash & (RCSLOTS - 2);
 
-	id = ht_findh(p->stacks, h->rk.key.data, h->rk.key.len, h->khash);
-	if (id == (size_t)-1) {
-		notemax(s, p, &h->rk);
-		id = intern(p, h->rk.key.data, h->rk.key.len);
-	}
 	if (h->len == 0 || h->len > RCTEXT)
-		return id;
+		return NOSLOT;
 	t = &s->rct[slot];
 	if (t[1].gen != s->rcgen || (t->gen == s->rcgen && t[1].hits <
 	    t->hits)) {
@@ -810,15 +879,228 @@ rawstack(struct spd *s, struct prof *p, struct hint *h)
 	}
 	if (t->gen == s->rcgen && t->hits > 0) {
 		t->hits--;
-		return id;
+		return NOSLOT;
 	}
 	t->hash = h->hash;
-	t->id = (uint32_t)id;
 	t->gen = s->rcgen;
 	t->len = (uint16_t)h->len;
 	t->hits = 1;
 	memcpy(s->rctext + slot * RCTEXT, s->raw, h->len);
-	return id;
+	return slot;
+}
+
+/* Hand over a sample found in cache slot slot. */
+static void
+qhit(struct spd *s, size_t slot)
+{
+	unsigned char *q = qroom(s, 3);
+	uint16_t v = (uint16_t)slot;
+
+	q[0] = Q_HIT;
+	memcpy(q + 1, &v, sizeof(v));
+}
+
+/* Hand over raw text raw of a sample, to take cache slot slot. */
+static void
+qraw(struct spd *s, size_t slot, const struct qplace *pl, const char *raw)
+{
+	unsigned char *q = qroom(s, 3 + sizeof(*pl) + pl->len + 1);
+	uint16_t v = (uint16_t)slot;
+
+	q[0] = Q_RAW;
+	memcpy(q + 1, &v, sizeof(v));
+	memcpy(q + 3, pl, sizeof(*pl));
+	memcpy(q + 3 + sizeof(*pl), raw, pl->len);
+	q[3 + sizeof(*pl) + pl->len] = ']';
+}
+
+/* Room for n more bytes in the block being filled. */
+static unsigned char *
+qroom(struct spd *s, size_t n)
+{
+	struct buf *b = &s->q[s->qi % QBLOCKS].b;
+
+	buf_grow(b, n);
+	b->len += n;
+	return (unsigned char *)b->data + b->len - n;
+}
+
+/* A sample handed over: hand the block over if it is full. */
+static void
+qdone(struct spd *s)
+{
+	if (s->q[s->qi % QBLOCKS].b.len >= QBLOCK)
+		qhand(s, 0);
+}
+
+/*
+ * Hand over the block being filled (the last of the array if last) and
+ * start filling the next one.  The first one of an array is taken in by
+ * this thread, unless more follow: a small array does not wait for a
+ * thread to start.  The last one is waited for.
+ */
+static void
+qhand(struct spd *s, int last)
+{
+	struct qblock *q = &s->q[s->qi % QBLOCKS];
+
+	q->last = last;
+#ifndef SPD_ONETHREAD
+	if (!s->qon && !last) {
+		s->qstart = s->qi;
+		if (pthread_create(&s->qth, NULL, intaker, s) != 0)
+			errx(1, "cannot start a thread");
+		s->qon = 1;
+	}
+#endif
+	if (!s->qon) {
+		intake(s, q);
+		buf_reset(&q->b);
+		return;
+	}
+	aset(s, &q->full, 1);
+	q = &s->q[++s->qi % QBLOCKS];
+	if (last) {
+		pthread_join(s->qth, NULL);
+		s->qon = 0;
+	} else
+		await(s, &q->full, 0);
+	buf_reset(&q->b);
+}
+
+/* The thread that takes in the samples handed over, block after block. */
+static void *
+intaker(void *arg)
+{
+	struct spd *s = arg;
+	struct qblock *q;
+	size_t i = s->qstart;
+	int last;
+
+	do {
+		q = &s->q[i++ % QBLOCKS];
+		await(s, &q->full, 1);
+		intake(s, q);
+		last = q->last;
+		aset(s, &q->full, 0);
+	} while (!last);
+	return NULL;
+}
+
+/*
+ * Make the key of raw text entry e (Q_RAW) ahead of taking it in, and
+ * start loading its table slot.
+ */
+static void
+qprep(struct spd *s, struct qahead *a, const unsigned char *e)
+{
+	struct qplace pl;
+
+	a->e = e;
+	memcpy(&pl, e + 3, sizeof(pl));
+	if (rawkey((const char *)e + 3 + sizeof(pl), pl.len, &a->rk) == -1)
+		errx(1, "a sample in key form is not");
+	a->khash = ht_hash(a->rk.key.data, a->rk.key.len);
+	ht_prefetch(s->qp->stacks, a->khash, 0);
+}
+
+/*
+ * Take in a block of samples: the stack id of each, looked up or
+ * interned, paired with its weight if the weights came first, kept in
+ * order.  Raw text is converted two entries ahead and its table entry
+ * loaded one ahead (see readstack()).
+ */
+static void
+intake(struct spd *s, struct qblock *q)
+{
+	struct prof *p = s->qp;
+	struct qplace pl;
+	struct qahead *a;
+	const unsigned char *x, *nx, *af, *end;
+	uint16_t slot;
+	size_t id, i;
+	double w;
+
+	end = (unsigned char *)q->b.data + q->b.len;
+	for (i = 0; i < 3; i++)
+		s->qa[i].e = NULL;
+	x = q->b.len > 0 ? (unsigned char *)q->b.data : NULL;
+	if ((nx = qskip(x, end)) != NULL && *nx == Q_RAW)
+		qprep(s, &s->qa[1], nx);
+	for (i = 0; x != NULL; i++, x = nx, nx = af) {
+		if ((af = qskip(nx, end)) != NULL && *af == Q_RAW)
+			qprep(s, &s->qa[(i + 2) % 3], af);
+		if (nx != NULL && *nx == Q_RAW)
+			ht_prefetch(p->stacks, s->qa[(i + 1) % 3].khash, 1);
+		a = &s->qa[i % 3];
+		switch (*x) {
+		case Q_SAME:
+			id = s->qprev;
+			break;
+		case Q_HIT:
+			memcpy(&slot, x + 1, sizeof(slot));
+			id = s->tid[slot];
+			break;
+		case Q_RAW:
+			if (a->e != x)
+				qprep(s, a, x);
+			memcpy(&slot, x + 1, sizeof(slot));
+			memcpy(&pl, x + 3, sizeof(pl));
+			id = ht_findh(p->stacks, a->rk.key.data, a->rk.key.len,
+			    a->khash);
+			if (id == (size_t)-1) {
+				notemax(p, a->rk.max, a->rk.at != (size_t)-1,
+				    pl.line, pl.col + 1 + a->rk.at);
+				id = intern(p, a->rk.key.data, a->rk.key.len);
+			}
+			if (slot != NOSLOT)
+				s->tid[slot] = (uint32_t)id;
+			break;
+		default:
+			memcpy(&pl, x + 1, sizeof(pl));
+			notemax(p, pl.max, pl.hasidx, pl.line, pl.col);
+			id = intern(p, (const char *)x + 1 + sizeof(pl),
+			    pl.len);
+			break;
+		}
+		s->qprev = (uint32_t)id;
+		if (p->hasw && !p->bad) {
+			if (getseq(s, p->wts, &w, sizeof(w)) == -1)
+				p->bad = 1;
+			else {
+				addsample(s, p, id, w, p->tsum);
+				p->tsum += w;
+			}
+		}
+		putseq(s, p->sids, &s->qprev, sizeof(s->qprev));
+	}
+}
+
+/* The entry after entry e (or NULL) of a block that ends at end, or NULL. */
+static const unsigned char *
+qskip(const unsigned char *e, const unsigned char *end)
+{
+	struct qplace pl;
+
+	if (e == NULL)
+		return NULL;
+	switch (*e) {
+	case Q_SAME:
+		e += 1;
+		break;
+	case Q_HIT:
+		e += 3;
+		break;
+	case Q_RAW:
+		memcpy(&pl, e + 3, sizeof(pl));
+		e += 3 + sizeof(pl) + pl.len + 1;
+		break;
+	default:
+		memcpy(&pl, e + 1, sizeof(pl));
+		e += 1 + sizeof(pl) + pl.len;
+		break;
+	}
+	return e < end ? e : NULL;
 }
 
 /*
@@ -865,18 +1147,115 @@ rawkey(const char *q, size_t len, struct rawk *h)
 }
 
 /*
- * Note the largest index of a new stack as reading its tokens would
- * (the first place of a larger one than any before; no newline in the
- * raw text, so the place is the '[' column on plus the offset).
+ * 0 if raw text q[0..len) is in key form, as rawkey() would find (q[len]
+ * is not a digit); -1 if not.  One byte at a time.
+ */
+static int
+rawcheck1(const char *q, size_t len)
+{
+	const unsigned char *b = (const unsigned char *)q, *e = b + len, *u, *d;
+	uint64_t v;
+	unsigned c;
+
+	for (u = b; u < e; u++) {
+		d = u;
+		if ((v = (unsigned)*u - '0') > 9)
+			return -1;
+		while ((c = (unsigned)*++u - '0') <= 9)
+			if (u - d < 10)
+				v = v * 10 + c;
+		if (u - d > 10 || (*d == '0' && u - d > 1) ||
+		    v > UINT32_MAX - 1 || (u < e && (*u != ',' || u + 1 == e)))
+			return -1;
+	}
+	return 0;
+}
+
+#ifdef __SSE2__
+/* Bits of the digits, commas and zeros of the 16 bytes at q. */
+static inline void
+classify16(const char *q, unsigned *d, unsigned *c, unsigned *z)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)q);
+
+	*d = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+	    _mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1))));
+	*c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x,
+	    _mm_set1_epi8(',')));
+	*z = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x,
+	    _mm_set1_epi8('0')));
+}
+
+/*
+ * The same, 64 bytes at a time, from bit masks of the digits, commas and
+ * zeros: nothing else, no comma first, last or after a comma, no zero
+ * that starts a number followed by a digit.  A run of 10 digits or more
+ * (which may be too big) is left to rawcheck1().
+ */
+static int
+rawcheck(const char *q, size_t len)
+{
+	char tail[64];
+	const char *w;
+	uint64_t D, C, Z, V, pd = 0, pc = 1, plz = 0, run, lz;
+	unsigned d, c, z;
+	size_t o, i, k;
+
+	if (len > 0 && q[len - 1] == ',')
+		return -1;
+	/* pd: the digits before; pc, plz: a comma, a leading zero last. */
+	for (o = 0; o < len; o += 64) {
+		w = q + o;
+		if (len - o < 64) {
+			memset(tail, 0, sizeof(tail));
+			memcpy(tail, w, len - o);
+			w = tail;
+			V = ((uint64_t)1 << (len - o)) - 1;
+		} else
+			V = ~(uint64_t)0;
+		D = C = Z = 0;
+		for (i = 0; i < 4; i++) {
+			classify16(w + 16 * i, &d, &c, &z);
+			D |= (uint64_t)d << (16 * i);
+			C |= (uint64_t)c << (16 * i);
+			Z |= (uint64_t)z << (16 * i);
+		}
+		D &= V;
+		C &= V;
+		Z &= V;
+		lz = Z & ~(D << 1 | pd >> 63);
+		if ((D | C) != V || (C & (C << 1 | pc)) != 0 ||
+		    (D & (lz << 1 | plz)) != 0)
+			return -1;
+		for (run = D, k = 1; k < 10; k++)
+			run &= D << k | pd >> (64 - k);
+		if (run != 0)
+			return rawcheck1(q, len);
+		pd = D;
+		pc = C >> 63;
+		plz = lz >> 63;
+	}
+	return 0;
+}
+#else
+#define rawcheck rawcheck1
+#endif
+
+/*
+ * Note the largest index max (if hasidx) of a new stack, at line and
+ * col, as reading its tokens would: the first place of a larger one than
+ * any before.
  */
 static void
-notemax(struct spd *s, struct prof *p, const struct rawk *h)
+notemax(struct prof *p, uint32_t max, int hasidx, unsigned long long line,
+    unsigned long long col)
 {
-	if (h->at != (size_t)-1 && (!p->hasidx || h->max > p->maxidx)) {
+	if (hasidx && (!p->hasidx || max > p->maxidx)) {
 		p->hasidx = 1;
-		p->maxidx = h->max;
-		p->idxline = json_line(s->j);
-		p->idxcol = json_col(s->j) + 1 + h->at;
+		p->maxidx = max;
+		p->idxline = line;
+		p->idxcol = col;
 	}
 }
 
@@ -1053,7 +1432,7 @@ resetstacks(struct spd *s, struct prof *p)
 	p->agg = NULL;
 	p->aggcap = 0;
 	p->hasidx = 0;
-	s->last = 0;
+	s->lastraw = 0;
 	s->rcgen++;
 }
 
@@ -1110,35 +1489,32 @@ transit(struct spd *s, struct prof *p, enum pstate k)
 	p->state = k;
 }
 
-/* Read the samples array, pairing with the weights, if any. */
+/*
+ * Read the samples array, pairing with the weights, if any.  Reading
+ * the samples, finding them in the cache of raw text and checking them
+ * is done here; what is handed over in blocks (qroom(), qhand()) is
+ * converted, looked up, interned, paired and kept by a second thread
+ * (intake()), in the order read, so both cores share the work.
+ */
 static void
 readsamples(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
 	uint64_t n = 0;
-	uint32_t id;
-	double w;
 
 	transit(s, p, PS_SAMPLES);
-	s->last = 0;
+	s->lastraw = 0;
 	s->rcgen++;
 	if (p->hasw)
-		rewindseq(s, p->wts, p->nw, sizeof(w));
+		rewindseq(s, p->wts, p->nw, sizeof(double));
 	p->sids = spill_new(SPILLMEM);
+	s->qp = p;
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_ARR, "sample: expected an array");
-		id = (uint32_t)readstack(s, p);
+		readstack(s);
 		n++;
-		if (p->hasw && !p->bad) {
-			if (getseq(s, p->wts, &w, sizeof(w)) == -1)
-				p->bad = 1;
-			else {
-				addsample(s, p, id, w, p->tsum);
-				p->tsum += w;
-			}
-		}
-		putseq(s, p->sids, &id, sizeof(id));
 	}
+	qhand(s, 1);
 	endseq(s, p->sids);
 	p->nsids = n;
 	if (p->hasw) {
@@ -1534,35 +1910,35 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 }
 
 /*
- * Wait until batch b is full (v 1) or written (v 0).  The other thread
- * is about as fast, so it is looked for a while before sleeping: a
- * batch takes some 50 microseconds to make, less than a sleep and a
- * wakeup cost.
+ * Wait until flag f (a block's or batch's full) is v, set by the other
+ * thread (see aset()).  That thread is about as fast, so f is looked at
+ * for a while before sleeping: a block takes some 50 microseconds to
+ * make, less than a sleep and a wakeup cost.
  */
 static void
-owait(struct spd *s, struct obatch *b, int v)
+await(struct spd *s, atomic_int *f, int v)
 {
 	unsigned n;
 
 	for (n = 0; n < OSPIN; n++)
-		if (atomic_load(&b->full) == v)
+		if (atomic_load(f) == v)
 			return;
 	pthread_mutex_lock(&s->omu);
 	atomic_fetch_add(&s->osleep, 1);
-	while (atomic_load(&b->full) != v)
+	while (atomic_load(f) != v)
 		pthread_cond_wait(&s->ocv, &s->omu);
 	atomic_fetch_sub(&s->osleep, 1);
 	pthread_mutex_unlock(&s->omu);
 }
 
 /*
- * Set b's full to v and wake the other thread if it sleeps (it counts
+ * Set flag f to v and wake the other thread if it sleeps (it counts
  * itself in before it looks, and looks with the mutex held).
  */
 static void
-oset(struct spd *s, struct obatch *b, int v)
+aset(struct spd *s, atomic_int *f, int v)
 {
-	atomic_store(&b->full, v);
+	atomic_store(f, v);
 	if (atomic_load(&s->osleep) > 0) {
 		pthread_mutex_lock(&s->omu);
 		pthread_cond_broadcast(&s->ocv);
@@ -1584,9 +1960,9 @@ producer(void *arg)
 
 	do {
 		b = &s->ob[i++ % OBATCHES];
-		owait(s, b, 0);
+		await(s, &b->full, 0);
 		produce(s, s->op, b, &pos);
-		oset(s, b, 1);
+		aset(s, &b->full, 1);
 	} while (!b->end);
 	return NULL;
 }
@@ -1708,10 +2084,10 @@ emitprof(struct spd *s, struct prof *p)
 				errx(1, "cannot start a thread");
 			for (i = 0, end = 0; !end; i++) {
 				b = &s->ob[i % OBATCHES];
-				owait(s, b, 1);
+				await(s, &b->full, 1);
 				consume(s, p, &r, b, &wpos);
 				end = b->end;
-				oset(s, b, 0);
+				aset(s, &b->full, 0);
 			}
 			pthread_join(s->oth, NULL);
 			return;

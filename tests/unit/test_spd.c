@@ -27,6 +27,8 @@
 static void	 emit(const struct sst_rec *, void *);
 static char	*flatten(const char *, int);
 static void	 same(const char *, int, const char *);
+static void	 samples20(struct buf *, size_t, size_t);
+static void	 rec20(struct buf *, const char *, size_t, size_t, size_t);
 static void	 flatten_quiet(const char *, int);
 static char	*flatten_err(const char *, int *);
 static Suite	*spd_suite(void);
@@ -582,6 +584,84 @@ START_TEST(test_batches)
 }
 END_TEST
 
+/* Append the samples array of n samples of stack ((i / 2) * m) % 3000. */
+static void
+samples20(struct buf *b, size_t n, size_t m)
+{
+	size_t i, j, k;
+
+	buf_adds(b, "\"samples\":[");
+	for (i = 0; i < n; i++) {
+		k = (i / 2) * m % 3000;
+		buf_adds(b, i ? ",[" : "[");
+		for (j = 0; j < 20; j++)
+			buf_printf(b, "%s%zu", j == 0 ? "" : j == 1 && i % 5 ==
+			    0 ? ", " : ",", k + j);
+		buf_adds(b, "]");
+	}
+	buf_adds(b, "]");
+}
+
+/* Append the record of n samples of weight w of stack k of samples20(). */
+static void
+rec20(struct buf *b, const char *th, size_t n, size_t w, size_t k)
+{
+	size_t j;
+
+	buf_printf(b, "%s\t%zu\t%zu\tnone\t%zu\t", th, n, n * w, w);
+	for (j = 0; j < 20; j++)
+		buf_printf(b, "%sf%zu", j ? ";" : "", k + j);
+	for (j = 0; j < 20; j++)
+		buf_printf(b, "%s:::%zu", j ? ";" : "\t", k + j);
+	buf_adds(b, "\n");
+}
+
+/*
+ * Samples are read by one thread and taken in by another, in blocks
+ * (more than one here): profiles after profiles, weights first, a
+ * samples array read again, samples found again, read token by token,
+ * like the one before.
+ */
+START_TEST(test_intake)
+{
+	struct buf doc, want;
+	size_t i, n = 12000;
+
+	buf_init(&doc);
+	buf_adds(&doc, "{\"profiles\":[{\"name\":\"A\",\"unit\":\"none\",");
+	samples20(&doc, n, 7);
+	buf_adds(&doc, ",\"weights\":[");
+	for (i = 0; i < n; i++)
+		buf_adds(&doc, i ? ",1" : "1");
+	buf_adds(&doc, "]},{\"name\":\"B\",\"unit\":\"none\",\"weights\":[");
+	for (i = 0; i < n; i++)
+		buf_adds(&doc, i ? ",2" : "2");
+	buf_adds(&doc, "],");
+	samples20(&doc, n, 3);
+	buf_adds(&doc, "},{\"name\":\"C\",\"unit\":\"none\",");
+	samples20(&doc, n, 1);
+	buf_adds(&doc, ",");
+	samples20(&doc, n, 7);
+	buf_adds(&doc, ",\"weights\":[");
+	for (i = 0; i < n; i++)
+		buf_adds(&doc, i ? ",1" : "1");
+	buf_adds(&doc, "]}],\"shared\":{\"frames\":[");
+	for (i = 0; i < 3020; i++)
+		buf_printf(&doc, "%s{\"name\":\"f%zu\"}", i ? "," : "", i);
+	buf_adds(&doc, "]}}");
+	buf_init(&want);
+	for (i = 0; i < 3000; i++)
+		rec20(&want, "A", 4, 1, i * 7 % 3000);
+	for (i = 0; i < 1000; i++)
+		rec20(&want, "B", 12, 2, i * 3);
+	for (i = 0; i < 3000; i++)
+		rec20(&want, "C", 4, 1, i * 7 % 3000);
+	same(doc.data, 0, want.data);
+	buf_free(&want);
+	buf_free(&doc);
+}
+END_TEST
+
 /*
  * A stack is one stack however its sample is spelt: samples read whole
  * by their raw text and samples read token by token meet in one record.
@@ -668,6 +748,57 @@ START_TEST(test_raw_errors)
 		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 		free(err);
 	}
+}
+END_TEST
+
+/*
+ * The same for samples whose fault lies across the 16 and 64-byte steps
+ * of checking raw text.
+ */
+START_TEST(test_raw_long_errors)
+{
+	static const struct {
+		const char	*bad;
+		int		 delta;	/* where in it the error is */
+		const char	*msg;
+	} t[] = {
+		{ "01", 1, "invalid number" },
+		{ "0,,1", 2, "unexpected character ','" },
+		{ "1,", 2, "trailing comma" },
+		{ "12345678901", 0, "sample: expected a frame index" },
+		{ "4294967295", 0, "sample: expected a frame index" },
+		{ "1 2", 2, "expected ',' or ']'" },
+	};
+	static const size_t at[] = { 14, 15, 16, 17, 62, 63, 64, 65, 127,
+	    128 };
+	struct buf doc;
+	char want[512], *err;
+	size_t i, k, n, start;
+	int st;
+
+	buf_init(&doc);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		for (k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+			buf_reset(&doc);
+			buf_adds(&doc, "{" FRAMES ",\"profiles\":[{\"name\":"
+			    "\"T\",\"samples\":[[0,1],[0,1],[");
+			start = doc.len;
+			if (at[k] % 2)
+				buf_adds(&doc, "11,");
+			for (n = at[k] % 2 ? 3 : 0; n < at[k]; n += 2)
+				buf_adds(&doc, "1,");
+			buf_adds(&doc, t[i].bad);
+			buf_adds(&doc, "],[2]],\"weights\":[1,1,1,1]}]}");
+			snprintf(want, sizeof(want), "%s: doc.json:1:%zu: %s\n",
+			    getprogname(), start + at[k] + t[i].delta + 1,
+			    t[i].msg);
+			err = flatten_err(doc.data, &st);
+			ck_assert_msg(strcmp(err, want) == 0, "%s at %zu: %s",
+			    t[i].bad, at[k], err);
+			ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+			free(err);
+		}
+	buf_free(&doc);
 }
 END_TEST
 
@@ -964,6 +1095,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_spellings);
 	tcase_add_test(tc, test_raw_cache);
 	tcase_add_test(tc, test_batches);
+	tcase_add_test(tc, test_intake);
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
@@ -971,6 +1103,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_duplicate_keys);
 	tcase_add_test(tc, test_mixed_kinds);
 	tcase_add_test(tc, test_raw_errors);
+	tcase_add_test(tc, test_raw_long_errors);
 	tcase_add_test(tc, test_index_place);
 	suite_add_tcase(s, tc);
 	return s;
