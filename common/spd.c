@@ -16,14 +16,17 @@
  * its raw text, which json_rawarray() hands out without tokenizing, in
  * a cache of fixed size that holds the raw text of the stacks sampled
  * most (a stack's popularity falls off as 1/rank in a profile, so a few
- * thousand of them make most samples); else the raw text is converted
- * and checked (rawkey()) and the key looked up.  Either way the sample
- * is skipped whole.  Other spellings (blanks, -0) are read token by
- * token.  The lookups are bound by cache misses, which are started
- * samples ahead (see readstack()).  Runs of equal weights, as py-spy
- * writes them, are converted once.  At the end, a thread of its own
- * makes a big profile's records into text while the caller writes
- * them (see emitprof()).
+ * thousand of them make most samples); else the raw text is checked
+ * (rawcheck()), then converted (rawkey()) and the key looked up.  Either
+ * way the sample is skipped whole.  Other spellings (blanks, -0) are
+ * read token by token.  Both cores share the work: one thread reads the
+ * samples and finds them in the cache, the other converts, looks up and
+ * interns the rest, in order (see readsamples()).  The lookups are bound
+ * by cache misses, which are started samples ahead (see readstack(),
+ * intake()).  Runs of equal weights, as py-spy writes them, are
+ * converted once.  At the end, a thread of its own makes a big
+ * profile's records into text while the caller writes them (see
+ * emitprof()).
  */
 #include <err.h>
 #include <math.h>
@@ -935,9 +938,11 @@ qdone(struct spd *s)
 
 /*
  * Hand over the block being filled (the last of the array if last) and
- * start filling the next one.  The first one of an array is taken in by
- * this thread, unless more follow: a small array does not wait for a
- * thread to start.  The last one is waited for.
+ * start filling the next one.  The first full block of an array starts
+ * the thread that takes them in; the last one, if the thread has not
+ * started, is taken in here, so that a small array does not wait for a
+ * thread (nor does the fuzzers' build, SPD_ONETHREAD, ever start it).
+ * The thread is waited for at the end of the array.
  */
 static void
 qhand(struct spd *s, int last)
