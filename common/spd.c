@@ -54,7 +54,7 @@
 #define OBRECS		1024	/* records in a batch at most */
 #define OBTEXT		(128 * 1024)	/* and text, about */
 #define OSPIN		100000	/* looks at a batch before sleeping */
-#define OTHREAD		4096	/* records that get a thread to make them */
+#define OTHREAD		4096	/* records that get a thread making them */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		4
 
@@ -1004,7 +1004,8 @@ qprep(struct spd *s, struct qahead *a, const unsigned char *e)
 	a->e = e;
 	memcpy(&pl, e + 3, sizeof(pl));
 	if (rawkey((const char *)e + 3 + sizeof(pl), pl.len, &a->rk) == -1)
-		errx(1, "a sample in key form is not");
+		errx(1, "internal error: a sample checked is not in key "
+		    "form");
 	a->khash = ht_hash(a->rk.key.data, a->rk.key.len);
 	ht_prefetch(s->qp->stacks, a->khash, 0);
 }
