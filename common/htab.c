@@ -244,8 +244,14 @@ ht_prefetch(const struct htab *h, uint64_t hv, int keys)
 size_t
 ht_intern(struct htab *h, const void *key, size_t len, int *isnew)
 {
+	return ht_internh(h, key, len, ht_hash(key, len), isnew);
+}
+
+size_t
+ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
+    int *isnew)
+{
 	struct head hd;
-	uint64_t hv = ht_hash(key, len);
 	size_t i, id, need;
 
 	if ((id = lookup(h, key, len, hv, &i)) != (size_t)-1) {

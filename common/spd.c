@@ -1026,6 +1026,7 @@ intake(struct spd *s, struct qblock *q)
 	uint16_t slot;
 	size_t id, i;
 	double w;
+	int isnew;
 
 	end = (unsigned char *)q->b.data + q->b.len;
 	for (i = 0; i < 3; i++)
@@ -1052,12 +1053,12 @@ intake(struct spd *s, struct qblock *q)
 				qprep(s, a, x);
 			memcpy(&slot, x + 1, sizeof(slot));
 			memcpy(&pl, x + 3, sizeof(pl));
-			id = ht_findh(p->stacks, a->rk.key.data, a->rk.key.len,
-			    a->khash);
-			if (id == (size_t)-1) {
+			id = ht_internh(p->stacks, a->rk.key.data,
+			    a->rk.key.len, a->khash, &isnew);
+			if (isnew) {
+				zl_add(p->keys, a->rk.key.data, a->rk.key.len);
 				notemax(p, a->rk.max, a->rk.at != (size_t)-1,
 				    pl.line, pl.col + 1 + a->rk.at);
-				id = intern(p, a->rk.key.data, a->rk.key.len);
 			}
 			if (slot != NOSLOT)
 				s->tid[slot] = (uint32_t)id;

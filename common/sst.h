@@ -250,6 +250,8 @@ struct htab;
 struct htab *ht_new(void);
 void	 ht_free(struct htab *);
 size_t	 ht_intern(struct htab *, const void *, size_t, int *);
+/* The same, given the key's ht_hash(). */
+size_t	 ht_internh(struct htab *, const void *, size_t, uint64_t, int *);
 /* Returns the id of key, or (size_t)-1 if absent. */
 size_t	 ht_find(const struct htab *, const void *, size_t);
 /* The same, given the key's ht_hash() (a wrong one finds nothing). */
