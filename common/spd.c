@@ -49,7 +49,7 @@
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
-#define MOVE		16	/* bytes fields() moves at once */
+#define MOVE		16	/* bytes joinframes() moves at once */
 #define OBATCHES	3	/* batches of records made into text */
 #define OBRECS		1024	/* records in a batch at most */
 #define OBTEXT		(128 * 1024)	/* and text, about */
@@ -137,17 +137,24 @@ struct rctag {
 	uint16_t	 hits;
 };
 
-/* A record made into text: its stack field at soff, its locations after. */
+/*
+ * A record made ready to write: its frames (ioff, nids in the batch's
+ * ids) and its locations field (loff, llen in the batch's text); the
+ * stack field is made by the writing thread.
+ */
 struct orec {
 	uint64_t	 n;
 	double		 w;
-	size_t		 soff, slen, llen;
+	size_t		 ioff, nids;
+	size_t		 loff, llen;
 };
 
 /* Records made into text, to be written (see emitprof()). */
 struct obatch {
 	struct orec	*rec;		/* OBRECS */
 	size_t		 nrec;
+	uint32_t	*ids;
+	size_t		 nids, idscap;
 	struct buf	 text;
 	int		 end;		/* the profile's last */
 	atomic_int	 full;		/* made, not yet written */
@@ -312,8 +319,8 @@ static size_t	 intern(struct prof *, const char *, size_t);
 static size_t	 keyids(struct spd *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
-static void	 fields(struct spd *, const char *, size_t, struct buf *,
-		    size_t *, size_t *);
+static size_t	 joinframes(const struct spd *, const uint32_t *, size_t,
+		    int, struct buf *);
 static void	 produce(struct spd *, struct prof *, struct obatch *,
 		    uint64_t *);
 static void	*producer(void *);
@@ -504,6 +511,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	for (i = 0; i < OBATCHES; i++)
 		if (s.ob[i].rec != NULL) {
 			free(s.ob[i].rec);
+			free(s.ob[i].ids);
 			buf_free(&s.ob[i].text);
 		}
 	pthread_mutex_destroy(&s.omu);
@@ -535,7 +543,7 @@ readframes(struct spd *s)
 		readframe(s, &loc);
 		s->nframes++;
 	}
-	/* The room that fields() reads past a name or location into. */
+	/* The room that joinframes() reads past a name or place into. */
 	buf_grow(&s->arena, MOVE);
 	memset(s->arena.data + s->arena.len, 0, MOVE);
 	s->hasframes = 1;
@@ -1701,48 +1709,32 @@ move(char *dst, const char *src, size_t n)
 }
 
 /*
- * Append one record's stack and locations fields, made from an interned
- * stack's key of len bytes, to b, each ended by a NUL; *slen and *llen
- * are their lengths.
+ * Append the names (which 0) or places (1) of frames ids[0 .. n - 1],
+ * joined by ';' and ended by a NUL, to b; returns their length.
  */
-static void
-fields(struct spd *s, const char *key, size_t len, struct buf *b,
-    size_t *slen, size_t *llen)
+static size_t
+joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
+    struct buf *b)
 {
-	const char *a = s->arena.data;
-	size_t n, i, sn = 0, ln = 0;
-	uint32_t fr;
-	char *sq, *lq;
+	const size_t *from = which ? s->loff : s->noff;
+	const size_t *to = which ? s->noff + 1 : s->loff;
+	size_t i, len = 0;
+	char *q, *q0;
 
-	/* The frame indices, and the room for their names and places. */
-	n = keyids(s, key, len);
+	for (i = 0; i < n; i++)
+		len += to[ids[i]] - from[ids[i]] + 1;
+	buf_grow(b, len + 1 + MOVE);
+	q = q0 = b->data + b->len;
 	for (i = 0; i < n; i++) {
-		fr = s->stk[i];
-		sn += s->loff[fr] - s->noff[fr] + 1;
-		ln += s->noff[fr + 1] - s->loff[fr] + 1;
-	}
-	buf_grow(b, sn + ln + 2 + MOVE);
-	sq = b->data + b->len;
-	lq = sq + (n > 0 ? sn : 1);
-	for (i = 0; i < n; i++) {
-		fr = s->stk[i];
-		sq = move(sq, a + s->noff[fr], s->loff[fr] - s->noff[fr]);
-		*sq++ = ';';
+		q = move(q, s->arena.data + from[ids[i]], to[ids[i]] -
+		    from[ids[i]]);
+		*q++ = ';';
 	}
 	if (n > 0)
-		sq--;
-	*sq = '\0';
-	*slen = (size_t)(sq - (b->data + b->len));
-	for (i = 0; i < n; i++) {
-		fr = s->stk[i];
-		lq = move(lq, a + s->loff[fr], s->noff[fr + 1] - s->loff[fr]);
-		*lq++ = ';';
-	}
-	if (n > 0)
-		lq--;
-	*lq = '\0';
-	*llen = (size_t)(lq - (sq + 1));
-	b->len = (size_t)(lq + 1 - b->data);
+		q--;
+	*q = '\0';
+	b->len += (size_t)(q - q0) + 1;
+	return (size_t)(q - q0);
 }
 
 /*
@@ -1891,10 +1883,10 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 	struct orec *o;
 	const char *k;
 	uint32_t id, last = UINT32_MAX;
-	size_t len;
+	size_t len, n;
 
 	buf_reset(&b->text);
-	b->nrec = 0;
+	b->nrec = b->nids = 0;
 	b->end = 0;
 	while (b->nrec < OBRECS && b->text.len < OBTEXT) {
 		o = &b->rec[b->nrec];
@@ -1903,13 +1895,26 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			break;
 		}
 		if (id == last) {
-			o->soff = o[-1].soff;
-			o->slen = o[-1].slen;
+			o->ioff = o[-1].ioff;
+			o->nids = o[-1].nids;
+			o->loff = o[-1].loff;
 			o->llen = o[-1].llen;
 		} else {
 			k = pkey(p, id, &len);
-			o->soff = b->text.len;
-			fields(s, k, len, &b->text, &o->slen, &o->llen);
+			n = keyids(s, k, len);
+			if (b->nids + n > b->idscap) {
+				while (b->nids + n > b->idscap)
+					b->idscap = b->idscap ? 2 * b->idscap :
+					    4096;
+				b->ids = xreallocarray(b->ids, b->idscap,
+				    sizeof(*b->ids));
+			}
+			memcpy(b->ids + b->nids, s->stk, n * sizeof(*b->ids));
+			o->ioff = b->nids;
+			o->nids = n;
+			b->nids += n;
+			o->loff = b->text.len;
+			o->llen = joinframes(s, s->stk, n, 1, &b->text);
 			last = id;
 		}
 		b->nrec++;
@@ -1985,9 +1990,15 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r,
 		(*pos)++;
 		if (p->cstarts != NULL || p->starts != NULL)
 			recstart(s, p, r, *pos);
-		r->stack = b->text.data + o->soff;
-		r->stacklen = o->slen;
-		r->locs = r->stack + o->slen + 1;
+		/* A record of the stack before has its ids there. */
+		if (o == b->rec || o->ioff != o[-1].ioff ||
+		    o->nids != o[-1].nids) {
+			buf_reset(&s->sbuf);
+			r->stacklen = joinframes(s, b->ids + o->ioff,
+			    o->nids, 0, &s->sbuf);
+			r->stack = s->sbuf.data;
+		}
+		r->locs = b->text.data + o->loff;
 		r->locslen = o->llen;
 		r->samples = o->n;
 		r->period = o->w * p->factor;
@@ -2123,7 +2134,7 @@ emitprof(struct spd *s, struct prof *p)
 		r.weight = fmt_pysum(0, r.period, n);
 		if (!isfinite(r.weight)) {
 			buf_reset(&s->sbuf);
-			fields(s, k, len, &s->sbuf, &i, &i);
+			joinframes(s, s->stk, s->fr.n, 0, &s->sbuf);
 			overflow(s, p, &r, s->sbuf.data);
 		}
 		s->emit(&r, s->arg);
