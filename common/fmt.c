@@ -130,18 +130,33 @@ fmt_pyfloat(char *buf, size_t sz, double d)
 	return buf;
 }
 
-/* v in decimal at buf (room for 20 digits); returns the length. */
+/*
+ * v in decimal at buf (room for 20 digits); returns the length.  The
+ * digits are counted first, then written from the last, two at a time.
+ */
 size_t
 fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0, i;
+	static const char two[] =
+	    "00010203040506070809101112131415161718192021222324"
+	    "25262728293031323334353637383940414243444546474849"
+	    "50515253545556575859606162636465666768697071727374"
+	    "75767778798081828384858687888990919293949596979899";
+	uint64_t t;
+	size_t n;
+	char *q;
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	for (n = 1, t = v; t >= 10000; t /= 10000)
+		n += 4;
+	n += (t >= 10) + (t >= 100) + (t >= 1000);
+	for (q = buf + n; v >= 100; v /= 100) {
+		q -= 2;
+		memcpy(q, two + v % 100 * 2, 2);
+	}
+	if (v >= 10)
+		memcpy(q - 2, two + v * 2, 2);
+	else
+		q[-1] = (char)('0' + v);
 	return n;
 }
 

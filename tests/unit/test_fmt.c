@@ -296,6 +296,15 @@ START_TEST(test_u64)
 	n = fmt_u64(got, UINT64_MAX);
 	ck_assert_uint_eq(n, 20);
 	ck_assert_mem_eq(got, "18446744073709551615", 20);
+	/* Every value below a million, and a spread of bigger ones. */
+	for (p = 0; p < 1300000; p++) {
+		v[0] = p < 1000000 ? p : (p * 0x9e3779b97f4a7c15ULL) >>
+		    (p % 60);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v[0]);
+		n = fmt_u64(got, v[0]);
+		if (n != strlen(want) || memcmp(got, want, n) != 0)
+			ck_abort_msg("%s: %.*s", want, (int)n, got);
+	}
 }
 END_TEST
 
