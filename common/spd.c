@@ -1904,8 +1904,7 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			n = keyids(s, k, len);
 			if (b->nids + n > b->idscap) {
 				while (b->nids + n > b->idscap)
-					b->idscap = b->idscap ? 2 * b->idscap :
-					    4096;
+					b->idscap *= 2;
 				b->ids = xreallocarray(b->ids, b->idscap,
 				    sizeof(*b->ids));
 			}
@@ -2092,6 +2091,9 @@ emitprof(struct spd *s, struct prof *p)
 			if (s->ob[i].rec == NULL) {
 				s->ob[i].rec = xreallocarray(NULL, OBRECS,
 				    sizeof(*s->ob[i].rec));
+				s->ob[i].idscap = 4096;
+				s->ob[i].ids = xreallocarray(NULL,
+				    s->ob[i].idscap, sizeof(*s->ob[i].ids));
 				buf_init(&s->ob[i].text);
 				atomic_init(&s->ob[i].full, 0);
 			}
