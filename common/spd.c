@@ -1872,10 +1872,11 @@ pname(struct spd *s, struct prof *p)
 }
 
 /*
- * Make the next records of p, *pos made so far, into batch b: each
- * record's samples and weight, its stack and locations fields in b's
- * text (a record of the stack of the record before it shares its
- * fields), until b is full or the records end.
+ * Make the next records of p, *pos made so far, ready in batch b: each
+ * record's samples and weight, its frame ids in b's ids and, with
+ * stacks as text, its locations field in b's text (a record of the
+ * stack of the record before it shares them), until b is full or the
+ * records end.
  */
 static void
 produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
@@ -1913,7 +1914,8 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			o->nids = n;
 			b->nids += n;
 			o->loff = b->text.len;
-			o->llen = joinframes(s, s->stk, n, 1, &b->text);
+			o->llen = s->ids ? 0 : joinframes(s, s->stk, n, 1,
+			    &b->text);
 			last = id;
 		}
 		b->nrec++;
@@ -1989,21 +1991,31 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r,
 		(*pos)++;
 		if (p->cstarts != NULL || p->starts != NULL)
 			recstart(s, p, r, *pos);
-		/* A record of the stack before has its ids there. */
-		if (o == b->rec || o->ioff != o[-1].ioff ||
-		    o->nids != o[-1].nids) {
-			buf_reset(&s->sbuf);
-			r->stacklen = joinframes(s, b->ids + o->ioff,
-			    o->nids, 0, &s->sbuf);
-			r->stack = s->sbuf.data;
+		s->fr.ids = b->ids + o->ioff;
+		s->fr.n = o->nids;
+		if (!s->ids) {
+			/* A record of the stack before has its names. */
+			if (o == b->rec || o->ioff != o[-1].ioff ||
+			    o->nids != o[-1].nids) {
+				buf_reset(&s->sbuf);
+				r->stacklen = joinframes(s, s->fr.ids,
+				    s->fr.n, 0, &s->sbuf);
+				r->stack = s->sbuf.data;
+			}
+			r->locs = b->text.data + o->loff;
+			r->locslen = o->llen;
 		}
-		r->locs = b->text.data + o->loff;
-		r->locslen = o->llen;
 		r->samples = o->n;
 		r->period = o->w * p->factor;
 		r->weight = fmt_pysum(0, r->period, o->n);
-		if (!isfinite(r->weight))
+		if (!isfinite(r->weight)) {
+			if (s->ids) {
+				buf_reset(&s->sbuf);
+				joinframes(s, s->fr.ids, s->fr.n, 0, &s->sbuf);
+				r->stack = s->sbuf.data;
+			}
 			overflow(s, p, r, r->stack);
+		}
 		s->emit(r, s->arg);
 	}
 }
@@ -2043,25 +2055,22 @@ recstart(struct spd *s, struct prof *p, struct sst_rec *r, uint64_t pos)
 }
 
 /*
- * Write a profile's records.  Stacks as frame ids are handed out as
- * they are read.  Stacks as text are made in batches (produce()); a
- * profile of OTHREAD records or more has them made by a thread of its
- * own while the batch before is written, in turns over OBATCHES
- * batches: making the text (decompressing keys, copying names) and
- * writing it (formatting, copying it out) take about as long.  The
- * fuzzers' build (SPD_ONETHREAD), whose allocator and err() are for one
- * thread, makes them in turns.
+ * Write a profile's records.  They are made ready in batches
+ * (produce(): the keys decompressed into frame ids, and with stacks as
+ * text, the locations field) and written (consume(): the names joined,
+ * the record handed to s->emit).  A profile of OTHREAD records or more
+ * has them made ready by a thread of its own while the batch before is
+ * written, in turns over OBATCHES batches.  The fuzzers' build
+ * (SPD_ONETHREAD), whose allocator and err() are for one thread, makes
+ * and writes them in turns.
  */
 static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
 	struct obatch *b;
-	const char *k = "";
-	size_t len = 0, i;
-	uint64_t n, pos = 0, wpos = 0;
-	uint32_t id, last = UINT32_MAX;
-	double w;
+	size_t i;
+	uint64_t pos = 0, wpos = 0;
 	int end;
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
@@ -2086,61 +2095,40 @@ emitprof(struct spd *s, struct prof *p)
 	rewindrecs(s, p);
 	if (p->starts != NULL)
 		spill_rewind(p->starts);
-	if (!s->ids) {
-		for (i = 0; i < OBATCHES; i++)
-			if (s->ob[i].rec == NULL) {
-				s->ob[i].rec = xreallocarray(NULL, OBRECS,
-				    sizeof(*s->ob[i].rec));
-				s->ob[i].idscap = 4096;
-				s->ob[i].ids = xreallocarray(NULL,
-				    s->ob[i].idscap, sizeof(*s->ob[i].ids));
-				buf_init(&s->ob[i].text);
-				atomic_init(&s->ob[i].full, 0);
-			}
-#ifndef SPD_ONETHREAD
-		if (p->nrecs >= OTHREAD) {
-			s->op = p;
-			if (pthread_create(&s->oth, NULL, producer, s) != 0)
-				errx(1, "cannot start a thread");
-			for (i = 0, end = 0; !end; i++) {
-				b = &s->ob[i % OBATCHES];
-				await(s, &b->full, 1);
-				consume(s, p, &r, b, &wpos);
-				end = b->end;
-				aset(s, &b->full, 0);
-			}
-			pthread_join(s->oth, NULL);
-			return;
+	for (i = 0; i < OBATCHES; i++)
+		if (s->ob[i].rec == NULL) {
+			s->ob[i].rec = xreallocarray(NULL, OBRECS,
+			    sizeof(*s->ob[i].rec));
+			s->ob[i].idscap = 4096;
+			s->ob[i].ids = xreallocarray(NULL, s->ob[i].idscap,
+			    sizeof(*s->ob[i].ids));
+			buf_init(&s->ob[i].text);
+			atomic_init(&s->ob[i].full, 0);
 		}
-#endif
-		do {
-			produce(s, p, &s->ob[0], &pos);
-			consume(s, p, &r, &s->ob[0], &wpos);
-		} while (!s->ob[0].end);
+	if (s->ids) {
+		r.stack = r.locs = "";
+		r.frames = &s->fr;
+	}
+#ifndef SPD_ONETHREAD
+	if (p->nrecs >= OTHREAD) {
+		s->op = p;
+		if (pthread_create(&s->oth, NULL, producer, s) != 0)
+			errx(1, "cannot start a thread");
+		for (i = 0, end = 0; !end; i++) {
+			b = &s->ob[i % OBATCHES];
+			await(s, &b->full, 1);
+			consume(s, p, &r, b, &wpos);
+			end = b->end;
+			aset(s, &b->full, 0);
+		}
+		pthread_join(s->oth, NULL);
 		return;
 	}
-	r.stack = r.locs = "";
-	r.frames = &s->fr;
-	while (nextrec(s, p, &pos, &id, &n, &w)) {
-		if (p->cstarts != NULL || p->starts != NULL)
-			recstart(s, p, &r, pos);
-		/* The frames of the record before serve again if they can. */
-		if (id != last) {
-			k = pkey(p, id, &len);
-			s->fr.n = keyids(s, k, len);
-			s->fr.ids = s->stk;
-			last = id;
-		}
-		r.samples = n;
-		r.period = w * p->factor;
-		r.weight = fmt_pysum(0, r.period, n);
-		if (!isfinite(r.weight)) {
-			buf_reset(&s->sbuf);
-			joinframes(s, s->stk, s->fr.n, 0, &s->sbuf);
-			overflow(s, p, &r, s->sbuf.data);
-		}
-		s->emit(&r, s->arg);
-	}
+#endif
+	do {
+		produce(s, p, &s->ob[0], &pos);
+		consume(s, p, &r, &s->ob[0], &wpos);
+	} while (!s->ob[0].end);
 }
 
 static void
