@@ -25,12 +25,13 @@
 #define LG	":::2"
 
 static void	 emit(const struct sst_rec *, void *);
+static void	 emitids(const struct sst_rec *, void *);
 static char	*flatten(const char *, int);
 static void	 same(const char *, int, const char *);
 static void	 samples20(struct buf *, size_t, size_t);
 static void	 rec20(struct buf *, const char *, size_t, size_t, size_t);
 static void	 flatten_quiet(const char *, int);
-static char	*flatten_err(const char *, int *);
+static char	*flatten_err(const char *, int, int *);
 static Suite	*spd_suite(void);
 
 /* The callback: append the record as a stream line. */
@@ -38,6 +39,41 @@ static void
 emit(const struct sst_rec *r, void *arg)
 {
 	rec_write(arg, r);
+}
+
+/*
+ * The callback for stacks as frame ids: the record written as stream
+ * text, its stack and locations joined from the frames' text.
+ */
+static void
+emitids(const struct sst_rec *r, void *arg)
+{
+	struct sst_rec t = *r;
+	struct buf st, lo;
+	const char *name, *loc;
+	size_t i, nlen, llen;
+
+	ck_assert_ptr_nonnull(r->frames);
+	buf_init(&st);
+	buf_init(&lo);
+	for (i = 0; i < r->frames->n; i++) {
+		r->frames->text(r->frames->src, r->frames->ids[i], &name,
+		    &nlen, &loc, &llen);
+		if (i > 0) {
+			buf_addc(&st, ';');
+			buf_addc(&lo, ';');
+		}
+		buf_add(&st, name, nlen);
+		buf_add(&lo, loc, llen);
+	}
+	t.frames = NULL;
+	t.stack = st.data;
+	t.stacklen = st.len;
+	t.locs = lo.data;
+	t.locslen = lo.len;
+	rec_write(arg, &t);
+	buf_free(&st);
+	buf_free(&lo);
 }
 
 /* All records of doc, as stream text. */
@@ -51,7 +87,8 @@ flatten(const char *doc, int persample)
 
 	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
 	j = json_open_mem(doc, strlen(doc), "doc.json");
-	spd_flatten(j, persample, emit, fp);
+	spd_flatten(j, persample, persample & SPD_FRAMEIDS ? emitids : emit,
+	    fp);
 	json_close(j);
 	fclose(fp);
 	return out;
@@ -76,9 +113,12 @@ flatten_quiet(const char *doc, int persample)
 	free(flatten(doc, persample));
 }
 
-/* Flatten doc in a child; its exit status in *st, its stderr returned. */
+/*
+ * Flatten doc with flags in a child; its exit status in *st, its stderr
+ * returned.
+ */
 static char *
-flatten_err(const char *doc, int *st)
+flatten_err(const char *doc, int flags, int *st)
 {
 	struct buf b;
 	char tmp[512];
@@ -91,7 +131,7 @@ flatten_err(const char *doc, int *st)
 	if (pid == 0) {
 		dup2(p[1], 2);
 		close(p[0]);
-		free(flatten(doc, 0));
+		free(flatten(doc, flags));
 		_exit(0);
 	}
 	close(p[1]);
@@ -530,6 +570,7 @@ START_TEST(test_batches)
 	for (i = 0; i < n; i++)
 		buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%zu\n", txt[i % 7], i);
 	same(doc.data, 1, want.data);
+	same(doc.data, 1 | SPD_FRAMEIDS, want.data);
 
 	/* Records of m frames (1.5 KB of text), a batch's text full. */
 	buf_reset(&doc);
@@ -560,6 +601,7 @@ START_TEST(test_batches)
 		buf_adds(&want, "\n");
 	}
 	same(doc.data, 0, want.data);
+	same(doc.data, SPD_FRAMEIDS, want.data);
 
 	/* Weights that change at every sample, the last two too big. */
 	buf_reset(&doc);
@@ -571,14 +613,16 @@ START_TEST(test_batches)
 	for (i = 0; i < n - 2; i++)
 		buf_adds(&doc, i % 2 ? "2," : "1,");
 	buf_adds(&doc, "1.7e308,1.7e308]}]}");
-	err = flatten_err(doc.data, &st);
 	buf_reset(&want);
 	buf_printf(&want, "%s: doc.json: profile \"T\": the weight of 2 "
 	    "samples of 1.7e+308 on stack \"main\" overflows to inf\n",
 	    getprogname());
-	ck_assert_str_eq(err, want.data);
-	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
-	free(err);
+	for (i = 0; i < 2; i++) {
+		err = flatten_err(doc.data, i ? SPD_FRAMEIDS : 0, &st);
+		ck_assert_str_eq(err, want.data);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+		free(err);
+	}
 	buf_free(&want);
 	buf_free(&doc);
 }
@@ -742,7 +786,7 @@ START_TEST(test_raw_errors)
 		snprintf(want, sizeof(want), "%s: doc.json:1:%zu: %s\n",
 		    getprogname(), (size_t)(strstr(doc, t[i].at) - doc) + 1 +
 		    t[i].delta, t[i].msg);
-		err = flatten_err(doc, &st);
+		err = flatten_err(doc, 0, &st);
 		ck_assert_msg(strcmp(err, want) == 0, "%s: %s", t[i].samples,
 		    err);
 		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
@@ -792,7 +836,7 @@ START_TEST(test_raw_long_errors)
 			snprintf(want, sizeof(want), "%s: doc.json:1:%zu: %s\n",
 			    getprogname(), start + at[k] + t[i].delta + 1,
 			    t[i].msg);
-			err = flatten_err(doc.data, &st);
+			err = flatten_err(doc.data, 0, &st);
 			ck_assert_msg(strcmp(err, want) == 0, "%s at %zu: %s",
 			    t[i].bad, at[k], err);
 			ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
@@ -837,7 +881,7 @@ START_TEST(test_index_place)
 		snprintf(want, sizeof(want), "%s: doc.json:1:%zu: frame index "
 		    "%d out of range (3 frames)\n", getprogname(),
 		    (size_t)(strstr(doc, t[i].at) - doc) + 1, t[i].idx);
-		err = flatten_err(doc, &st);
+		err = flatten_err(doc, 0, &st);
 		ck_assert_msg(strcmp(err, want) == 0, "%s: %s", t[i].samples,
 		    err);
 		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
@@ -998,7 +1042,7 @@ START_TEST(test_mixed_kinds)
 	int st;
 
 	for (i = 0; i < 3; i++) {
-		err = flatten_err(docs[i], &st);
+		err = flatten_err(docs[i], 0, &st);
 		snprintf(want, sizeof(want), "%s: %s\n", getprogname(),
 		    msgs[i]);
 		ck_assert_str_eq(err, want);
@@ -1054,13 +1098,13 @@ START_TEST(test_messages)
 	char want[256], *err;
 	int st;
 
-	err = flatten_err(doc1, &st);
+	err = flatten_err(doc1, 0, &st);
 	snprintf(want, sizeof(want), "%s: doc.json:2:10: frame index 7 out "
 	    "of range (3 frames)\n", getprogname());
 	ck_assert_str_eq(err, want);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	free(err);
-	err = flatten_err(doc2, &st);
+	err = flatten_err(doc2, 0, &st);
 	snprintf(want, sizeof(want), "%s: doc.json:2:14: profile 0: 2 samples but 1 "
 	    "weights\n", getprogname());
 	ck_assert_str_eq(err, want);
