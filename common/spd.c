@@ -950,7 +950,8 @@ qdone(struct spd *s)
  * the thread that takes them in; the last one, if the thread has not
  * started, is taken in here, so that a small array does not wait for a
  * thread (nor does the fuzzers' build, SPD_ONETHREAD, ever start it).
- * The thread is waited for at the end of the array.
+ * So is every block if the thread cannot start.  The thread is waited
+ * for at the end of the array.
  */
 static void
 qhand(struct spd *s, int last)
@@ -961,9 +962,7 @@ qhand(struct spd *s, int last)
 #ifndef SPD_ONETHREAD
 	if (!s->qon && !last) {
 		s->qstart = s->qi;
-		if (pthread_create(&s->qth, NULL, intaker, s) != 0)
-			errx(1, "cannot start a thread");
-		s->qon = 1;
+		s->qon = pthread_create(&s->qth, NULL, intaker, s) == 0;
 	}
 #endif
 	if (!s->qon) {
@@ -2062,7 +2061,7 @@ recstart(struct spd *s, struct prof *p, struct sst_rec *r, uint64_t pos)
  * has them made ready by a thread of its own while the batch before is
  * written, in turns over OBATCHES batches.  The fuzzers' build
  * (SPD_ONETHREAD), whose allocator and err() are for one thread, makes
- * and writes them in turns.
+ * and writes them in turns, as does a profile whose thread cannot start.
  */
 static void
 emitprof(struct spd *s, struct prof *p)
@@ -2110,10 +2109,9 @@ emitprof(struct spd *s, struct prof *p)
 		r.frames = &s->fr;
 	}
 #ifndef SPD_ONETHREAD
-	if (p->nrecs >= OTHREAD) {
-		s->op = p;
-		if (pthread_create(&s->oth, NULL, producer, s) != 0)
-			errx(1, "cannot start a thread");
+	s->op = p;
+	if (p->nrecs >= OTHREAD &&
+	    pthread_create(&s->oth, NULL, producer, s) == 0) {
 		for (i = 0, end = 0; !end; i++) {
 			b = &s->ob[i % OBATCHES];
 			await(s, &b->full, 1);
