@@ -50,10 +50,10 @@
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
 #define MOVE		16	/* bytes joinframes() moves at once */
-#define OBATCHES	3	/* batches of records made into text */
+#define OBATCHES	3	/* batches of records made ready */
 #define OBRECS		1024	/* records in a batch at most */
 #define OBTEXT		(128 * 1024)	/* and text, about */
-#define OSPIN		100000	/* looks at a batch before sleeping */
+#define OSPIN		100000	/* looks at a flag before sleeping */
 #define OTHREAD		4096	/* records that get a thread making them */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		4
@@ -250,7 +250,6 @@ struct spd {
 	struct prof	*qp;		/* of this profile */
 	uint32_t	*tid;		/* by cache slot: its stack id */
 	uint32_t	 qprev;		/* the stack id of the sample before */
-	uint64_t	 qn;		/* samples taken in */
 	struct qahead	 qa[3];
 	struct buf	 sbuf;
 	struct obatch	 ob[OBATCHES];	/* records being made into text */
