@@ -125,13 +125,13 @@ struct qahead {
 
 /*
  * The head of a slot of the raw text cache, whose text is apart (so the
- * heads, 192 KB, stay in the caches): a text seen again counts a hit,
+ * heads, 128 KB, stay in the caches): a text seen again counts a hit,
  * another one found there a miss; it takes the slot once the misses have
- * taken back the hits (gen says which profile's table the id is of).
+ * taken back the hits (gen says which samples array it is of).  The
+ * slot's stack id is kept by the interning thread (s->tid).
  */
 struct rctag {
 	uint64_t	 hash;
-	uint32_t	 id;
 	uint32_t	 gen;
 	uint16_t	 len;
 	uint16_t	 hits;
@@ -239,6 +239,7 @@ struct spd {
 	const char	*raw;		/* this sample's raw text */
 	struct hint	 hint[3];	/* this sample and the next two */
 	struct hint	*hp[3];		/* in that order */
+	struct rawk	 chk;		/* rawcheck()'s scratch */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint32_t	 rcgen;
@@ -274,10 +275,7 @@ static void	 readevents(struct spd *, struct prof *);
 static void	 readstack(struct spd *);
 static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
-static int	 rawcheck1(const char *, size_t);
-#ifdef __SSE2__
-static int	 rawcheck(const char *, size_t);
-#endif
+static int	 rawcheck(const char *, size_t, struct rawk *);
 static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
 		    unsigned long long);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
@@ -285,6 +283,7 @@ static size_t	 rcput(struct spd *, const struct hint *);
 static void	 qhit(struct spd *, size_t);
 static void	 qraw(struct spd *, size_t, const struct qplace *,
 		    const char *);
+static void	 qkey(struct spd *, const struct qplace *, const char *);
 static unsigned char *qroom(struct spd *, size_t);
 static void	 qdone(struct spd *);
 static void	 qhand(struct spd *, int);
@@ -438,6 +437,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	buf_init(&s.arena);
 	s.pnames = ht_new();
 	buf_init(&s.key);
+	buf_init(&s.chk.key);
 	for (i = 0; i < 3; i++) {
 		s.hp[i] = &s.hint[i];
 		buf_init(&s.qa[i].rk.key);
@@ -445,6 +445,14 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	for (i = 0; i < QBLOCKS; i++) {
 		buf_init(&s.q[i].b);
 		atomic_init(&s.q[i].full, 0);
+	}
+	for (i = 0; i < OBATCHES; i++) {
+		s.ob[i].rec = xreallocarray(NULL, OBRECS, sizeof(*s.ob[i].rec));
+		s.ob[i].idscap = 4096;
+		s.ob[i].ids = xreallocarray(NULL, s.ob[i].idscap,
+		    sizeof(*s.ob[i].ids));
+		buf_init(&s.ob[i].text);
+		atomic_init(&s.ob[i].full, 0);
 	}
 	s.tid = xcalloc(RCSLOTS, sizeof(*s.tid));
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
@@ -499,6 +507,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	ht_free(s.pnames);
 	free(s.ndup);
 	buf_free(&s.key);
+	buf_free(&s.chk.key);
 	for (i = 0; i < 3; i++)
 		buf_free(&s.qa[i].rk.key);
 	for (i = 0; i < QBLOCKS; i++)
@@ -507,12 +516,11 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.rct);
 	free(s.rctext);
 	buf_free(&s.sbuf);
-	for (i = 0; i < OBATCHES; i++)
-		if (s.ob[i].rec != NULL) {
-			free(s.ob[i].rec);
-			free(s.ob[i].ids);
-			buf_free(&s.ob[i].text);
-		}
+	for (i = 0; i < OBATCHES; i++) {
+		free(s.ob[i].rec);
+		free(s.ob[i].ids);
+		buf_free(&s.ob[i].text);
+	}
 	pthread_mutex_destroy(&s.omu);
 	pthread_cond_destroy(&s.ocv);
 	free(s.noff);
@@ -750,7 +758,7 @@ prepare(struct spd *s, const char *raw, struct hint *h)
 			h->st = H_CACHED;
 			return;
 		}
-	h->st = rawcheck(raw, h->len) == 0 ? H_OK : H_TOKENS;
+	h->st = rawcheck(raw, h->len, &s->chk) == 0 ? H_OK : H_TOKENS;
 }
 
 /*
@@ -845,9 +853,7 @@ readstack(struct spd *s)
 	stackkey(s, n);
 	s->lastraw = 0;
 	pl.len = (uint32_t)s->key.len;
-	*qroom(s, 1) = Q_KEY;
-	memcpy(qroom(s, sizeof(pl)), &pl, sizeof(pl));
-	memcpy(qroom(s, pl.len), s->key.data, pl.len);
+	qkey(s, &pl, s->key.data);
 	qdone(s);
 }
 
@@ -922,6 +928,17 @@ qraw(struct spd *s, size_t slot, const struct qplace *pl, const char *raw)
 	memcpy(q + 3, pl, sizeof(*pl));
 	memcpy(q + 3 + sizeof(*pl), raw, pl->len);
 	q[3 + sizeof(*pl) + pl->len] = ']';
+}
+
+/* Hand over key key of a sample read token by token. */
+static void
+qkey(struct spd *s, const struct qplace *pl, const char *key)
+{
+	unsigned char *q = qroom(s, 1 + sizeof(*pl) + pl->len);
+
+	q[0] = Q_KEY;
+	memcpy(q + 1, pl, sizeof(*pl));
+	memcpy(q + 1 + sizeof(*pl), key, pl->len);
 }
 
 /* Room for n more bytes in the block being filled. */
@@ -1159,31 +1176,6 @@ rawkey(const char *q, size_t len, struct rawk *h)
 	return 0;
 }
 
-/*
- * 0 if raw text q[0..len) is in key form, as rawkey() would find (q[len]
- * is not a digit); -1 if not.  One byte at a time.
- */
-static int
-rawcheck1(const char *q, size_t len)
-{
-	const unsigned char *b = (const unsigned char *)q, *e = b + len, *u, *d;
-	uint64_t v;
-	unsigned c;
-
-	for (u = b; u < e; u++) {
-		d = u;
-		if ((v = (unsigned)*u - '0') > 9)
-			return -1;
-		while ((c = (unsigned)*++u - '0') <= 9)
-			if (u - d < 10)
-				v = v * 10 + c;
-		if (u - d > 10 || (*d == '0' && u - d > 1) ||
-		    v > UINT32_MAX - 1 || (u < e && (*u != ',' || u + 1 == e)))
-			return -1;
-	}
-	return 0;
-}
-
 #ifdef __SSE2__
 /* Bits of the digits, commas and zeros of the 16 bytes at q. */
 static inline void
@@ -1200,15 +1192,21 @@ classify16(const char *q, unsigned *d, unsigned *c, unsigned *z)
 	    _mm_set1_epi8('0')));
 }
 
+#endif
+
 /*
- * The same, 64 bytes at a time, from bit masks of the digits, commas and
- * zeros: nothing else, no comma first, last or after a comma, no zero
- * that starts a number followed by a digit.  A run of 10 digits or more
- * (which may be too big) is left to rawcheck1().
+ * 0 if raw text q[0..len) is in key form, as rawkey() would find (q[len]
+ * is not a digit); -1 if not.  With SSE2, from bit masks of the digits,
+ * commas and zeros, 64 bytes at a time: nothing else, no comma first,
+ * last or after a comma, no zero that starts a number followed by a
+ * digit; a run of 10 digits or more (which may be too big) is left to
+ * rawkey() itself, as is everything without SSE2, converted into
+ * scratch.
  */
 static int
-rawcheck(const char *q, size_t len)
+rawcheck(const char *q, size_t len, struct rawk *scratch)
 {
+#ifdef __SSE2__
 	char tail[64];
 	const char *w;
 	uint64_t D, C, Z, V, pd = 0, pc = 1, plz = 0, run, lz;
@@ -1244,16 +1242,16 @@ rawcheck(const char *q, size_t len)
 		for (run = D, k = 1; k < 10; k++)
 			run &= D << k | pd >> (64 - k);
 		if (run != 0)
-			return rawcheck1(q, len);
+			return rawkey(q, len, scratch);
 		pd = D;
 		pc = C >> 63;
 		plz = lz >> 63;
 	}
 	return 0;
-}
 #else
-#define rawcheck rawcheck1
+	return rawkey(q, len, scratch);
 #endif
+}
 
 /*
  * Note the largest index max (if hasidx) of a new stack, at line and
@@ -2093,16 +2091,6 @@ emitprof(struct spd *s, struct prof *p)
 	rewindrecs(s, p);
 	if (p->starts != NULL)
 		spill_rewind(p->starts);
-	for (i = 0; i < OBATCHES; i++)
-		if (s->ob[i].rec == NULL) {
-			s->ob[i].rec = xreallocarray(NULL, OBRECS,
-			    sizeof(*s->ob[i].rec));
-			s->ob[i].idscap = 4096;
-			s->ob[i].ids = xreallocarray(NULL, s->ob[i].idscap,
-			    sizeof(*s->ob[i].ids));
-			buf_init(&s->ob[i].text);
-			atomic_init(&s->ob[i].full, 0);
-		}
 	if (s->ids) {
 		r.stack = r.locs = "";
 		r.frames = &s->fr;
