@@ -29,6 +29,7 @@ static void	 emitids(const struct sst_rec *, void *);
 static char	*flatten(const char *, int);
 static void	 same(const char *, int, const char *);
 static void	 samples20(struct buf *, size_t, size_t);
+static void	 weights(struct buf *, size_t, const char *);
 static void	 rec20(struct buf *, const char *, size_t, size_t, size_t);
 static void	 flatten_quiet(const char *, int);
 static char	*flatten_err(const char *, int, int *);
@@ -515,10 +516,9 @@ START_TEST(test_raw_cache)
 			buf_printf(&doc, "%s[%zu,%zu],[%zu]", r + i ? "," : "",
 			    k, k + 1, n);
 		}
-	buf_adds(&doc, "],\"weights\":[");
-	for (i = 0; i < 6 * n; i++)
-		buf_adds(&doc, i ? ",1" : "1");
-	buf_adds(&doc, "]}]}");
+	buf_adds(&doc, "],");
+	weights(&doc, 6 * n, "1");
+	buf_adds(&doc, "}]}");
 	buf_init(&want);
 	buf_printf(&want, "T\t3\t3\tnone\t1\tf0;f1\t:::0;:::1\n"
 	    "T\t%zu\t%zu\tnone\t1\tf%zu\t:::%zu\n", 3 * n, 3 * n, n, n);
@@ -562,10 +562,9 @@ START_TEST(test_batches)
 	    "\"none\",\"samples\":[");
 	for (i = 0; i < n; i++)
 		buf_printf(&doc, "%s%s", i ? "," : "", stk[i % 7]);
-	buf_adds(&doc, "],\"weights\":[");
-	for (i = 0; i < n; i++)
-		buf_adds(&doc, i ? ",1" : "1");
-	buf_adds(&doc, "]}]}");
+	buf_adds(&doc, "],");
+	weights(&doc, n, "1");
+	buf_adds(&doc, "}]}");
 	buf_init(&want);
 	for (i = 0; i < n; i++)
 		buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%zu\n", txt[i % 7], i);
@@ -628,6 +627,18 @@ START_TEST(test_batches)
 }
 END_TEST
 
+/* Append a weights array of n weights w. */
+static void
+weights(struct buf *b, size_t n, const char *w)
+{
+	size_t i;
+
+	buf_adds(b, "\"weights\":[");
+	for (i = 0; i < n; i++)
+		buf_printf(b, "%s%s", i ? "," : "", w);
+	buf_adds(b, "]");
+}
+
 /* Append the samples array of n samples of stack ((i / 2) * m) % 3000. */
 static void
 samples20(struct buf *b, size_t n, size_t m)
@@ -674,22 +685,19 @@ START_TEST(test_intake)
 	buf_init(&doc);
 	buf_adds(&doc, "{\"profiles\":[{\"name\":\"A\",\"unit\":\"none\",");
 	samples20(&doc, n, 7);
-	buf_adds(&doc, ",\"weights\":[");
-	for (i = 0; i < n; i++)
-		buf_adds(&doc, i ? ",1" : "1");
-	buf_adds(&doc, "]},{\"name\":\"B\",\"unit\":\"none\",\"weights\":[");
-	for (i = 0; i < n; i++)
-		buf_adds(&doc, i ? ",2" : "2");
-	buf_adds(&doc, "],");
+	buf_adds(&doc, ",");
+	weights(&doc, n, "1");
+	buf_adds(&doc, "},{\"name\":\"B\",\"unit\":\"none\",");
+	weights(&doc, n, "2");
+	buf_adds(&doc, ",");
 	samples20(&doc, n, 3);
 	buf_adds(&doc, "},{\"name\":\"C\",\"unit\":\"none\",");
 	samples20(&doc, n, 1);
 	buf_adds(&doc, ",");
 	samples20(&doc, n, 7);
-	buf_adds(&doc, ",\"weights\":[");
-	for (i = 0; i < n; i++)
-		buf_adds(&doc, i ? ",1" : "1");
-	buf_adds(&doc, "]}],\"shared\":{\"frames\":[");
+	buf_adds(&doc, ",");
+	weights(&doc, n, "1");
+	buf_adds(&doc, "}],\"shared\":{\"frames\":[");
 	for (i = 0; i < 3020; i++)
 		buf_printf(&doc, "%s{\"name\":\"f%zu\"}", i ? "," : "", i);
 	buf_adds(&doc, "]}}");
