@@ -313,7 +313,7 @@ static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 		    uint64_t *, double *);
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
-static size_t	 intern(struct prof *, const char *, size_t);
+static size_t	 intern(struct prof *, const char *, size_t, uint64_t, int *);
 static size_t	 keyids(struct spd *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
@@ -698,16 +698,21 @@ readprofile(struct spd *s, size_t i)
 	s->tail = &p->next;
 }
 
-/* The id of stack key k[0..len) in p; a new key is kept compressed too. */
+/*
+ * The id of stack key k[0..len), of hash hv, in p; a new key is kept
+ * compressed too, and *isnew (if isnew is not NULL) says it was new.
+ */
 static size_t
-intern(struct prof *p, const char *k, size_t len)
+intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
 {
 	size_t id;
-	int isnew;
+	int nw;
 
-	id = ht_intern(p->stacks, k, len, &isnew);
-	if (isnew)
+	id = ht_internh(p->stacks, k, len, hv, &nw);
+	if (nw)
 		zl_add(p->keys, k, len);
+	if (isnew != NULL)
+		*isnew = nw;
 	return id;
 }
 
@@ -1076,13 +1081,11 @@ intake(struct spd *s, struct qblock *q)
 				qprep(s, a, x);
 			memcpy(&slot, x + 1, sizeof(slot));
 			memcpy(&pl, x + 3, sizeof(pl));
-			id = ht_internh(p->stacks, a->rk.key.data,
-			    a->rk.key.len, a->khash, &isnew);
-			if (isnew) {
-				zl_add(p->keys, a->rk.key.data, a->rk.key.len);
+			id = intern(p, a->rk.key.data, a->rk.key.len,
+			    a->khash, &isnew);
+			if (isnew)
 				notemax(p, a->rk.max, a->rk.at != (size_t)-1,
 				    pl.line, pl.col + 1 + a->rk.at);
-			}
 			if (slot != NOSLOT)
 				s->tid[slot] = (uint32_t)id;
 			break;
@@ -1090,7 +1093,7 @@ intake(struct spd *s, struct qblock *q)
 			memcpy(&pl, x + 1, sizeof(pl));
 			notemax(p, pl.max, pl.hasidx, pl.line, pl.col);
 			id = intern(p, (const char *)x + 1 + sizeof(pl),
-			    pl.len);
+			    pl.len, ht_hash(x + 1 + sizeof(pl), pl.len), NULL);
 			break;
 		}
 		s->qprev = (uint32_t)id;
@@ -1627,7 +1630,8 @@ readevents(struct spd *s, struct prof *p)
 			    "overflows to inf");
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
-			id = intern(p, s->key.data, s->key.len);
+			id = intern(p, s->key.data, s->key.len,
+			    ht_hash(s->key.data, s->key.len), NULL);
 			addsample(s, p, id, at - last, last);
 		}
 		started = 1;
