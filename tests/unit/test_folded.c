@@ -1,7 +1,8 @@
 /*
  * test_folded.c: Check suite for folded stacks (common/folded.c): the
  * white space stripped, which weights parse and to what as Python's
- * int() and float() read them, the offsets stripped from frames, the
+ * int() and float() read them, which are counts of samples and of how
+ * many, the offsets stripped from frames, the
  * stack fields made, the units of -u, and the median weight as Python
  * prints it, ties and all.
  */
@@ -14,6 +15,7 @@
 #include "sst.h"
 
 static int	 weight(const char *, double *, int *);
+static int	 count(const char *, uint64_t *);
 static char	*strip(const char *, int *);
 static char	*stack(const char *);
 static const char *median(const double *, const int *, size_t);
@@ -31,6 +33,14 @@ weight(const char *s, double *w, int *isint)
 	r = fold_weight(s, strlen(s), w, isint, &tmp);
 	buf_free(&tmp);
 	return r;
+}
+
+/* fold_count of a string; *v is 77 unless it set it. */
+static int
+count(const char *s, uint64_t *v)
+{
+	*v = 77;
+	return fold_count(s, strlen(s), v);
 }
 
 /* fold_strip of a string; *same: s was handed back.  free() it. */
@@ -151,6 +161,38 @@ START_TEST(test_weight)
 	ck_assert_int_eq(weight("nan", &w, &isint), -1);
 	ck_assert_int_eq(weight("1e400", &w, &isint), -1);
 	ck_assert_int_eq(weight("--1", &w, &isint), -1);
+}
+END_TEST
+
+START_TEST(test_count)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(count("42", &v), 1);
+	ck_assert_uint_eq(v, 42);
+	ck_assert_int_eq(count("0", &v), 1);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(count(" \t+7", &v), 1);
+	ck_assert_uint_eq(v, 7);
+	ck_assert_int_eq(count("1_000_0", &v), 1);
+	ck_assert_uint_eq(v, 10000);
+	ck_assert_int_eq(count("007", &v), 1);
+	ck_assert_uint_eq(v, 7);
+	ck_assert_int_eq(count("18446744073709551615", &v), 1);
+	ck_assert_uint_eq(v, UINT64_MAX);
+	/* Past 2^64 - 1, by one or by far: -1, v untouched. */
+	ck_assert_int_eq(count("18446744073709551616", &v), -1);
+	ck_assert_uint_eq(v, 77);
+	ck_assert_int_eq(count("18446744073709551620", &v), -1);
+	ck_assert_int_eq(count("99999999999999999999", &v), -1);
+	ck_assert_int_eq(count("1_8446_7440_7370_9551_616", &v), -1);
+	/* Weights that are no counts: negative ones and floats. */
+	ck_assert_int_eq(count("-3", &v), 0);
+	ck_assert_uint_eq(v, 77);
+	ck_assert_int_eq(count("-0", &v), 0);
+	ck_assert_int_eq(count("2.5", &v), 0);
+	ck_assert_int_eq(count("1e3", &v), 0);
+	ck_assert_uint_eq(v, 77);
 }
 END_TEST
 
@@ -292,6 +334,7 @@ folded_suite(void)
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_rstrip);
 	tcase_add_test(tc, test_weight);
+	tcase_add_test(tc, test_count);
 	tcase_add_test(tc, test_strip);
 	tcase_add_test(tc, test_stack);
 	tcase_add_test(tc, test_unit);
