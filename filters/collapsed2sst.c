@@ -6,39 +6,23 @@
  * exceeds 100000 they are nanoseconds, else sample counts at -f Hz, and
  * a line "stack N" of counts is N samples (-F lines: one, as Ray's
  * converter counts).  That is known only at the end, so records are
- * kept per distinct stack (and, with -s, each line's) until then.  With
- * -V it reports the line count, the median weight (as Python prints the
- * int or float it reads) and the unit on standard error.
+ * kept per distinct stack (and, with -s, each line's) until then, by
+ * common/foldrec.c.  With -V it reports the line count, the median
+ * weight (as Python prints the int or float it reads) and the unit on
+ * standard error.
  */
 #define _GNU_SOURCE
 #include <err.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sst.h"
+#include "foldrec.h"
 #include "input.h"
 
-#define NSMAX	2		/* candidate scales: nanoseconds, counts */
+#define NSMAX	FOLDREC_NSMAX	/* candidate scales: nanoseconds, counts */
 #define MAXWARN	10		/* warnings an input, but with -F lines */
-
-struct acc {
-	uint64_t	 n;		/* lines */
-	uint64_t	 ns;		/* samples if counts: N a line, or 1 */
-	int		 allcnt;	/* every line's weight a count */
-	double		 sum[NSMAX];	/* scaled weights, in line order */
-	double		 per[NSMAX];	/* the first scaled weight */
-	int		 same[NSMAX];	/* all scaled weights equal per */
-};
-
-/* With -s: a line kept until the scale is known. */
-struct line {
-	double		 w;
-	size_t		 id;
-	uint64_t	 cnt;
-	int		 iscnt;
-};
 
 /* Where something first overflowed: file and line, or none (0). */
 struct place {
@@ -47,12 +31,7 @@ struct place {
 };
 
 struct conv {
-	struct htab	*stacks;	/* offset-stripped raw stacks */
-	struct acc	*acc;		/* by stack id */
-	size_t		 accap;
-	struct line	*ln;		/* with -s and no -u */
-	size_t		 nlines, cap;
-	size_t		 nsmall;	/* lines weighing at most 100000 */
+	struct foldrecs	*recs;		/* by stack, or with -s by line */
 	double		 sc[NSMAX];
 	int		 nsc;		/* 1 when -u fixes the scale */
 	int		 ucount;	/* -u count or none: N samples */
@@ -63,7 +42,7 @@ struct conv {
 	unsigned long long nread, nbad, ntext;	/* of the current input */
 	struct place	 bigcnt;	/* a sample count past 2^64 - 1 */
 	struct place	 inf[NSMAX];	/* a weight summed to inf */
-	struct buf	 key, thread, stack, num;
+	struct buf	 thread, stack;
 };
 
 static int	counting(const struct conv *, int);
@@ -73,11 +52,8 @@ static void	addline(struct conv *, const char *, unsigned long long,
 		    const char *, size_t);
 static void	overflow(struct place *, const char *, unsigned long long);
 static void	readfile(struct conv *, const char *);
-static void	emit(struct conv *, const char *, size_t, uint64_t, double,
-		    int, double);
-static void	emitline(struct conv *, const char *, size_t,
-		    const struct line *, int);
-static void	emitacc(struct conv *, size_t, int);
+static void	emit(struct conv *, const char *, size_t,
+		    const struct foldrec_rec *);
 static void	report(struct conv *, const char *);
 static __dead void usage(int);
 
@@ -113,79 +89,37 @@ static void
 addline(struct conv *c, const char *name, unsigned long long lineno,
     const char *s, size_t n)
 {
-	const char *sp, *k;
-	struct acc *a;
-	struct line l;
-	size_t kn;
-	double x;
-	int i, isnew, isint;
+	struct foldrec_line l;
+	struct foldrec_rec r;
+	enum foldrec_kind k;
+	int i, over;
 
-	if ((n = fold_rstrip(s, n)) == 0)
+	if ((k = foldrec_parse(c->recs, &l, s, n)) == FOLDREC_BLANK)
 		return;
 	c->ntext++;
-	if ((sp = memrchr(s, ' ', n)) == NULL) {
-		skipline(c, name, lineno, "skipping malformed line");
-		return;
-	}
-	if (fold_weight(sp + 1, (size_t)(s + n - sp - 1), &l.w, &isint,
-	    &c->num) == -1) {
-		skipline(c, name, lineno, "skipping line with bad weight");
+	if (k != FOLDREC_OK) {
+		skipline(c, name, lineno, k == FOLDREC_NOSPACE ?
+		    "skipping malformed line" :
+		    "skipping line with bad weight");
 		return;
 	}
 	c->nread++;
-	l.iscnt = isint ? fold_count(sp + 1, (size_t)(s + n - sp - 1),
-	    &l.cnt) : 0;
-	if (l.iscnt == -1)
-		overflow(&c->bigcnt, name, lineno);
-	k = fold_strip(&c->key, s, (size_t)(sp - s), &kn);
 	if (c->vflag)
-		fold_medadd(&c->med, l.w, isint);
-	c->nsmall += l.w <= 100000;
+		fold_medadd(&c->med, l.w, l.isint);
 	if (c->sflag && c->nsc == 1) {
 		if (l.iscnt == -1 && counting(c, 0))
 			errx(1, "%s:%llu: sample count passes 2^64 - 1", name,
 			    lineno);
-		emitline(c, k, kn, &l, 0);
+		foldrec_linerec(&l, c->sc[0], counting(c, 0), &r);
+		emit(c, l.stack, l.stackn, &r);
 		return;
 	}
-	l.id = ht_intern(c->stacks, k, kn, &isnew);
-	c->nlines++;
-	if (c->sflag) {
-		if (c->nlines > c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 4096;
-			c->ln = xreallocarray(c->ln, c->cap, sizeof(*c->ln));
-		}
-		c->ln[c->nlines - 1] = l;
-		return;
-	}
-	if (isnew) {
-		if (l.id == c->accap) {
-			c->accap = c->accap ? c->accap * 2 : 1024;
-			c->acc = xreallocarray(c->acc, c->accap,
-			    sizeof(*c->acc));
-		}
-		memset(&c->acc[l.id], 0, sizeof(c->acc[l.id]));
-		c->acc[l.id].allcnt = 1;
-	}
-	a = &c->acc[l.id];
-	for (i = 0; i < c->nsc; i++) {
-		x = l.w * c->sc[i];
-		if (a->n == 0) {
-			a->per[i] = x;
-			a->same[i] = 1;
-		} else if (x != a->per[i])
-			a->same[i] = 0;
-		if (isinf(a->sum[i] += x))
-			overflow(&c->inf[i], name, lineno);
-	}
-	a->n++;
-	a->allcnt &= l.iscnt == 1;
-	if (l.iscnt != 1)
-		l.cnt = 1;
-	if (l.iscnt == -1 || a->ns > UINT64_MAX - l.cnt)
+	over = foldrec_add(c->recs, &l);
+	if (over & FOLDREC_BIGCNT)
 		overflow(&c->bigcnt, name, lineno);
-	else
-		a->ns += l.cnt;
+	for (i = 0; i < c->nsc; i++)
+		if (over & FOLDREC_INF(i))
+			overflow(&c->inf[i], name, lineno);
 }
 
 /* Read one input; a lone CR also ends a line, as in Python text files. */
@@ -231,10 +165,9 @@ readfile(struct conv *c, const char *path)
 		    strcmp(path, "-") != 0 ? path : "<stdin>", says);
 }
 
-/* Write one record for the stripped stack k[0..n). */
+/* Write record r of the stripped stack k[0..n). */
 static void
-emit(struct conv *c, const char *k, size_t n, uint64_t samples, double w,
-    int hasper, double per)
+emit(struct conv *c, const char *k, size_t n, const struct foldrec_rec *r)
 {
 	const char *f;
 
@@ -245,43 +178,10 @@ emit(struct conv *c, const char *k, size_t n, uint64_t samples, double w,
 		esc_add(&c->thread, k, f != NULL ? (size_t)(f - k) : n);
 	}
 	rec_write(stdout, &(struct sst_rec){ .thread = c->thread.data,
-	    .threadlen = c->thread.len, .samples = samples, .weight = w,
-	    .unit = c->unit, .hasperiod = hasper, .period = per,
-	    .stack = c->stack.data, .stacklen = c->stack.len, .locs = "" });
-}
-
-/* Write the record of a line of stack k[0..n) at scale sel. */
-static void
-emitline(struct conv *c, const char *k, size_t n, const struct line *l,
-    int sel)
-{
-	double x;
-
-	x = l->w * c->sc[sel];
-	if (counting(c, sel) && l->iscnt == 1)
-		emit(c, k, n, l->cnt, fmt_pysum(0, c->sc[sel], l->cnt), 1,
-		    c->sc[sel]);
-	else
-		emit(c, k, n, 1, x, 1, x);
-}
-
-/* Write the record of stack id at scale sel. */
-static void
-emitacc(struct conv *c, size_t id, int sel)
-{
-	const struct acc *a = &c->acc[id];
-	const char *k;
-	size_t n;
-
-	k = ht_key(c->stacks, id, &n);
-	if (!counting(c, sel))
-		emit(c, k, n, a->n, a->sum[sel], a->same[sel], a->per[sel]);
-	else if (a->allcnt)
-		emit(c, k, n, a->ns, fmt_pysum(0, c->sc[sel], a->ns), 1,
-		    c->sc[sel]);
-	else
-		emit(c, k, n, a->ns, a->sum[sel], a->ns == a->n &&
-		    a->same[sel], a->per[sel]);
+	    .threadlen = c->thread.len, .samples = r->samples,
+	    .weight = r->weight, .unit = c->unit, .hasperiod = r->hasper,
+	    .period = r->per, .stack = c->stack.data,
+	    .stacklen = c->stack.len, .locs = "" });
 }
 
 /* Report the lines read, their median weight and the unit taken. */
@@ -310,6 +210,7 @@ int
 main(int argc, char *argv[])
 {
 	struct conv c;
+	struct foldrec_rec r;
 	const char *errstr, *k, *uarg = NULL;
 	size_t i, n;
 	long long freq = 99;
@@ -364,11 +265,9 @@ main(int argc, char *argv[])
 		c.ucount = strcmp(uarg, "count") == 0 ||
 		    strcmp(uarg, "none") == 0;
 	}
-	c.stacks = ht_new();
-	buf_init(&c.key);
+	c.recs = foldrec_new(c.sc, c.nsc, c.sflag);
 	buf_init(&c.thread);
 	buf_init(&c.stack);
-	buf_init(&c.num);
 	if (c.tname != NULL)
 		esc_add(&c.thread, c.tname, strlen(c.tname));
 	if (argc == 0)
@@ -376,27 +275,20 @@ main(int argc, char *argv[])
 	for (i = 0; i < (size_t)argc; i++)
 		readfile(&c, argv[i]);
 
-	/* sorted(weights)[n // 2] > 100000: nanoseconds, else counts. */
-	sel = c.nsc > 1 && c.nsmall > c.nlines / 2;
+	sel = foldrec_pick(c.recs);
 	if (counting(&c, sel) && c.bigcnt.line != 0)
 		errx(1, "%s:%llu: sample count passes 2^64 - 1",
 		    c.bigcnt.name, c.bigcnt.line);
 	if (c.inf[sel].line != 0)
 		errx(1, "%s:%llu: summed weight of the stack overflows to inf",
 		    c.inf[sel].name, c.inf[sel].line);
-	for (i = 0; c.sflag && i < c.nlines; i++) {
-		k = ht_key(c.stacks, c.ln[i].id, &n);
-		emitline(&c, k, n, &c.ln[i], sel);
+	for (i = 0; i < foldrec_count(c.recs); i++) {
+		k = foldrec_get(c.recs, i, sel, counting(&c, sel), &r, &n);
+		emit(&c, k, n, &r);
 	}
-	for (i = 0; !c.sflag && i < ht_count(c.stacks); i++)
-		emitacc(&c, i, sel);
-	ht_free(c.stacks);
-	free(c.acc);
-	free(c.ln);
-	buf_free(&c.key);
+	foldrec_free(c.recs);
 	buf_free(&c.thread);
 	buf_free(&c.stack);
-	buf_free(&c.num);
 	fshut(stdout, "stdout");
 	if (c.vflag)
 		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
