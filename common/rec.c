@@ -397,17 +397,20 @@ rec_write(FILE *fp, const struct sst_rec *r)
 	line[0] = '\t';
 	n = rec_nums(line + 1, r) + 1;
 	line[n++] = '\t';
-	fwrite(r->thread, 1, r->threadlen, fp);
-	fwrite(line, 1, n, fp);
-	fwrite(r->stack, 1, r->stacklen, fp);
-	putc('\t', fp);
-	fwrite(r->locs, 1, r->locslen, fp);
+	/* One lock a record: the calls below would take it each. */
+	flockfile(fp);
+	fwrite_unlocked(r->thread, 1, r->threadlen, fp);
+	fwrite_unlocked(line, 1, n, fp);
+	fwrite_unlocked(r->stack, 1, r->stacklen, fp);
+	putc_unlocked('\t', fp);
+	fwrite_unlocked(r->locs, 1, r->locslen, fp);
 	if (r->hasstart) {
-		putc('\t', fp);
+		putc_unlocked('\t', fp);
 		t = fmt_dshort(r->start, &n);
-		fwrite(t, 1, n, fp);
+		fwrite_unlocked(t, 1, n, fp);
 	}
-	putc('\n', fp);
+	putc_unlocked('\n', fp);
+	funlockfile(fp);
 }
 
 /*
