@@ -18,7 +18,7 @@
  * feeds a memory block through the same buffer, so both kinds of input
  * share one code path.  A regular file bigger than the buffer is read
  * ahead by a second thread: while the tokenizer works on one buffer, the
- * thread reads the next JSON_BUFSZ bytes into another, behind room for
+ * thread reads the next JSON_READSZ bytes into another, behind room for
  * the unfinished token, and the two change places at each refill, so
  * that reading (copying out of the page cache) overlaps tokenizing.
  * Bytes come through input.c, which decompresses gzip and zstd input;
@@ -80,6 +80,7 @@
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
 #define JSON_PAD	8		/* zero bytes kept after the data */
 #define AHEAD		(JSON_BUFSZ / 4)	/* room before a chunk read */
+#define JSON_READSZ	(1024 * 1024)	/* a chunk the reader thread reads */
 
 /* Character classes, bits of cls[]. */
 #define C_WS	0x01	/* JSON whitespace */
@@ -121,8 +122,8 @@ enum state {
 enum { A_READ, A_READY, A_STOP };
 
 /*
- * The reader thread of a big regular file: it reads the next JSON_BUFSZ
- * bytes into buf + AHEAD while the tokenizer works on its own buffer,
+ * The reader thread of a big regular file: it reads the next JSON_READSZ
+ * bytes (a MB: fewer handovers, each a wakeup) into buf + AHEAD while the tokenizer works on its own buffer,
  * and the two buffers change places at each refill.
  */
 struct ahead {
@@ -262,7 +263,7 @@ startahead(struct json *j)
 
 	a = xcalloc(1, sizeof(*a));
 	a->in = j->in;
-	a->cap = AHEAD + JSON_BUFSZ;
+	a->cap = AHEAD + JSON_READSZ;
 	a->buf = xcalloc(1, a->cap + JSON_PAD);
 	a->state = A_READ;
 	j->buf = xreallocarray(j->buf, a->cap + JSON_PAD, 1);
@@ -294,7 +295,7 @@ reader(void *arg)
 			break;
 		b = a->buf;
 		pthread_mutex_unlock(&a->mu);
-		r = input_read(a->in, b + AHEAD, JSON_BUFSZ);
+		r = input_read(a->in, b + AHEAD, JSON_READSZ);
 		pthread_mutex_lock(&a->mu);
 		a->len = r;
 		if (a->state == A_READ)
@@ -346,8 +347,8 @@ swapahead(struct json *j)
 		j->cap = a->cap;
 		a->cap = cap;
 		j->p = j->buf + AHEAD - keep;
-		if (a->cap > AHEAD + JSON_BUFSZ) {
-			a->cap = AHEAD + JSON_BUFSZ;
+		if (a->cap > AHEAD + JSON_READSZ) {
+			a->cap = AHEAD + JSON_READSZ;
 			a->buf = xreallocarray(a->buf, a->cap + JSON_PAD, 1);
 		}
 	} else {
