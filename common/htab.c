@@ -45,6 +45,7 @@ struct htab {
 };
 
 static void	grow(struct htab *);
+static struct slot *zeroed(size_t);
 static size_t	lookup(const struct htab *, const void *, size_t, uint64_t,
 		    size_t *);
 
@@ -56,7 +57,7 @@ ht_new(void)
 	h = xcalloc(1, sizeof(*h));
 	h->nslots = 64;
 	h->shift = 32 - 6;
-	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
+	h->slots = zeroed(h->nslots);
 	h->cap = 16;
 	h->off = xreallocarray(NULL, h->cap, sizeof(*h->off));
 	h->acap = 1024;
@@ -150,6 +151,22 @@ ht_hash(const void *key, size_t len)
 }
 
 /*
+ * n empty slots, written (not calloc()ed): a fresh mapping that calloc()
+ * leaves untouched would first be read by lookups, mapping the zero page,
+ * and each page written after that is a second fault that flushes the
+ * other threads' TLBs.
+ */
+static struct slot *
+zeroed(size_t n)
+{
+	struct slot *s;
+
+	s = xreallocarray(NULL, n, sizeof(*s));
+	memset(s, 0, n * sizeof(*s));
+	return s;
+}
+
+/*
  * Double the slot array.  Each key goes to the home slot its tag gives,
  * one more bit of it, in the order of the old slots: so both arrays are
  * read and written in order, and the keys stay where they are.
@@ -164,7 +181,7 @@ grow(struct htab *h)
 		errx(1, "hash table full");
 	h->nslots *= 2;
 	h->shift--;
-	h->slots = xcalloc(h->nslots, sizeof(*h->slots));
+	h->slots = zeroed(h->nslots);
 	for (i = 0; i < n; i++) {
 		if (old[i].ent == 0)
 			continue;
