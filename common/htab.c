@@ -7,10 +7,10 @@
  * and where its entry is.  The top bits of the hash pick the slot, so
  * that the slot array doubles without hashing any key again or reading
  * the arena: a key's new slot is read off its tag.  An entry in
- * the arena is the id and the length of the key, then the key and a
- * NUL, so that a lookup goes from the slot straight to the bytes to
- * compare: lookups are bound by cache misses, and the slots are small
- * so that more of them stay in the caches.
+ * the arena is the id and the length of the key (4 bytes each), then
+ * the key and a NUL, so that a lookup goes from the slot straight to
+ * the bytes to compare: lookups are bound by cache misses, and the
+ * slots are small so that more of them stay in the caches.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -25,8 +25,8 @@ struct slot {
 
 /* An entry's head: id and key length; the key follows. */
 struct head {
-	size_t		id;
-	size_t		len;
+	uint32_t	id;
+	uint32_t	len;
 };
 
 #define ALIGN(n)	(((n) + 7) & ~(size_t)7)
@@ -36,7 +36,7 @@ struct htab {
 	struct slot	*slots;
 	size_t		 nslots;	/* a power of two, at most 2^32 */
 	unsigned	 shift;		/* tag >> shift: the home slot */
-	size_t		*off;		/* entry offsets into arena, by id */
+	uint32_t	*off;		/* entries (offset / 8) by id */
 	size_t		 n;
 	size_t		 cap;
 	char		*arena;
@@ -282,19 +282,19 @@ ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
 		h->off = xreallocarray(h->off, h->cap, sizeof(*h->off));
 	}
 	need = ALIGN(sizeof(hd) + len + 1);
-	if (h->alen / 8 >= UINT32_MAX - 1)
+	if (len > UINT32_MAX - 16 || h->alen / 8 >= UINT32_MAX - 1)
 		errx(1, "hash table full");
 	if (h->alen + need > h->acap) {
 		while (h->alen + need > h->acap)
 			h->acap *= 2;
 		h->arena = xreallocarray(h->arena, h->acap, 1);
 	}
-	hd.id = id;
-	hd.len = len;
+	hd.id = (uint32_t)id;
+	hd.len = (uint32_t)len;
 	memcpy(h->arena + h->alen, &hd, sizeof(hd));
 	memcpy(h->arena + h->alen + sizeof(hd), key, len);
 	h->arena[h->alen + sizeof(hd) + len] = '\0';
-	h->off[id] = h->alen;
+	h->off[id] = (uint32_t)(h->alen / 8);
 	h->slots[i].tag = hv >> 32;
 	h->slots[i].ent = h->alen / 8 + 1;
 	h->alen += need;
@@ -310,10 +310,10 @@ ht_key(const struct htab *h, size_t id, size_t *len)
 {
 	struct head hd;
 
-	memcpy(&hd, h->arena + h->off[id], sizeof(hd));
+	memcpy(&hd, h->arena + (size_t)h->off[id] * 8, sizeof(hd));
 	if (len != NULL)
 		*len = hd.len;
-	return h->arena + h->off[id] + sizeof(hd);
+	return h->arena + (size_t)h->off[id] * 8 + sizeof(hd);
 }
 
 size_t
