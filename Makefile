@@ -144,7 +144,8 @@ FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
 	  -Dwarn=fuzz_warn -Dwarnx=fuzz_warnx -Dmalloc=fuzz_malloc \
 	  -Dcalloc=fuzz_calloc -Drealloc=fuzz_realloc \
 	  -Dreallocarray=fuzz_reallocarray -Dstrdup=fuzz_strdup \
-	  -Dfree=fuzz_free -Dread=fuzz_read -DSPD_ONETHREAD
+	  -Dfree=fuzz_free -Dread=fuzz_read -Dfopen=fuzz_fopen \
+	  -Dfdopen=fuzz_fdopen -Dfclose=fuzz_fclose -DSPD_ONETHREAD
 FUZZ_FILTER_collapsed = collapsed2sst
 FUZZ_FILTER_categories = sst-categories
 FUZZ_FILTER_perf2sst = perf2sst

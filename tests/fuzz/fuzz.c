@@ -32,6 +32,8 @@ static char	 inpath[64], extrapath[4][64];
 static char	*outbuf;
 static size_t	 outcap;
 static FILE	*realerr;
+#define FDSPAN	64		/* descriptors looked at after a call */
+static FILE	*streams[16];	/* opened by the code under test */
 
 /* Functions the renamed code calls. */
 void	*fuzz_malloc(size_t);
@@ -46,12 +48,17 @@ void	 fuzz_errx(int, const char *, ...) __attribute__((__noreturn__));
 void	 fuzz_warn(const char *, ...);
 void	 fuzz_warnx(const char *, ...);
 ssize_t	 fuzz_read(int, void *, size_t);
+FILE	*fuzz_fopen(const char *, const char *);
+FILE	*fuzz_fdopen(int, const char *);
+int	 fuzz_fclose(FILE *);
 void	 fuzz_sst_init(void);
 
 static void	 track(void *);
 static void	 untrack(void *);
 static void	 freelive(void);
 static int	 memfile(const char *);
+static void	 trackfp(FILE *);
+static void	 closelive(int, const unsigned char *);
 
 void
 fuzz_bug(const char *fmt, ...)
@@ -251,6 +258,74 @@ fuzz_read(int fd, void *p, size_t n)
 	return read(fd, p, n);
 }
 
+FILE *
+fuzz_fopen(const char *path, const char *mode)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, mode)) != NULL)
+		trackfp(fp);
+	return fp;
+}
+
+FILE *
+fuzz_fdopen(int fd, const char *mode)
+{
+	FILE *fp;
+
+	if ((fp = fdopen(fd, mode)) != NULL)
+		trackfp(fp);
+	return fp;
+}
+
+int
+fuzz_fclose(FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (streams[i] == fp)
+			streams[i] = NULL;
+	return fclose(fp);
+}
+
+/* Keep fp, opened by the code under test, to close it after the call. */
+static void
+trackfp(FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (streams[i] == NULL) {
+			streams[i] = fp;
+			return;
+		}
+	fuzz_bug("more than %zu streams open",
+	    sizeof(streams) / sizeof(streams[0]));
+}
+
+/*
+ * Close what the code under test left open, as a process exit would:
+ * its streams, then the descriptors from lo on that were not open
+ * before the call (was[]).  An error exit leaves its input open; a
+ * million runs would run out of descriptors.
+ */
+static void
+closelive(int lo, const unsigned char *was)
+{
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (streams[i] != NULL) {
+			fclose(streams[i]);
+			streams[i] = NULL;
+		}
+	for (fd = lo; fd < lo + FDSPAN; fd++)
+		if (!was[fd - lo] && fcntl(fd, F_GETFD) != -1)
+			close(fd);
+}
+
 void
 fuzz_sst_init(void)
 {
@@ -259,13 +334,24 @@ fuzz_sst_init(void)
 int
 fuzz_call(void (*fn)(void *), void *arg, int strict)
 {
+	static unsigned char was[FDSPAN];
+	static int lo;
+	int fd;
+
 	if (nlive != 0)
 		fuzz_bug("%zu blocks live before fuzz_call", nlive);
+	/* The lowest free descriptor, and which ones above it are open. */
+	if ((lo = dup(STDIN_FILENO)) == -1)
+		fuzz_bug("dup: %s", strerror(errno));
+	close(lo);
+	for (fd = lo; fd < lo + FDSPAN; fd++)
+		was[fd - lo] = fcntl(fd, F_GETFD) != -1;
 	fuzz_msg[0] = '\0';
 	injmp = 1;
 	if (setjmp(jb) != 0) {
 		injmp = 0;
 		freelive();
+		closelive(lo, was);
 		return status;
 	}
 	fn(arg);
@@ -273,6 +359,7 @@ fuzz_call(void (*fn)(void *), void *arg, int strict)
 	if (strict && nlive != 0)
 		fuzz_bug("%zu blocks leaked by a call that returned", nlive);
 	freelive();
+	closelive(lo, was);
 	return -1;
 }
 

@@ -14,6 +14,8 @@
  *    a library call that returns normally must leave none behind;
  *  - read becomes fuzz_read: at most fuzz_chunk bytes a call (0: no
  *    limit), so that tokens and lines straddle the buffer refills;
+ *  - fopen, fdopen and fclose become fuzz_*: the streams left open, and
+ *    any new descriptor, are closed after each call, as an exit would;
  *  - in a filter, main becomes filter_main and sst_init fuzz_sst_init
  *    (which leaves stdout's buffer alone).
  *
