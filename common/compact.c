@@ -165,8 +165,16 @@ frame(struct cpr *c, char **f, const size_t *fl, const char **why)
 	}
 	x = &c->fr[c->nfr++];
 	x->noff = c->arena.len;
-	x->nlen = fl[0];
-	buf_add(&c->arena, f[0], fl[0]);
+	/*
+	 * An empty name field is the empty name, which the text form
+	 * writes \e (sst(5)): as empty text, a stack of that one frame
+	 * would read as no frame at all, beside a location.
+	 */
+	if (fl[0] == 0)
+		buf_add(&c->arena, "\\e", 2);
+	else
+		buf_add(&c->arena, f[0], fl[0]);
+	x->nlen = c->arena.len - x->noff;
 	x->loff = c->arena.len;
 	x->llen = fl[1];
 	buf_add(&c->arena, f[1], fl[1]);

@@ -115,6 +115,25 @@ START_TEST(test_read_nolocs)
 }
 END_TEST
 
+START_TEST(test_read_empty_name)
+{
+	char *got;
+
+	/*
+	 * A frame of an empty name field is the name \e, as the text form
+	 * writes it, alone in a stack or not (found by fuzz_rec: alone, it
+	 * read as a stack of no frame with one location).
+	 */
+	got = readall("\\D\n\\F\t\tf.c:1::0\n\\F\tb\t\n"
+	    "\\R\tT\t1\t1\tnone\t1\t0\t0\n"
+	    "\\R\tT\t1\t1\tnone\t1\t0\t1,0\n");
+	ck_assert_str_eq(got,
+	    "T\t1\t1\tnone\t1\t\\e\tf.c:1::0\n"
+	    "T\t1\t1\tnone\t1\tb;\\e\t;f.c:1::0\n");
+	free(got);
+}
+END_TEST
+
 START_TEST(test_read_mixed)
 {
 	char *got;
@@ -368,6 +387,7 @@ compact_suite(void)
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_read_nolocs);
+	tcase_add_test(tc, test_read_empty_name);
 	tcase_add_test(tc, test_read_mixed);
 	tcase_add_test(tc, test_lazy);
 	tcase_add_test(tc, test_refuse);
