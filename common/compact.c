@@ -165,16 +165,8 @@ frame(struct cpr *c, char **f, const size_t *fl, const char **why)
 	}
 	x = &c->fr[c->nfr++];
 	x->noff = c->arena.len;
-	/*
-	 * An empty name field is the empty name, which the text form
-	 * writes \e (sst(5)): as empty text, a stack of that one frame
-	 * would read as no frame at all, beside a location.
-	 */
-	if (fl[0] == 0)
-		buf_add(&c->arena, "\\e", 2);
-	else
-		buf_add(&c->arena, f[0], fl[0]);
-	x->nlen = c->arena.len - x->noff;
+	x->nlen = fl[0];
+	buf_add(&c->arena, f[0], fl[0]);
 	x->loff = c->arena.len;
 	x->llen = fl[1];
 	buf_add(&c->arena, f[1], fl[1]);
@@ -219,13 +211,29 @@ build(struct cpr *c)
 	c->nbuilt = c->ncur;
 }
 
+/*
+ * The text of the stack built.  A stack of one frame of an empty name
+ * is \e, as the text form writes it (sst(5)): empty, it would read as no
+ * frame at all, beside a location.  Elsewhere an empty name stays empty,
+ * as in a text stack "a;;b".
+ */
+static const char *
+stacktext(const struct cpr *c, size_t *len)
+{
+	if (c->ncur == 1 && c->sb.len == 0) {
+		*len = 2;
+		return "\\e";
+	}
+	*len = c->sb.len;
+	return c->sb.len > 0 ? c->sb.data : "";
+}
+
 /* Stack and locations of the record into r. */
 static void
 fill(struct cpr *c, struct sst_rec *r)
 {
 	build(c);
-	r->stack = c->sb.len > 0 ? c->sb.data : "";
-	r->stacklen = c->sb.len;
+	r->stack = stacktext(c, &r->stacklen);
 	if (c->ncur > 0 && c->nloc[c->ncur - 1] > 0) {
 		r->locs = c->lb.data;
 		r->locslen = c->lb.len;
@@ -342,12 +350,15 @@ const char *
 cpr_text(struct cpr *c, size_t *len)
 {
 	const struct buf *l;
+	const char *st;
+	size_t n;
 
 	build(c);
 	buf_reset(&c->tb);
 	buf_add(&c->tb, c->head, c->headlen);
 	buf_addc(&c->tb, '\t');
-	buf_add(&c->tb, c->sb.data, c->sb.len);
+	st = stacktext(c, &n);
+	buf_add(&c->tb, st, n);
 	buf_addc(&c->tb, '\t');
 	l = &c->lb;
 	if (c->ncur > 0 && c->nloc[c->ncur - 1] > 0)

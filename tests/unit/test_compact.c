@@ -120,16 +120,17 @@ START_TEST(test_read_empty_name)
 	char *got;
 
 	/*
-	 * A frame of an empty name field is the name \e, as the text form
-	 * writes it, alone in a stack or not (found by fuzz_rec: alone, it
-	 * read as a stack of no frame with one location).
+	 * A stack of one frame of an empty name is \e, as the text form
+	 * writes it (found by fuzz_rec: it read as a stack of no frame with
+	 * one location); among others the name stays empty, as a text
+	 * stack "b;" is read (and the writer writes it).
 	 */
 	got = readall("\\D\n\\F\t\tf.c:1::0\n\\F\tb\t\n"
 	    "\\R\tT\t1\t1\tnone\t1\t0\t0\n"
 	    "\\R\tT\t1\t1\tnone\t1\t0\t1,0\n");
 	ck_assert_str_eq(got,
 	    "T\t1\t1\tnone\t1\t\\e\tf.c:1::0\n"
-	    "T\t1\t1\tnone\t1\tb;\\e\t;f.c:1::0\n");
+	    "T\t1\t1\tnone\t1\tb;\t;f.c:1::0\n");
 	free(got);
 }
 END_TEST
