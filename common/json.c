@@ -123,8 +123,9 @@ enum { A_READ, A_READY, A_STOP };
 
 /*
  * The reader thread of a big regular file: it reads the next JSON_READSZ
- * bytes (a MB: fewer handovers, each a wakeup) into buf + AHEAD while the tokenizer works on its own buffer,
- * and the two buffers change places at each refill.
+ * bytes (a MB: fewer handovers, each a wakeup) into buf + AHEAD while
+ * the tokenizer works on its own buffer, and the two buffers change
+ * places at each refill.
  */
 struct ahead {
 	pthread_t	 th;

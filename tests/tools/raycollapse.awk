@@ -31,20 +31,13 @@ function flush() {
 		addr = substr(line, 1, p - 1)
 		rest = substr(line, p + 1)
 		dso = ""
-		if (rest ~ /\)$/) {
-			# the last " (" of rest
-			q = 0
-			for (k = length(rest) - 1; k >= 1; k--)
-				if (substr(rest, k, 2) == " (") {
-					q = k
-					break
-				}
-			if (q > 0) {
-				dso = substr(rest, q + 2, length(rest) - q - 2)
-				sub(/^[ \t\r\n\v\f]+/, "", dso)
-				dso = rstrip(dso)
-				rest = substr(rest, 1, q - 1)
-			}
+		# The last " (" of rest: a greedy match ends there.
+		if (rest ~ /\)$/ && match(rest, /.* \(/)) {
+			q = RLENGTH - 1
+			dso = substr(rest, q + 2, length(rest) - q - 2)
+			sub(/^[ \t\r\n\v\f]+/, "", dso)
+			dso = rstrip(dso)
+			rest = substr(rest, 1, q - 1)
 		}
 		sub(/\+0x[0-9a-f]+$/, "", rest)
 		gsub(/;/, ":", rest)
