@@ -62,13 +62,16 @@ readfile(struct fold *f, const char *path)
 		buf_reset(&f->key);
 		if (!f->tflag)
 			addname(&f->key, r.thread, r.threadlen);
+		/* Every frame, an empty one after the last ';' too. */
 		e = r.stack + r.stacklen;
-		for (p = r.stack; p < e; p = q + 1) {
+		for (p = r.stack, q = NULL; r.stacklen > 0 && q != e; ) {
 			if ((q = memchr(p, ';', (size_t)(e - p))) == NULL)
 				q = e;
 			if (p > r.stack || !f->tflag)
 				buf_addc(&f->key, ';');
 			addname(&f->key, p, (size_t)(q - p));
+			if (q != e)
+				p = q + 1;
 		}
 		tally_add(&f->lines, f->key.data, f->key.len, &r);
 		if (f->lines.over != NULL)
