@@ -240,6 +240,7 @@ struct spd {
 	struct hint	 hint[3];	/* this sample and the next two */
 	struct hint	*hp[3];		/* in that order */
 	struct rawk	 chk;		/* rawcheck()'s scratch */
+	struct zpool	*zpool;		/* for the profiles' stack keys */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint32_t	 rcgen;
@@ -457,6 +458,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.tid = xcalloc(RCSLOTS, sizeof(*s.tid));
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
 	s.rctext = xmalloc(RCSLOTS * RCTEXT);
+	s.zpool = zp_new();
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
 	atomic_init(&s.osleep, 0);
@@ -515,6 +517,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	free(s.tid);
 	free(s.rct);
 	free(s.rctext);
+	zp_free(s.zpool);
 	buf_free(&s.sbuf);
 	for (i = 0; i < OBATCHES; i++) {
 		free(s.ob[i].rec);
@@ -632,7 +635,7 @@ readprofile(struct spd *s, size_t i)
 	s->cur = p = xcalloc(1, sizeof(*p));
 	buf_init(&p->name);
 	p->stacks = ht_new();
-	p->keys = zl_new();
+	p->keys = zl_new(s->zpool);
 	p->factor = 1;
 	p->nbatch = 1;
 	while ((t = member(s, k)) != JT_OBJ_END) {
@@ -1441,7 +1444,7 @@ resetstacks(struct spd *s, struct prof *p)
 	ht_free(p->stacks);
 	p->stacks = ht_new();
 	zl_free(p->keys);
-	p->keys = zl_new();
+	p->keys = zl_new(s->zpool);
 	free(p->agg);
 	p->agg = NULL;
 	p->aggcap = 0;

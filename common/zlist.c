@@ -6,7 +6,8 @@
  * strings.  The stacks of a py-spy profile (frame indices as varints,
  * spd.c) take about 38 bytes each.  Full blocks are compressed by a
  * thread of their own while the caller goes on (spd.c reads on);
- * reading, and zl_done(), wait for it.
+ * reading, and zl_done(), wait for it.  Lists made one after another
+ * hand on their buffers and contexts through a pool (struct zpool).
  */
 #include <err.h>
 #include <pthread.h>
@@ -22,6 +23,7 @@
 
 #define BLOCK	1048576
 #define LEVEL	3
+#define SPARES	1	/* blocks a list or a pool keeps for reuse */
 
 struct zblock {
 	size_t		 first;		/* its first string's number */
@@ -67,16 +69,74 @@ struct zlist {
 	struct buf	 dec;
 	size_t		*doff;		/* its strings' offsets and lengths */
 	size_t		 doffcap;
+	struct zraw	*spare;		/* compressed, kept for reuse */
+	size_t		 nspare;
+	struct zpool	*pool;		/* or NULL */
+};
+
+/*
+ * What a list hands on when it is done with it, for the next list to
+ * take instead of fresh memory, which is faulted in page by page (and
+ * dearly so in a virtual machine): spare blocks, the compressing
+ * context, the reading one and its buffers.  The lock is for lists of
+ * different threads.
+ */
+struct zpool {
+	pthread_mutex_t	 mu;
+	struct zraw	*spare;
+	size_t		 nspare;
+	void		*ccmem;
+	size_t		 ccsize;
+	void		*dcmem;
+	struct buf	 dec;
+	size_t		*doff;
+	size_t		 doffcap;
 };
 
 static void	 zwait(struct zlist *);
+static void	 unspare(struct zlist *);
+static void	 unread(struct zlist *);
+
+struct zpool *
+zp_new(void)
+{
+	struct zpool *p;
+
+	p = xcalloc(1, sizeof(*p));
+	buf_init(&p->dec);
+	if (pthread_mutex_init(&p->mu, NULL) != 0)
+		errx(1, "zlist: cannot make a lock");
+	return p;
+}
+
+void
+zp_free(struct zpool *p)
+{
+	struct zraw *q;
+
+	if (p == NULL)
+		return;
+	while ((q = p->spare) != NULL) {
+		p->spare = q->next;
+		buf_free(&q->b);
+		free(q->out);
+		free(q);
+	}
+	free(p->ccmem);
+	free(p->dcmem);
+	buf_free(&p->dec);
+	free(p->doff);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
 
 struct zlist *
-zl_new(void)
+zl_new(struct zpool *pool)
 {
 	struct zlist *l;
 
 	l = xcalloc(1, sizeof(*l));
+	l->pool = pool;
 	buf_init(&l->raw);
 	buf_init(&l->z);
 	buf_init(&l->dec);
@@ -95,6 +155,8 @@ zl_free(struct zlist *l)
 	if (l == NULL)
 		return;
 	zwait(l);
+	unspare(l);
+	unread(l);
 	pthread_mutex_destroy(&l->mu);
 	pthread_cond_destroy(&l->cv);
 	buf_free(&l->raw);
@@ -171,10 +233,84 @@ collect(struct zlist *l)
 		b->len = q->len;
 		b->rawlen = q->b.len;
 		buf_add(&l->z, q->out, q->len);
+		if (l->nspare < SPARES) {
+			q->next = l->spare;
+			l->spare = q;
+			l->nspare++;
+		} else {
+			buf_free(&q->b);
+			free(q->out);
+			free(q);
+		}
+	}
+}
+
+/*
+ * Hand l's spare blocks and compressing context to its pool, or free
+ * them; no zl_add() follows.
+ */
+static void
+unspare(struct zlist *l)
+{
+	struct zpool *p = l->pool;
+	struct zraw *q;
+
+	if (p != NULL)
+		pthread_mutex_lock(&p->mu);
+	while ((q = l->spare) != NULL) {
+		l->spare = q->next;
+		if (p != NULL && p->nspare < SPARES) {
+			q->next = p->spare;
+			p->spare = q;
+			p->nspare++;
+			continue;
+		}
 		buf_free(&q->b);
 		free(q->out);
 		free(q);
 	}
+	l->nspare = 0;
+	if (p != NULL && l->ccmem != NULL && l->ccsize > p->ccsize) {
+		free(p->ccmem);
+		p->ccmem = l->ccmem;
+		p->ccsize = l->ccsize;
+		l->ccmem = NULL;
+	}
+	if (p != NULL)
+		pthread_mutex_unlock(&p->mu);
+	free(l->ccmem);
+	l->ccmem = NULL;
+	l->cc = NULL;
+	l->ccsize = 0;
+}
+
+/* Hand l's reading context and buffers to its pool if it has none. */
+static void
+unread(struct zlist *l)
+{
+	struct zpool *p = l->pool;
+	struct buf b;
+	size_t *o, n;
+
+	if (p == NULL || l->dcmem == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (p->dcmem == NULL) {
+		p->dcmem = l->dcmem;
+		l->dcmem = NULL;
+		l->dc = NULL;
+		b = p->dec;
+		p->dec = l->dec;
+		l->dec = b;
+		o = p->doff;
+		n = p->doffcap;
+		p->doff = l->doff;
+		p->doffcap = l->doffcap;
+		l->doff = o;
+		l->doffcap = n;
+		l->cur = (size_t)-1;
+	}
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* Wait until every block is compressed, and collect them. */
@@ -204,7 +340,19 @@ context(struct zlist *l, size_t n)
 		return;
 	zwait(l);
 	free(l->ccmem);
-	l->ccmem = xmalloc(need);
+	l->ccmem = NULL;
+	if (l->pool != NULL) {
+		pthread_mutex_lock(&l->pool->mu);
+		if (l->pool->ccmem != NULL && l->pool->ccsize >= need) {
+			l->ccmem = l->pool->ccmem;
+			need = l->pool->ccsize;
+			l->pool->ccmem = NULL;
+			l->pool->ccsize = 0;
+		}
+		pthread_mutex_unlock(&l->pool->mu);
+	}
+	if (l->ccmem == NULL)
+		l->ccmem = xmalloc(need);
 	l->ccsize = need;
 	if ((l->cc = ZSTD_initStaticCCtx(l->ccmem, need)) == NULL)
 		errx(1, "ZSTD_initStaticCCtx failed");
@@ -213,19 +361,40 @@ context(struct zlist *l, size_t n)
 void
 zl_flush(struct zlist *l)
 {
-	struct zraw *q;
+	struct zraw *q = NULL;
+	struct buf spare;
 
 	collect(l);
 	if (l->raw.len == 0)
 		return;
 	context(l, l->raw.len);
-	q = xmalloc(sizeof(*q));
+	if ((q = l->spare) != NULL) {
+		l->spare = q->next;
+		l->nspare--;
+	} else if (l->pool != NULL) {
+		pthread_mutex_lock(&l->pool->mu);
+		if ((q = l->pool->spare) != NULL) {
+			l->pool->spare = q->next;
+			l->pool->nspare--;
+		}
+		pthread_mutex_unlock(&l->pool->mu);
+	}
+	if (q == NULL) {
+		q = xcalloc(1, sizeof(*q));
+		buf_init(&q->b);
+	}
+	/* The raw block and q's, already mapped, trade places. */
+	spare = q->b;
 	q->b = l->raw;
+	l->raw = spare;
+	buf_reset(&l->raw);
 	q->first = l->rawfirst;
-	q->cap = ZSTD_compressBound(q->b.len);
-	q->out = xmalloc(q->cap);
+	if (q->cap < ZSTD_compressBound(q->b.len)) {
+		free(q->out);
+		q->cap = ZSTD_compressBound(q->b.len);
+		q->out = xmalloc(q->cap);
+	}
 	q->next = NULL;
-	buf_init(&l->raw);
 	l->rawfirst = l->n;
 	pthread_mutex_lock(&l->mu);
 	*l->todotail = q;
@@ -250,10 +419,7 @@ zl_done(struct zlist *l)
 	/* The last block waited for: a few milliseconds. */
 	zl_flush(l);
 	zwait(l);
-	free(l->ccmem);
-	l->ccmem = NULL;
-	l->cc = NULL;
-	l->ccsize = 0;
+	unspare(l);
 }
 
 void
@@ -274,11 +440,31 @@ load(struct zlist *l, size_t b)
 {
 	const struct zblock *x = &l->blk[b];
 	const unsigned char *p, *e;
-	size_t i, n, r;
+	struct zpool *pl = l->pool;
+	struct buf t;
+	size_t i, n, r, *o;
 	uint64_t len;
 
+	if (l->dcmem == NULL && pl != NULL) {
+		pthread_mutex_lock(&pl->mu);
+		if (pl->dcmem != NULL) {
+			l->dcmem = pl->dcmem;
+			pl->dcmem = NULL;
+			t = l->dec;
+			l->dec = pl->dec;
+			pl->dec = t;
+			o = l->doff;
+			l->doff = pl->doff;
+			pl->doff = o;
+			n = l->doffcap;
+			l->doffcap = pl->doffcap;
+			pl->doffcap = n;
+		}
+		pthread_mutex_unlock(&pl->mu);
+	}
 	if (l->dc == NULL) {
-		l->dcmem = xmalloc(ZSTD_estimateDCtxSize());
+		if (l->dcmem == NULL)
+			l->dcmem = xmalloc(ZSTD_estimateDCtxSize());
 		if ((l->dc = ZSTD_initStaticDCtx(l->dcmem,
 		    ZSTD_estimateDCtxSize())) == NULL)
 			errx(1, "ZSTD_initStaticDCtx failed");

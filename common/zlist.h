@@ -9,7 +9,12 @@
 #include <stddef.h>
 
 struct zlist;
-struct zlist *zl_new(void);
+struct zpool;
+/* A pool that lists made one after another take memory from. */
+struct zpool *zp_new(void);
+void	 zp_free(struct zpool *);
+/* A list that takes from and hands on to pool (or NULL). */
+struct zlist *zl_new(struct zpool *);
 void	 zl_free(struct zlist *);
 /* Append s[0..n) as string number zl_count(). */
 void	 zl_add(struct zlist *, const void *, size_t);

@@ -2,7 +2,9 @@
  * test_zlist.c: Check suite for compressed string lists (common/zlist.c).
  * Strings made from their number by a rule read back byte for byte in
  * order, backwards and at random, across many blocks; empty strings,
- * strings longer than a block, adding after reading, and zl_done().
+ * strings longer than a block, adding after reading, and zl_done();
+ * lists made one after another through a pool, each reading back its
+ * own strings.
  */
 
 #include <check.h>
@@ -30,17 +32,40 @@ mkstr(char *b, size_t i)
 	return n;
 }
 
+/* String i of l is string i + off of the rule. */
 static void
-check(struct zlist *l, size_t i)
+checkoff(struct zlist *l, size_t i, size_t off)
 {
 	char want[160];
 	const char *got;
 	size_t n, len;
 
-	n = mkstr(want, i);
+	n = mkstr(want, i + off);
 	got = zl_get(l, i, &len);
 	ck_assert_uint_eq(len, n);
 	ck_assert_int_eq(memcmp(got, want, n), 0);
+}
+
+static void
+check(struct zlist *l, size_t i)
+{
+	checkoff(l, i, 0);
+}
+
+/* A list of strings off .. off + n - 1 of the rule, made in pool p. */
+static struct zlist *
+mklist(struct zpool *p, size_t n, size_t off)
+{
+	struct zlist *l;
+	char b[160];
+	size_t i;
+
+	l = zl_new(p);
+	for (i = 0; i < n; i++)
+		zl_add(l, b, mkstr(b, i + off));
+	zl_done(l);
+	ck_assert_uint_eq(zl_count(l), n);
+	return l;
 }
 
 START_TEST(test_orders)
@@ -49,7 +74,7 @@ START_TEST(test_orders)
 	char b[160];
 	size_t i, n = 40000, j;
 
-	l = zl_new();
+	l = zl_new(NULL);
 	for (i = 0; i < n; i++)
 		zl_add(l, b, mkstr(b, i));
 	zl_done(l);
@@ -73,7 +98,7 @@ START_TEST(test_interleaved)
 	size_t i;
 
 	/* Read while adding: the raw block is compressed on demand. */
-	l = zl_new();
+	l = zl_new(NULL);
 	for (i = 0; i < 20000; i++) {
 		zl_add(l, b, mkstr(b, i));
 		if (i % 3001 == 0)
@@ -102,7 +127,7 @@ START_TEST(test_long)
 	ck_assert_ptr_nonnull(big);
 	for (i = 0; i < n; i++)
 		big[i] = (char)(i * 7 + i / 1000);
-	l = zl_new();
+	l = zl_new(NULL);
 	zl_add(l, "x", 1);
 	zl_add(l, big, n);
 	zl_add(l, "yz", 2);
@@ -121,16 +146,51 @@ START_TEST(test_long)
 }
 END_TEST
 
+START_TEST(test_pool)
+{
+	struct zpool *p;
+	struct zlist *a, *b, *c, *d;
+	size_t i;
+
+	/*
+	 * A small list first: its context, made for a small block, is too
+	 * small for the next list's blocks.  Lists read while others are
+	 * made and read; a list freed hands its reading context on.
+	 */
+	p = zp_new();
+	a = mklist(p, 100, 500000);
+	b = mklist(p, 40000, 100000);
+	for (i = 0; i < 100; i++)
+		checkoff(a, i, 500000);
+	c = mklist(p, 30000, 200000);
+	for (i = 0; i < 40000; i += 7)
+		checkoff(b, i, 100000);
+	for (i = 30000; i-- > 0;)
+		checkoff(c, i, 200000);
+	zl_free(a);
+	zl_free(b);
+	d = mklist(p, 50000, 300000);
+	for (i = 0; i < 50000; i++)
+		checkoff(d, i, 300000);
+	for (i = 0; i < 30000; i += 3)
+		checkoff(c, i, 200000);
+	zl_free(c);
+	zl_free(d);
+	zp_free(p);
+	zp_free(NULL);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	struct zlist *l;
 
 	/* Nothing added: done and freed without a thread. */
-	l = zl_new();
+	l = zl_new(NULL);
 	zl_done(l);
 	ck_assert_uint_eq(zl_count(l), 0);
 	zl_free(l);
-	l = zl_new();
+	l = zl_new(NULL);
 	zl_free(l);
 }
 END_TEST
@@ -147,6 +207,7 @@ zlist_suite(void)
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_interleaved);
 	tcase_add_test(tc, test_long);
+	tcase_add_test(tc, test_pool);
 	tcase_add_test(tc, test_empty);
 	suite_add_tcase(s, tc);
 	return s;
