@@ -420,6 +420,9 @@ zl_done(struct zlist *l)
 	zl_flush(l);
 	zwait(l);
 	unspare(l);
+	/* Empty, but maybe a spare block's buffer, kept by a list held. */
+	buf_free(&l->raw);
+	buf_init(&l->raw);
 }
 
 void
