@@ -77,14 +77,16 @@ struct zlist {
 /*
  * What a list hands on when it is done with it, for the next list to
  * take instead of fresh memory, which is faulted in page by page (and
- * dearly so in a virtual machine): spare blocks, the compressing
- * context, the reading one and its buffers.  The lock is for lists of
- * different threads.
+ * dearly so in a virtual machine): spare blocks, a raw block's buffer
+ * for the next list's first block, the compressing context, the
+ * reading one and its buffers.  The lock is for lists of different
+ * threads.
  */
 struct zpool {
 	pthread_mutex_t	 mu;
 	struct zraw	*spare;
 	size_t		 nspare;
+	struct buf	 raw;		/* data NULL: none */
 	void		*ccmem;
 	size_t		 ccsize;
 	void		*dcmem;
@@ -122,6 +124,7 @@ zp_free(struct zpool *p)
 		free(q->out);
 		free(q);
 	}
+	buf_free(&p->raw);
 	free(p->ccmem);
 	free(p->dcmem);
 	buf_free(&p->dec);
@@ -137,7 +140,16 @@ zl_new(struct zpool *pool)
 
 	l = xcalloc(1, sizeof(*l));
 	l->pool = pool;
-	buf_init(&l->raw);
+	if (pool != NULL) {
+		pthread_mutex_lock(&pool->mu);
+		l->raw = pool->raw;
+		memset(&pool->raw, 0, sizeof(pool->raw));
+		pthread_mutex_unlock(&pool->mu);
+	}
+	if (l->raw.data == NULL)
+		buf_init(&l->raw);
+	else
+		buf_reset(&l->raw);
 	buf_init(&l->z);
 	buf_init(&l->dec);
 	l->cur = (size_t)-1;
@@ -416,11 +428,25 @@ zl_flush(struct zlist *l)
 void
 zl_done(struct zlist *l)
 {
+	struct buf spare;
+
 	/* The last block waited for: a few milliseconds. */
 	zl_flush(l);
 	zwait(l);
 	unspare(l);
-	/* Empty, but maybe a spare block's buffer, kept by a list held. */
+	/*
+	 * Empty, but maybe a spare block's buffer: handed on, not kept by
+	 * a list held to the end.
+	 */
+	if (l->pool != NULL) {
+		pthread_mutex_lock(&l->pool->mu);
+		if (l->pool->raw.cap < l->raw.cap) {
+			spare = l->pool->raw;
+			l->pool->raw = l->raw;
+			l->raw = spare;
+		}
+		pthread_mutex_unlock(&l->pool->mu);
+	}
 	buf_free(&l->raw);
 	buf_init(&l->raw);
 }
