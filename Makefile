@@ -83,13 +83,16 @@ deps:
 	@sh tests/pics/install.sh || \
 	    echo "warning: no jsdom: the sst-flame script tests will fail" >&2
 
+# make check runs the pipelines' cases beside the rest (tests/run.sh).
+JOBS	= 2
+
 # With SANITIZE=1 the plain bin/ is built too, for the scripts that run
 # pipelines/ by path (which then use bin/); the rest use build/san/bin.
 check: deps
 	@$(MAKE) --no-print-directory all units
 	@if [ "$(SANITIZE)" = 1 ]; then \
 	    $(MAKE) --no-print-directory SANITIZE= all; fi
-	@SANITIZE=$(SANITIZE) VALGRIND=$(VALGRIND) sh tests/run.sh
+	@SANITIZE=$(SANITIZE) VALGRIND=$(VALGRIND) JOBS=$(JOBS) sh tests/run.sh
 
 units: $(UNITS)
 

@@ -22,6 +22,10 @@
 # sh patterns (unit/test_NAME, golden/PROG/CASE, pipelines/SCRIPT/CASE,
 # malformed/ID); the others are neither run nor counted.
 # SHARD=K/N: of those, only every Nth from the Kth (for parallel runs).
+# JOBS=2 (make check's): the pipelines' cases (the slowest, and the ones
+# with servers) in one run and the rest in another, side by side, each
+# with a directory of the output directory; their lines are printed one
+# run after the other and their counts summed.
 top=$(cd "$(dirname "$0")/.." && pwd)
 FIX="$top/tests/fixtures"
 CORPUS="$top/../shared/corpus"
@@ -47,6 +51,49 @@ fi
 out=${TESTOUT:-$top/tests/out}
 rm -rf "$out"
 mkdir -p "$out"
+case ${JOBS:-1} in
+''|*[!0-9]*)
+	echo "run.sh: JOBS: expected a number, got $JOBS" >&2
+	exit 2
+	;;
+esac
+# This run's part, kept from the tests (tests/pipelines/run.sh runs
+# run.sh).
+part=${SST_PART:-}
+unset SST_PART
+if [ "${JOBS:-1}" -gt 1 ] && [ -z "$part" ]; then
+	pids=
+	trap 'kill $pids 2>/dev/null; exit 1' HUP INT TERM
+	for p in pipelines rest; do
+		SST_PART=$p TESTOUT=$out/$p JOBS=1 sh "$0" >"$out/$p.log" 2>&1 &
+		pids="$pids $!"
+	done
+	st=0
+	for pid in $pids; do
+		wait "$pid" || st=1
+	done
+	trap - HUP INT TERM
+	for p in pipelines rest; do
+		sed '$d' "$out/$p.log"
+		set -- $(tail -n 1 "$out/$p.log")
+		case $1$3$5 in
+		''|*[!0-9]*)
+			echo "FAIL: the $p run ended with: $*"
+			fail=$((fail + 1))
+			continue
+			;;
+		esac
+		pass=$((pass + $1)) fail=$((fail + $3)) skip=$((skip + $5))
+	done
+	if [ $((pass + fail + skip)) -eq 0 ]; then
+		echo "FAIL: no test ran (ONLY='$only', SHARD=$SHARD)"
+		fail=1
+	fi
+	[ "$fail" -eq 0 ] && [ "$st" -ne 0 ] && fail=1
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit
+fi
 bindir=$top/bin
 unitdir=$top/build/tests
 report=
@@ -123,6 +170,12 @@ reports() {
 # Print the reports named in $rep.
 # Is test $1 one that ONLY asks for, and in this SHARD?
 picked() {
+	case $part in
+	pipelines)
+		case $1 in pipelines/*) ;; *) return 1 ;; esac ;;
+	rest)
+		case $1 in pipelines/*) return 1 ;; esac ;;
+	esac
 	set -f
 	for p in $only; do
 		case $1 in
@@ -321,7 +374,7 @@ EOF
 done <"$mdir/cases.tsv"
 rm -rf "$gen"
 
-if [ $((pass + fail + skip)) -eq 0 ]; then
+if [ $((pass + fail + skip)) -eq 0 ] && [ -z "$part" ]; then
 	echo "FAIL: no test ran (ONLY='$only', SHARD=$SHARD)"
 	fail=1
 fi

@@ -18,7 +18,8 @@ echo true >"$t/tests/golden/true/ok/cmd"
 echo "sh -c 'echo x; exit 3' | cat" >"$t/tests/golden/pipe/left/cmd"
 echo x >"$t/tests/golden/pipe/left/out"
 echo 3 >"$t/tests/golden/pipe/left/status"
-env -u ONLY -u SHARD -u TESTOUT -u SANITIZE -u VALGRIND "$@" sh "$t/tests/run.sh" >"$t/log" 2>&1
+env -u ONLY -u SHARD -u TESTOUT -u SANITIZE -u VALGRIND -u JOBS \
+    -u SST_PART "$@" sh "$t/tests/run.sh" >"$t/log" 2>&1
 st=$?
 sed "s|$t|TOP|g" "$t/log"
 echo "status $st"
