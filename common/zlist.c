@@ -96,7 +96,11 @@ struct zpool {
 };
 
 static void	 zwait(struct zlist *);
+static void	 freeraw(struct zraw *);
+static void	 keepraw(struct zraw **, size_t *, struct zraw *);
+static struct zraw *takeraw(struct zraw **, size_t *);
 static void	 unspare(struct zlist *);
+static void	 swapread(struct zlist *, struct zpool *);
 static void	 unread(struct zlist *);
 
 struct zpool *
@@ -118,12 +122,8 @@ zp_free(struct zpool *p)
 
 	if (p == NULL)
 		return;
-	while ((q = p->spare) != NULL) {
-		p->spare = q->next;
-		buf_free(&q->b);
-		free(q->out);
-		free(q);
-	}
+	while ((q = takeraw(&p->spare, &p->nspare)) != NULL)
+		freeraw(q);
 	buf_free(&p->raw);
 	free(p->ccmem);
 	free(p->dcmem);
@@ -245,16 +245,43 @@ collect(struct zlist *l)
 		b->len = q->len;
 		b->rawlen = q->b.len;
 		buf_add(&l->z, q->out, q->len);
-		if (l->nspare < SPARES) {
-			q->next = l->spare;
-			l->spare = q;
-			l->nspare++;
-		} else {
-			buf_free(&q->b);
-			free(q->out);
-			free(q);
-		}
+		keepraw(&l->spare, &l->nspare, q);
 	}
+}
+
+/* Free block q and its buffers. */
+static void
+freeraw(struct zraw *q)
+{
+	buf_free(&q->b);
+	free(q->out);
+	free(q);
+}
+
+/* Keep block q on the spare list *sp of *n blocks, or free it if full. */
+static void
+keepraw(struct zraw **sp, size_t *n, struct zraw *q)
+{
+	if (*n >= SPARES) {
+		freeraw(q);
+		return;
+	}
+	q->next = *sp;
+	*sp = q;
+	(*n)++;
+}
+
+/* A block taken off the spare list *sp of *n blocks, or NULL. */
+static struct zraw *
+takeraw(struct zraw **sp, size_t *n)
+{
+	struct zraw *q;
+
+	if ((q = *sp) != NULL) {
+		*sp = q->next;
+		(*n)--;
+	}
+	return q;
 }
 
 /*
@@ -269,19 +296,12 @@ unspare(struct zlist *l)
 
 	if (p != NULL)
 		pthread_mutex_lock(&p->mu);
-	while ((q = l->spare) != NULL) {
-		l->spare = q->next;
-		if (p != NULL && p->nspare < SPARES) {
-			q->next = p->spare;
-			p->spare = q;
-			p->nspare++;
-			continue;
-		}
-		buf_free(&q->b);
-		free(q->out);
-		free(q);
+	while ((q = takeraw(&l->spare, &l->nspare)) != NULL) {
+		if (p != NULL)
+			keepraw(&p->spare, &p->nspare, q);
+		else
+			freeraw(q);
 	}
-	l->nspare = 0;
 	if (p != NULL && l->ccmem != NULL && l->ccsize > p->ccsize) {
 		free(p->ccmem);
 		p->ccmem = l->ccmem;
@@ -296,32 +316,44 @@ unspare(struct zlist *l)
 	l->ccsize = 0;
 }
 
+/*
+ * Trade l's reading context memory and buffers for pool p's (held
+ * locked); l's context is made again on its memory when next needed.
+ */
+static void
+swapread(struct zlist *l, struct zpool *p)
+{
+	struct buf b;
+	void *m;
+	size_t *o, n;
+
+	m = p->dcmem;
+	p->dcmem = l->dcmem;
+	l->dcmem = m;
+	b = p->dec;
+	p->dec = l->dec;
+	l->dec = b;
+	o = p->doff;
+	n = p->doffcap;
+	p->doff = l->doff;
+	p->doffcap = l->doffcap;
+	l->doff = o;
+	l->doffcap = n;
+	l->dc = NULL;
+	l->cur = (size_t)-1;
+}
+
 /* Hand l's reading context and buffers to its pool if it has none. */
 static void
 unread(struct zlist *l)
 {
 	struct zpool *p = l->pool;
-	struct buf b;
-	size_t *o, n;
 
 	if (p == NULL || l->dcmem == NULL)
 		return;
 	pthread_mutex_lock(&p->mu);
-	if (p->dcmem == NULL) {
-		p->dcmem = l->dcmem;
-		l->dcmem = NULL;
-		l->dc = NULL;
-		b = p->dec;
-		p->dec = l->dec;
-		l->dec = b;
-		o = p->doff;
-		n = p->doffcap;
-		p->doff = l->doff;
-		p->doffcap = l->doffcap;
-		l->doff = o;
-		l->doffcap = n;
-		l->cur = (size_t)-1;
-	}
+	if (p->dcmem == NULL)
+		swapread(l, p);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -380,15 +412,10 @@ zl_flush(struct zlist *l)
 	if (l->raw.len == 0)
 		return;
 	context(l, l->raw.len);
-	if ((q = l->spare) != NULL) {
-		l->spare = q->next;
-		l->nspare--;
-	} else if (l->pool != NULL) {
+	if ((q = takeraw(&l->spare, &l->nspare)) == NULL &&
+	    l->pool != NULL) {
 		pthread_mutex_lock(&l->pool->mu);
-		if ((q = l->pool->spare) != NULL) {
-			l->pool->spare = q->next;
-			l->pool->nspare--;
-		}
+		q = takeraw(&l->pool->spare, &l->pool->nspare);
 		pthread_mutex_unlock(&l->pool->mu);
 	}
 	if (q == NULL) {
@@ -469,27 +496,14 @@ load(struct zlist *l, size_t b)
 {
 	const struct zblock *x = &l->blk[b];
 	const unsigned char *p, *e;
-	struct zpool *pl = l->pool;
-	struct buf t;
-	size_t i, n, r, *o;
+	size_t i, n, r;
 	uint64_t len;
 
-	if (l->dcmem == NULL && pl != NULL) {
-		pthread_mutex_lock(&pl->mu);
-		if (pl->dcmem != NULL) {
-			l->dcmem = pl->dcmem;
-			pl->dcmem = NULL;
-			t = l->dec;
-			l->dec = pl->dec;
-			pl->dec = t;
-			o = l->doff;
-			l->doff = pl->doff;
-			pl->doff = o;
-			n = l->doffcap;
-			l->doffcap = pl->doffcap;
-			pl->doffcap = n;
-		}
-		pthread_mutex_unlock(&pl->mu);
+	if (l->dcmem == NULL && l->pool != NULL) {
+		pthread_mutex_lock(&l->pool->mu);
+		if (l->pool->dcmem != NULL)
+			swapread(l, l->pool);
+		pthread_mutex_unlock(&l->pool->mu);
 	}
 	if (l->dc == NULL) {
 		if (l->dcmem == NULL)

@@ -61,6 +61,19 @@ esac
 # run.sh).
 part=${SST_PART:-}
 unset SST_PART
+
+# Print the counts, a run of no test (but a part's) failing, and exit
+# with them.
+finish() {
+	if [ $((pass + fail + skip)) -eq 0 ] && [ -z "$part" ]; then
+		echo "FAIL: no test ran (ONLY='$only', SHARD=$SHARD)"
+		fail=1
+	fi
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
 if [ "${JOBS:-1}" -gt 1 ] && [ -z "$part" ]; then
 	pids=
 	trap 'kill $pids 2>/dev/null; exit 1' HUP INT TERM
@@ -85,14 +98,8 @@ if [ "${JOBS:-1}" -gt 1 ] && [ -z "$part" ]; then
 		esac
 		pass=$((pass + $1)) fail=$((fail + $3)) skip=$((skip + $5))
 	done
-	if [ $((pass + fail + skip)) -eq 0 ]; then
-		echo "FAIL: no test ran (ONLY='$only', SHARD=$SHARD)"
-		fail=1
-	fi
 	[ "$fail" -eq 0 ] && [ "$st" -ne 0 ] && fail=1
-	echo "$pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit
+	finish
 fi
 bindir=$top/bin
 unitdir=$top/build/tests
@@ -167,7 +174,6 @@ reports() {
 	[ -z "$rep" ]
 }
 
-# Print the reports named in $rep.
 # Is test $1 one that ONLY asks for, and in this SHARD?
 picked() {
 	case $part in
@@ -191,6 +197,7 @@ picked() {
 	return 1
 }
 
+# Print the reports named in $rep.
 showreports() {
 	for f in $rep; do
 		echo "    $f:"
@@ -374,10 +381,4 @@ EOF
 done <"$mdir/cases.tsv"
 rm -rf "$gen"
 
-if [ $((pass + fail + skip)) -eq 0 ] && [ -z "$part" ]; then
-	echo "FAIL: no test ran (ONLY='$only', SHARD=$SHARD)"
-	fail=1
-fi
-echo "$pass passed, $fail failed, $skip skipped"
-
-[ "$fail" -eq 0 ]
+finish
