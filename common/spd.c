@@ -58,9 +58,9 @@
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		4
 
-#define RCSLOTS		8192	/* raw text cache, two ways */
+#define RCSLOTS		32768	/* raw text cache, two ways */
 #define NOSLOT		0xffff	/* no slot of it */
-#define RCTEXT		512	/* 4 MB of text in all */
+#define RCTEXT		512	/* 16 MB of text in all, touched as used */
 
 /* A sample's key made from its raw text, its largest index and where. */
 struct rawk {

@@ -492,16 +492,16 @@ START_TEST(test_many_frames)
 END_TEST
 
 /*
- * More distinct stacks than the raw text cache has slots, each seen in
- * three rounds of different orders, one stack between every two: each
- * record has its own stack's count whether its sample was found in the
- * cache or not.  Then a second samples array: the stacks of the first
- * one are forgotten, cache and all.
+ * More distinct stacks than the raw text cache has slots (32,768), each
+ * seen in three rounds of different orders, one stack between every
+ * two: each record has its own stack's count whether its sample was
+ * found in the cache or not.  Then a second samples array: the stacks of
+ * the first one are forgotten, cache and all.
  */
 START_TEST(test_raw_cache)
 {
 	struct buf doc, want;
-	size_t i, r, n = 20000, k;
+	size_t i, r, n = 80000, k;
 
 	buf_init(&doc);
 	buf_adds(&doc, "{\"shared\":{\"frames\":[");
