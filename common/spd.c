@@ -125,7 +125,7 @@ struct qahead {
 
 /*
  * The head of a slot of the raw text cache, whose text is apart (so the
- * heads, 128 KB, stay in the caches): a text seen again counts a hit,
+ * heads, 512 KB, stay in the caches): a text seen again counts a hit,
  * another one found there a miss; it takes the slot once the misses have
  * taken back the hits (gen says which samples array it is of).  The
  * slot's stack id is kept by the interning thread (s->tid).
