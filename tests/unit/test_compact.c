@@ -98,6 +98,47 @@ START_TEST(test_read)
 }
 END_TEST
 
+/*
+ * Frame numbers of one to eight digits, with leading zeros, with at
+ * least eight bytes of the field after them (read eight at a time) and
+ * fewer (a byte at a time); bytes next to digits that are none (':' and
+ * '/' beside '0' to '9', a byte of 0xff) end a number too soon.
+ */
+START_TEST(test_read_numbers)
+{
+	static const char *colon[] = { "\\D", "\\F\ta\t", "\\F\tb\t",
+	    "\\R\tT\t1\t1\tnone\t1\t0\t1:00000000,0" };
+	static const char *slash[] = { "\\D", "\\F\ta\t", "\\F\tb\t",
+	    "\\R\tT\t1\t1\tnone\t1\t0\t1/00000000,0" };
+	static const char *high[] = { "\\D", "\\F\ta\t", "\\F\tb\t",
+	    "\\R\tT\t1\t1\tnone\t1\t0\t1\xff" "0000000,0" };
+	static const char *over[] = { "\\D", "\\F\ta\t", "\\F\tb\t",
+	    "\\R\tT\t1\t1\tnone\t1\t0\t1,1000000,0,0,0,0" };
+	struct buf in;
+	char *got;
+	int i;
+
+	buf_init(&in);
+	buf_adds(&in, "\\D\n");
+	for (i = 0; i < 12; i++)
+		buf_printf(&in, "\\F\tf%d\t\n", i);
+	buf_adds(&in, "\\R\tT\t1\t1\tnone\t1\t0\t"
+	    "0,11,007,0000010,00000011,9,1,10,3\n");
+	buf_adds(&in, "\\R\tT\t1\t1\tnone\t1\t0\t"
+	    "0000002,4,0000000000005,6\n");
+	got = readall(in.data);
+	ck_assert_str_eq(got,
+	    "T\t1\t1\tnone\t1\tf0;f11;f7;f10;f11;f9;f1;f10;f3\t\n"
+	    "T\t1\t1\tnone\t1\tf2;f4;f5;f6\t\n");
+	free(got);
+	buf_free(&in);
+	ck_assert_str_eq(refuse(colon, 4), "bad frame numbers");
+	ck_assert_str_eq(refuse(slash, 4), "bad frame numbers");
+	ck_assert_str_eq(refuse(high, 4), "bad frame numbers");
+	ck_assert_str_eq(refuse(over, 4), "frame number of no \\F line");
+}
+END_TEST
+
 START_TEST(test_read_nolocs)
 {
 	char *got;
@@ -387,6 +428,7 @@ compact_suite(void)
 	s = suite_create("compact");
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_read);
+	tcase_add_test(tc, test_read_numbers);
 	tcase_add_test(tc, test_read_nolocs);
 	tcase_add_test(tc, test_read_empty_name);
 	tcase_add_test(tc, test_read_mixed);
