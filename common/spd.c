@@ -188,6 +188,9 @@ struct prof {
 	enum sst_unit	 unit;
 	double		 factor;
 	struct htab	*stacks;	/* uint32 frame index arrays */
+	struct htab	*leaves;	/* SPD_LEAVES: the leaves' keys, */
+	uint32_t	*lmap;		/* and each stack's leaf's id */
+	size_t		 lmapcap;
 	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
 	uint32_t	*blist;		/* stack ids of the batch, in order */
@@ -220,6 +223,7 @@ struct spd {
 	struct json	*j;
 	int		 persample;
 	int		 ids;		/* SPD_FRAMEIDS */
+	int		 leaves;	/* SPD_LEAVES */
 	struct sst_frames fr;		/* then the record's frames */
 	spd_emit	 emit;
 	void		*arg;
@@ -427,6 +431,7 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 	s.j = j;
 	s.persample = persample & SPD_SAMPLES;
 	s.ids = (persample & SPD_FRAMEIDS) != 0;
+	s.leaves = (persample & SPD_LEAVES) != 0;
 	s.fr.text = frametext;
 	s.fr.src = &s;
 	s.fr.serial = cp_serial();
@@ -635,6 +640,7 @@ readprofile(struct spd *s, size_t i)
 	s->cur = p = xcalloc(1, sizeof(*p));
 	buf_init(&p->name);
 	p->stacks = ht_new();
+	p->leaves = s->leaves ? ht_new() : NULL;
 	p->keys = zl_new(s->zpool);
 	p->factor = 1;
 	p->nbatch = 1;
@@ -704,19 +710,41 @@ readprofile(struct spd *s, size_t i)
 /*
  * The id of stack key k[0..len), of hash hv, in p; a new key is kept
  * compressed too, and *isnew (if isnew is not NULL) says it was new.
+ * With SPD_LEAVES the id is its leaf's (a stack of the last frame only,
+ * or of none), and only the leaves' keys are kept.
  */
 static size_t
 intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
 {
-	size_t id;
-	int nw;
+	const unsigned char *u = (const unsigned char *)k, *e = u + len, *l;
+	uint64_t v;
+	size_t id, lid;
+	int nw, lnw;
 
 	id = ht_internh(p->stacks, k, len, hv, &nw);
-	if (nw)
-		zl_add(p->keys, k, len);
 	if (isnew != NULL)
 		*isnew = nw;
-	return id;
+	if (p->leaves == NULL) {
+		if (nw)
+			zl_add(p->keys, k, len);
+		return id;
+	}
+	if (nw) {
+		for (l = u; u < e;) {
+			l = u;
+			u = varint_get(u, e, &v);
+		}
+		lid = ht_intern(p->leaves, l, (size_t)(e - l), &lnw);
+		if (lnw)
+			zl_add(p->keys, (const char *)l, (size_t)(e - l));
+		if (id == p->lmapcap) {
+			p->lmapcap = p->lmapcap ? p->lmapcap * 2 : 1024;
+			p->lmap = xreallocarray(p->lmap, p->lmapcap,
+			    sizeof(*p->lmap));
+		}
+		p->lmap[id] = (uint32_t)lid;
+	}
+	return p->lmap[id];
 }
 
 /*
@@ -1443,6 +1471,10 @@ resetstacks(struct spd *s, struct prof *p)
 {
 	ht_free(p->stacks);
 	p->stacks = ht_new();
+	if (p->leaves != NULL) {
+		ht_free(p->leaves);
+		p->leaves = ht_new();
+	}
 	zl_free(p->keys);
 	p->keys = zl_new(s->zpool);
 	free(p->agg);
@@ -1758,6 +1790,11 @@ shrink(struct prof *p)
 	zl_done(p->keys);
 	ht_free(p->stacks);
 	p->stacks = NULL;
+	ht_free(p->leaves);
+	p->leaves = NULL;
+	free(p->lmap);
+	p->lmap = NULL;
+	p->lmapcap = 0;
 	spill_free(p->sids);
 	spill_free(p->wts);
 	p->sids = p->wts = NULL;
@@ -2128,6 +2165,8 @@ freeprof(struct prof *p)
 {
 	buf_free(&p->name);
 	ht_free(p->stacks);
+	ht_free(p->leaves);
+	free(p->lmap);
 	free(p->agg);
 	free(p->blist);
 	spill_free(p->sids);

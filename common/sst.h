@@ -323,6 +323,7 @@ typedef void (*spd_emit)(const struct sst_rec *, void *);
 #define SPD_TICKS	0x200	/* "ticks" */
 #define SPD_SAMPLES	0x01	/* flags: one record per sample */
 #define SPD_FRAMEIDS	0x02	/* stacks as frame numbers (sst_frames) */
+#define SPD_LEAVES	0x04	/* each stack its leaf frame only */
 unsigned spd_flatten(struct json *, int, spd_emit, void *);
 
 #define FMTBUF	64

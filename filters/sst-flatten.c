@@ -9,6 +9,8 @@
  * which program reads it.  Long runs show their progress on standard
  * error when it is a terminal (-p: always, -P: never).  -z writes the
  * compact form of the stream (sst(5)): frames once, stacks as changes.
+ * -k leaf keeps only each stack's leaf frame, one record per (thread,
+ * leaf): what self time needs, without the stacks.
  */
 #include <err.h>
 #include <malloc.h>
@@ -35,8 +37,8 @@ static __dead void usage(int);
 static __dead void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: %s [-hPpsz] [file ...]\n",
-	    getprogname());
+	fprintf(status ? stderr : stdout,
+	    "usage: %s [-hPpsz] [-k key] [file ...]\n", getprogname());
 	exit(status);
 }
 
@@ -95,11 +97,11 @@ refuse(struct json *j, unsigned seen)
 }
 
 /*
- * Convert one file ("-" for standard input); progress as for
- * progress_open(); records through cw unless it is NULL.
+ * Convert one file ("-" for standard input) with spd_flatten() flags;
+ * progress as for progress_open(); records through cw unless it is NULL.
  */
 static void
-flatten(const char *path, int persample, int progress, struct cpw *cw)
+flatten(const char *path, int flags, int progress, struct cpw *cw)
 {
 	struct progress *pr;
 	struct json *j;
@@ -111,8 +113,8 @@ flatten(const char *path, int persample, int progress, struct cpw *cw)
 	j = json_open(fd, path);
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
-	seen = spd_flatten(j, (persample ? SPD_SAMPLES : 0) |
-	    (cw != NULL ? SPD_FRAMEIDS : 0), emit, &o);
+	seen = spd_flatten(j, flags | (cw != NULL ? SPD_FRAMEIDS : 0), emit,
+	    &o);
 	/* A speedscope document may hold no profile. */
 	if (o.n == 0 && !(seen & SPD_PROFILES))
 		refuse(j, seen);
@@ -126,7 +128,7 @@ int
 main(int argc, char *argv[])
 {
 	struct cpw *cw = NULL;
-	int ch, i, persample = 0, progress = -1;
+	int ch, i, flags = 0, progress = -1;
 
 	sst_init();
 #ifdef M_MMAP_THRESHOLD
@@ -140,10 +142,19 @@ main(int argc, char *argv[])
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0)
 			usage(0);
-	while ((ch = getopt(argc, argv, "hPpsz")) != -1) {
+	while ((ch = getopt(argc, argv, "hk:Ppsz")) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'k':
+			if (strcmp(optarg, "leaf") == 0)
+				flags |= SPD_LEAVES;
+			else if (strcmp(optarg, "stack") == 0)
+				flags &= ~SPD_LEAVES;
+			else
+				errx(2, "-k: expected stack or leaf, got %s",
+				    optarg);
+			break;
 		case 'P':
 			progress = 0;
 			break;
@@ -151,7 +162,7 @@ main(int argc, char *argv[])
 			progress = 1;
 			break;
 		case 's':
-			persample = 1;
+			flags |= SPD_SAMPLES;
 			break;
 		case 'z':
 			cw = cpw_new(stdout);
@@ -163,9 +174,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		flatten("-", persample, progress, cw);
+		flatten("-", flags, progress, cw);
 	for (; argc > 0; argc--, argv++)
-		flatten(*argv, persample, progress, cw);
+		flatten(*argv, flags, progress, cw);
 	cpw_free(cw);
 	fshut(stdout, "stdout");
 	return 0;
