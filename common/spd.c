@@ -188,9 +188,7 @@ struct prof {
 	enum sst_unit	 unit;
 	double		 factor;
 	struct htab	*stacks;	/* uint32 frame index arrays */
-	struct htab	*leaves;	/* SPD_LEAVES: the leaves' keys, */
-	uint32_t	*lmap;		/* and each stack's leaf's id */
-	size_t		 lmapcap;
+	struct htab	*leaves;	/* SPD_LEAVES: the leaves' keys */
 	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
 	uint32_t	*blist;		/* stack ids of the batch, in order */
@@ -711,40 +709,34 @@ readprofile(struct spd *s, size_t i)
  * The id of stack key k[0..len), of hash hv, in p; a new key is kept
  * compressed too, and *isnew (if isnew is not NULL) says it was new.
  * With SPD_LEAVES the id is its leaf's (a stack of the last frame only,
- * or of none), and only the leaves' keys are kept.
+ * or of none), only the leaves are kept, and every stack counts as new
+ * (its largest index is noted again, which changes nothing).
  */
 static size_t
 intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
 {
 	const unsigned char *u = (const unsigned char *)k, *e = u + len, *l;
 	uint64_t v;
-	size_t id, lid;
-	int nw, lnw;
+	size_t id;
+	int nw;
 
-	id = ht_internh(p->stacks, k, len, hv, &nw);
-	if (isnew != NULL)
-		*isnew = nw;
 	if (p->leaves == NULL) {
+		id = ht_internh(p->stacks, k, len, hv, &nw);
 		if (nw)
 			zl_add(p->keys, k, len);
-		return id;
-	}
-	if (nw) {
+	} else {
 		for (l = u; u < e;) {
 			l = u;
 			u = varint_get(u, e, &v);
 		}
-		lid = ht_intern(p->leaves, l, (size_t)(e - l), &lnw);
-		if (lnw)
+		id = ht_intern(p->leaves, l, (size_t)(e - l), &nw);
+		if (nw)
 			zl_add(p->keys, (const char *)l, (size_t)(e - l));
-		if (id == p->lmapcap) {
-			p->lmapcap = p->lmapcap ? p->lmapcap * 2 : 1024;
-			p->lmap = xreallocarray(p->lmap, p->lmapcap,
-			    sizeof(*p->lmap));
-		}
-		p->lmap[id] = (uint32_t)lid;
+		nw = 1;
 	}
-	return p->lmap[id];
+	if (isnew != NULL)
+		*isnew = nw;
+	return id;
 }
 
 /*
@@ -1792,9 +1784,6 @@ shrink(struct prof *p)
 	p->stacks = NULL;
 	ht_free(p->leaves);
 	p->leaves = NULL;
-	free(p->lmap);
-	p->lmap = NULL;
-	p->lmapcap = 0;
 	spill_free(p->sids);
 	spill_free(p->wts);
 	p->sids = p->wts = NULL;
@@ -2166,7 +2155,6 @@ freeprof(struct prof *p)
 	buf_free(&p->name);
 	ht_free(p->stacks);
 	ht_free(p->leaves);
-	free(p->lmap);
 	free(p->agg);
 	free(p->blist);
 	spill_free(p->sids);
