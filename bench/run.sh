@@ -277,6 +277,8 @@ for k in z50k z200k; do
 done
 bench "sst-flatten -z z50k ${mb}MB" z50k sst-flatten \
     'sst-flatten -z "$F" >/dev/null'
+bench "sst-flatten -z -k leaf z50k ${mb}MB" z50k sst-flatten \
+    'sst-flatten -z -k leaf "$F" >/dev/null'
 bench "analyze-pyspy-profile z50k ${mb}MB" z50k \
     "sst-flatten analyze-pyspy-profile" \
     'analyze-pyspy-profile "$F" >/dev/null'
