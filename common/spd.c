@@ -125,16 +125,17 @@ struct qahead {
 
 /*
  * The head of a slot of the raw text cache, whose text is apart (so the
- * heads, 512 KB, stay in the caches): a text seen again counts a hit,
- * another one found there a miss; it takes the slot once the misses have
- * taken back the hits (gen says which samples array it is of).  The
- * slot's stack id is kept by the interning thread (s->tid).
+ * heads, 256 KB, stay in the caches): the top half of the text's hash
+ * (the bottom picks the slot), a text seen again counts a hit, another
+ * one found there a miss; it takes the slot once the misses have taken
+ * back the hits (gen says which samples array it is of, see rcnext()).
+ * The slot's stack id is kept by the interning thread (s->tid).
  */
 struct rctag {
-	uint64_t	 hash;
-	uint32_t	 gen;
+	uint32_t	 hash;
 	uint16_t	 len;
-	uint16_t	 hits;
+	uint8_t		 gen;
+	uint8_t		 hits;
 };
 
 /*
@@ -206,7 +207,7 @@ struct prof {
 	struct spill	*wts;		/* the weights, if not the records' */
 	uint64_t	 nw;
 	int		 hasw;		/* a weights array was read */
-	int		 bad;		/* samples and weights differ in length */
+	int		 bad;		/* samples, weights: unequal counts */
 	double		 startv;	/* startValue */
 	double		 tsum;		/* the weights of the samples so far */
 	struct spill	*starts;	/* with -s: each record's start, raw */
@@ -245,7 +246,7 @@ struct spd {
 	struct zpool	*zpool;		/* for the profiles' stack keys */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
-	uint32_t	 rcgen;
+	uint8_t		 rcgen;		/* 1 to 255 */
 	struct qblock	 q[QBLOCKS];	/* samples handed over */
 	size_t		 qi;		/* the block being filled */
 	int		 qon;		/* the thread taking them in runs */
@@ -281,6 +282,7 @@ static int	 rawkey(const char *, size_t, struct rawk *);
 static int	 rawcheck(const char *, size_t, struct rawk *);
 static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
 		    unsigned long long);
+static void	 rcnext(struct spd *);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
 static size_t	 rcput(struct spd *, const struct hint *);
 static void	 qhit(struct spd *, size_t);
@@ -332,7 +334,8 @@ static __dead void overflow(struct spd *, struct prof *,
 static void	 recstart(struct spd *, struct prof *, struct sst_rec *,
 		    uint64_t);
 static void	 freeprof(struct prof *);
-static void	 expect(struct spd *, enum json_tok, enum json_tok, const char *);
+static void	 expect(struct spd *, enum json_tok, enum json_tok,
+		    const char *);
 static enum json_tok next(struct spd *);
 static enum json_tok member(struct spd *, char *);
 
@@ -778,7 +781,7 @@ prepare(struct spd *s, const char *raw, struct hint *h)
 	size_t i, k, slot = h->hash & (RCSLOTS - 2);
 
 	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
-		if (t->gen == s->rcgen && t->hash == h->hash &&
+		if (t->gen == s->rcgen && t->hash == h->hash >> 32 &&
 		    t->len == h->len) {
 			x = s->rctext + (slot + i) * RCTEXT;
 			for (k = 0; k < h->len; k += 64)
@@ -885,6 +888,19 @@ readstack(struct spd *s)
 	qdone(s);
 }
 
+/*
+ * Forget the raw text cache: a new generation, and when they wrap
+ * round, heads cleared so that none is of the new one.
+ */
+static void
+rcnext(struct spd *s)
+{
+	if (++s->rcgen == 0) {
+		memset(s->rct, 0, RCSLOTS * sizeof(*s->rct));
+		s->rcgen = 1;
+	}
+}
+
 /* The cache slot of raw text raw of len bytes (hash h), or NOSLOT. */
 static size_t
 rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
@@ -893,9 +909,9 @@ rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 	size_t i, slot = h & (RCSLOTS - 2);
 
 	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
-		if (t->gen == s->rcgen && t->hash == h && t->len == len &&
+		if (t->gen == s->rcgen && t->hash == h >> 32 && t->len == len &&
 		    memcmp(s->rctext + (slot + i) * RCTEXT, raw, len) == 0) {
-			t->hits += t->hits < UINT16_MAX;
+			t->hits += t->hits < UINT8_MAX;
 			return slot + i;
 		}
 	return NOSLOT;
@@ -925,7 +941,7 @@ rcput(struct spd *s, const struct hint *h)
 		t->hits--;
 		return NOSLOT;
 	}
-	t->hash = h->hash;
+	t->hash = (uint32_t)(h->hash >> 32);
 	t->gen = s->rcgen;
 	t->len = (uint16_t)h->len;
 	t->hits = 1;
@@ -1474,7 +1490,7 @@ resetstacks(struct spd *s, struct prof *p)
 	p->aggcap = 0;
 	p->hasidx = 0;
 	s->lastraw = 0;
-	s->rcgen++;
+	rcnext(s);
 }
 
 /*
@@ -1545,7 +1561,7 @@ readsamples(struct spd *s, struct prof *p)
 
 	transit(s, p, PS_SAMPLES);
 	s->lastraw = 0;
-	s->rcgen++;
+	rcnext(s);
 	if (p->hasw)
 		rewindseq(s, p->wts, p->nw, sizeof(double));
 	p->sids = spill_new(SPILLMEM);

@@ -538,6 +538,54 @@ START_TEST(test_raw_cache)
 END_TEST
 
 /*
+ * 600 profiles, so that the raw text cache's generations (one per
+ * samples array, 255 of them) wrap round twice.  Profile i samples two
+ * stacks of its own pair of frames, 2k and 2k + 1 for k = i mod 255, so
+ * that profiles 255 apart (of one generation) share their texts and the
+ * ones between do not; the first seen of the two alternates from one
+ * round to the next, so that a text found in the cache of a profile 255
+ * before would give the other stack's id.
+ */
+START_TEST(test_raw_cache_wrap)
+{
+	struct buf doc, want;
+	size_t i, k, n = 600;
+
+	buf_init(&doc);
+	buf_init(&want);
+	buf_adds(&doc, "{\"shared\":{\"frames\":[");
+	for (i = 0; i < 510; i++)
+		buf_printf(&doc, "%s{\"name\":\"f%zu\"}", i ? "," : "", i);
+	buf_adds(&doc, "]},\"profiles\":[");
+	for (i = 0; i < n; i++) {
+		k = i % 255;
+		buf_printf(&doc, "%s{\"name\":\"T%zu\",\"unit\":\"none\","
+		    "\"weights\":[1,1,1],\"samples\":", i ? "," : "", i);
+		if (i / 255 % 2) {
+			buf_printf(&doc, "[[%zu,%zu],[%zu],[%zu,%zu]]}",
+			    2 * k, 2 * k + 1, 2 * k + 1, 2 * k, 2 * k + 1);
+			buf_printf(&want, "T%zu\t2\t2\tnone\t1\tf%zu;f%zu\t"
+			    ":::%zu;:::%zu\nT%zu\t1\t1\tnone\t1\tf%zu\t"
+			    ":::%zu\n",
+			    i, 2 * k, 2 * k + 1, 2 * k, 2 * k + 1, i, 2 * k + 1,
+			    2 * k + 1);
+		} else {
+			buf_printf(&doc, "[[%zu],[%zu,%zu],[%zu,%zu]]}",
+			    2 * k + 1, 2 * k, 2 * k + 1, 2 * k, 2 * k + 1);
+			buf_printf(&want, "T%zu\t1\t1\tnone\t1\tf%zu\t:::%zu\n"
+			    "T%zu\t2\t2\tnone\t1\tf%zu;f%zu\t:::%zu;:::%zu\n",
+			    i, 2 * k + 1, 2 * k + 1, i, 2 * k, 2 * k + 1, 2 * k,
+			    2 * k + 1);
+		}
+	}
+	buf_adds(&doc, "]}");
+	same(doc.data, 0, want.data);
+	buf_free(&want);
+	buf_free(&doc);
+}
+END_TEST
+
+/*
  * Records are made into text in batches, by a thread of their own in a
  * profile of thousands of records: batches of many records and of few
  * long ones, records of one stack in a row (which share their text)
@@ -1146,6 +1194,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_many_frames);
 	tcase_add_test(tc, test_spellings);
 	tcase_add_test(tc, test_raw_cache);
+	tcase_add_test(tc, test_raw_cache_wrap);
 	tcase_add_test(tc, test_batches);
 	tcase_add_test(tc, test_intake);
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
