@@ -6,7 +6,8 @@
  * written before the end must be a well-formed sst(5) line: it is
  * written with rec_write and read back with rec_parse.  Odd sizes read
  * from memory, even ones from a descriptor giving 1 to 8 bytes a read;
- * sizes divisible by 3 write one record per sample (-s).
+ * sizes divisible by 3 write one record per sample (-s), sizes of 1 or 2
+ * more than a multiple of 5 keep the leaves only (-k leaf).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ struct run {
 	const uint8_t	*data;
 	size_t		 size;
 	int		 fd;		/* -1: from memory */
-	int		 persample;
+	int		 flags;		/* spd_flatten()'s */
 	FILE		*out;
 	unsigned long long nrec;
 };
@@ -53,7 +54,7 @@ flatten(void *arg)
 		j = json_open_mem(run->data, run->size, "in");
 	else
 		j = json_open(run->fd, "in");
-	spd_flatten(j, run->persample, emit, run);
+	spd_flatten(j, run->flags, emit, run);
 	json_close(j);
 }
 
@@ -80,7 +81,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run.data = data;
 	run.size = size;
 	run.fd = -1;
-	run.persample = size % 3 == 0;
+	run.flags = (size % 3 == 0 ? SPD_SAMPLES : 0) |
+	    (size % 5 == 1 || size % 5 == 2 ? SPD_LEAVES : 0);
 	if (size % 2 == 0) {
 		run.fd = fuzz_input(data, size);
 		fuzz_chunk = 1 + (int)(size / 2 % 8);
