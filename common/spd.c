@@ -26,7 +26,9 @@
  * intake()).  Runs of equal weights, as py-spy writes them, are
  * converted once.  At the end, a thread of its own makes a big
  * profile's records into text while the caller writes them (see
- * emitprof()).
+ * emitprof()).  With SPD_LEAVES a record's stack is its leaf frame: the
+ * samples are read and checked as ever, but only their leaves are
+ * interned and kept (see intern()).
  */
 #include <err.h>
 #include <math.h>
@@ -414,7 +416,7 @@ keybit(const char *k)
 }
 
 unsigned
-spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
+spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 {
 	struct spd s;
 	struct prof *p, *np;
@@ -430,9 +432,9 @@ spd_flatten(struct json *j, int persample, spd_emit emit, void *arg)
 
 	memset(&s, 0, sizeof(s));
 	s.j = j;
-	s.persample = persample & SPD_SAMPLES;
-	s.ids = (persample & SPD_FRAMEIDS) != 0;
-	s.leaves = (persample & SPD_LEAVES) != 0;
+	s.persample = flags & SPD_SAMPLES;
+	s.ids = (flags & SPD_FRAMEIDS) != 0;
+	s.leaves = (flags & SPD_LEAVES) != 0;
 	s.fr.text = frametext;
 	s.fr.src = &s;
 	s.fr.serial = cp_serial();

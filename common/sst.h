@@ -306,7 +306,8 @@ void	 spill_free(struct spill *);
 /* spd.c: speedscope JSON -> sst records, in bounded memory */
 typedef void (*spd_emit)(const struct sst_rec *, void *);
 /*
- * Read one speedscope document; persample: one record per sample.
+ * Read one speedscope document, with flags SPD_SAMPLES, SPD_FRAMEIDS,
+ * SPD_LEAVES (below).
  * Returns what it found at the top level: SPD_NOTJSON (a tokenizer
  * error at the first token) or SPD_NOTOBJ (not an object) with nothing
  * read past the first token, else the SPD_* keys the object has.
