@@ -66,14 +66,17 @@ child(struct flame *t, uint32_t p, uint32_t f)
 		t->parent = xreallocarray(t->parent, t->cap, sizeof(uint32_t));
 		t->func = xreallocarray(t->func, t->cap, sizeof(uint32_t));
 		t->w = xreallocarray(t->w, t->cap, sizeof(double));
-		t->wa = xreallocarray(t->wa, t->cap, sizeof(double));
+		if (t->wa != NULL)
+			t->wa = xreallocarray(t->wa, t->cap, sizeof(double));
 		t->samples = xreallocarray(t->samples, t->cap,
 		    sizeof(uint64_t));
 	}
 	t->slot[k] = id + 1;
 	t->parent[id] = p;
 	t->func[id] = f;
-	t->w[id] = t->wa[id] = 0;
+	t->w[id] = 0;
+	if (t->wa != NULL)
+		t->wa[id] = 0;
 	t->samples[id] = 0;
 	t->n++;
 	return id;
@@ -100,12 +103,19 @@ flame_free(struct flame *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Add a stack's weight to node nd. */
+/*
+ * Add a stack's weight to node nd.  The countA array is made by the
+ * first that is not 0 (outside a diff, none is: 8 bytes a node less).
+ */
 static void
 addto(struct flame *t, uint32_t nd, double w, double wa, uint64_t samples)
 {
 	t->w[nd] += w;
-	t->wa[nd] += wa;
+	if (wa != 0) {
+		if (t->wa == NULL)
+			t->wa = xcalloc(t->cap, sizeof(double));
+		t->wa[nd] += wa;
+	}
 	t->samples[nd] += samples;
 }
 

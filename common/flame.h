@@ -16,12 +16,16 @@ struct flame {
 	uint32_t	*slot;		/* (parent, func) -> node + 1 */
 	size_t		 nslot;
 	uint32_t	*parent, *func;
-	double		*w, *wa;	/* weight; countA in a diff */
+	double		*w;		/* weight */
+	double		*wa;		/* countA in a diff, NULL: all 0 */
 	uint64_t	*samples;
 	size_t		 n, cap;
 	/* children of each node, after flame_children() */
 	uint32_t	*first, *next;
 };
+/* Node nd's countA (flame_add()'s wa): 0 unless one was added. */
+#define FLAME_WA(t, nd)	((t)->wa != NULL ? (t)->wa[nd] : 0.0)
+
 /* A tree of a root alone (node 0). */
 void	 flame_init(struct flame *);
 void	 flame_free(struct flame *);

@@ -113,10 +113,11 @@ frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
 		    (unsigned long long)f->t.samples[nd],
 		    f->t.samples[nd] == 1 ? "" : "s");
 	buf_printf(b, ", %.2f%%", 100 * wt / f->cg.total);
-	delta = f->t.w[nd] - f->t.wa[nd];
+	delta = f->t.w[nd] - FLAME_WA(&f->t, nd);
 	if (f->cg.diff && merged == NULL)
 		buf_printf(b, "\nbefore %s, change %s%.2f%%",
-		    svg_weight(xb, sizeof(xb), f->t.wa[nd], f->cg.unit),
+		    svg_weight(xb, sizeof(xb), FLAME_WA(&f->t, nd),
+		    f->cg.unit),
 		    delta >= 0 ? "+" : "", 100 * delta / f->cg.total);
 	if (f->cg.diff && merged == NULL && nd > 0 && f->maxdelta > 0) {
 		sl = (size_t)(210 * (1 - fabs(delta) / f->maxdelta));
@@ -255,7 +256,7 @@ main(int argc, char *argv[])
 		    "Icicle Graph" : "Flame Graph";
 	for (i = 1; i < f.t.n; i++)
 		if (!(f.t.func[i] & FLAME_THREAD) &&
-		    (d = fabs(f.t.w[i] - f.t.wa[i])) > f.maxdelta)
+		    (d = fabs(f.t.w[i] - FLAME_WA(&f.t, i))) > f.maxdelta)
 			f.maxdelta = d;
 	flame_byname(&f.t, &f.cg);
 	f.span = f.width - 2 * PAD;

@@ -60,6 +60,9 @@ START_TEST(test_tree)
 	p[0] = FLAME_THREAD | 3;
 	p[3] = 1;
 	ck_assert_double_eq(t.w[path(&t, p, 4)], 1);
+	/* No countA was added: none is kept, and each reads 0. */
+	ck_assert_ptr_null(t.wa);
+	ck_assert_double_eq(FLAME_WA(&t, nd), 0);
 	flame_free(&t);
 }
 END_TEST
@@ -81,6 +84,46 @@ START_TEST(test_merged_reverse)
 	ck_assert_double_eq(t.wa[0], 1.5);
 	p[2] = 3;
 	ck_assert_double_eq(t.w[path(&t, p, 3)], 3);
+	ck_assert_double_eq(t.wa[path(&t, p, 3)], 0);
+	flame_free(&t);
+}
+END_TEST
+
+/*
+ * A diff whose first stacks have countA 0: the countA of the nodes
+ * made before the first that is not are 0, and those added after it
+ * count, nodes made after it included.
+ */
+START_TEST(test_wa_late)
+{
+	struct flame t;
+	static const uint32_t a[] = { 0, 1 }, b[] = { 0, 2 }, c[] = { 3 };
+	uint32_t p[2] = { 0, 1 }, f;
+	size_t i;
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 2, 0, 1, 0, 1);
+	ck_assert_ptr_null(t.wa);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 1, 2, 1);
+	flame_add(&t, FLAME_NONE, c, 1, 0, 1, 4, 1);
+	/* root, 0, 1, 2, 3 */
+	ck_assert_uint_eq(t.n, 5);
+	ck_assert_double_eq(FLAME_WA(&t, 0), 6);
+	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 1)), 2);
+	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 2)), 0);
+	p[1] = 2;
+	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 2)), 2);
+	p[0] = 3;
+	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 1)), 4);
+	/* Past the first 1,024 nodes, the arrays grown: new ones are 0. */
+	for (i = 0; i < 1100; i++) {
+		f = 10 + i;
+		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, i == 0 ? 1 : 0, 1);
+	}
+	ck_assert_uint_eq(t.n, 1105);
+	ck_assert_double_eq(FLAME_WA(&t, 5), 1);
+	ck_assert_double_eq(FLAME_WA(&t, 1104), 0);
+	ck_assert_double_eq(FLAME_WA(&t, 0), 7);
 	flame_free(&t);
 }
 END_TEST
@@ -232,6 +275,7 @@ flame_suite(void)
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_tree);
 	tcase_add_test(tc, test_merged_reverse);
+	tcase_add_test(tc, test_wa_late);
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_byname);
 	tcase_add_test(tc, test_walk);
