@@ -1,8 +1,10 @@
 /*
  * flame.c: the frame tree of sst-flame(1).  Nodes are found by
- * (parent, function) in a hash table of node ids, so that a stack adds to the nodes
- * it shares with earlier ones; node 0 is the root, the nodes of threads
- * have FLAME_THREAD | thread id as their function.
+ * (parent, function) in a hash table of node ids, so that a stack adds
+ * to the nodes it shares with earlier ones; node 0 is the root, the
+ * nodes of threads have FLAME_THREAD | thread id as their function.
+ * The table is dropped while the children are linked (it is not needed
+ * to walk the tree) and made again by a later flame_add().
  */
 #include <err.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ hash(const struct flame *t, uint32_t p, uint32_t f)
 	return (size_t)x & (t->nslot - 1);
 }
 
-/* Twice the slots, every node in its new slot. */
+/* Twice the slots, or enough for the nodes, every node in its slot. */
 static void
 grow(struct flame *t)
 {
@@ -32,6 +34,8 @@ grow(struct flame *t)
 
 	free(t->slot);
 	t->nslot = t->nslot ? t->nslot * 2 : 1024;
+	while (2 * (t->n + 1) > t->nslot)
+		t->nslot *= 2;
 	t->slot = xcalloc(t->nslot, sizeof(*t->slot));
 	for (i = 0; i < t->n; i++) {
 		k = hash(t, t->parent[i], t->func[i]);
@@ -142,6 +146,9 @@ flame_children(struct flame *t, sst_cmp cmp, void *arg)
 {
 	size_t i, j, k, *ix;
 
+	free(t->slot);
+	t->slot = NULL;
+	t->nslot = 0;
 	free(t->first);
 	free(t->next);
 	t->first = xreallocarray(NULL, t->n, sizeof(*t->first));

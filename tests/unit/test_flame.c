@@ -141,8 +141,9 @@ START_TEST(test_children)
 {
 	struct flame t;
 	static const uint32_t a[] = { 1, 5 }, b[] = { 3 }, c[] = { 1, 2 },
-	    d[] = { 2 };
+	    d[] = { 2 }, e[] = { 1, 7 };
 	uint32_t c0;
+	size_t n;
 
 	flame_init(&t);
 	flame_add(&t, FLAME_NONE, a, 2, 0, 1, 0, 1);
@@ -159,6 +160,45 @@ START_TEST(test_children)
 	ck_assert_uint_eq(t.func[c0], 5);
 	ck_assert_uint_eq(t.func[t.next[c0]], 2);
 	ck_assert_uint_eq(t.first[t.next[c0]], FLAME_NONE);
+	/*
+	 * Linking drops the node table; a stack added after it finds its
+	 * nodes again (c's two: no new node), then one more is new.
+	 */
+	n = t.n;
+	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
+	ck_assert_uint_eq(t.n, n);
+	flame_add(&t, FLAME_NONE, e, 2, 0, 1, 0, 1);
+	ck_assert_uint_eq(t.n, n + 1);
+	ck_assert_uint_eq(t.parent[n], t.parent[t.next[c0]]);
+	ck_assert_double_eq(t.w[t.next[c0]], 2);
+	flame_free(&t);
+}
+END_TEST
+
+/*
+ * The node table made again after linking holds every node, more than
+ * a first table's 1,024 slots take.
+ */
+START_TEST(test_children_big)
+{
+	struct flame t;
+	uint32_t f;
+	size_t i;
+
+	flame_init(&t);
+	for (i = 0; i < 2000; i++) {
+		f = (uint32_t)i;
+		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, 0, 1);
+	}
+	flame_children(&t, bydesc, &t);
+	for (i = 0; i < 2000; i++) {
+		f = (uint32_t)i;
+		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, 0, 1);
+	}
+	ck_assert_uint_eq(t.n, 2001);
+	ck_assert_uint_ge(t.nslot, 2 * 2001);
+	ck_assert_double_eq(t.w[1999], 2);
+	ck_assert_double_eq(t.w[0], 4000);
 	flame_free(&t);
 }
 END_TEST
@@ -277,6 +317,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_merged_reverse);
 	tcase_add_test(tc, test_wa_late);
 	tcase_add_test(tc, test_children);
+	tcase_add_test(tc, test_children_big);
 	tcase_add_test(tc, test_byname);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_script);
