@@ -22,6 +22,7 @@
 
 #include "sst.h"
 #include "compact.h"
+#include "digits.h"
 
 #define FIELDSMAX	9	/* \R and eight */
 
@@ -246,41 +247,21 @@ fill(struct cpr *c, struct sst_rec *r)
 /*
  * The number of decimal digits at p, of 8 bytes that may be read, if 1
  * to 7, their value in *v; else 0.  All eight bytes are looked at at
- * once (a loop of a byte at a time mispredicts its end at every number
- * of 1 to 4 digits): a byte is a digit if its high nibble is 3 before
- * and after adding 6; bytes past the first that is not are ignored, so
- * that carries and borrows out of it do not matter.  The digits are
- * shifted to the top, behind zeros, and combined in three
- * multiplications, two digits, then four, then eight.  Little-endian
- * machines only; elsewhere 0.
+ * once (digits.h): a loop of a byte at a time mispredicts its end at
+ * every number of 1 to 4 digits.
  */
 static int
 digits(const char *p, uint32_t *v)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t nib = 0xf0f0f0f0f0f0f0f0ULL;
-	const uint64_t zeros = 0x3030303030303030ULL;
-	uint64_t x, d;
+	uint64_t w, m;
 	int n;
 
-	memcpy(&x, p, sizeof(x));
-	d = ((x & nib) ^ zeros) | (((x + 0x0606060606060606ULL) & nib) ^
-	    zeros);
-	if (d == 0 || (d & 0xff) != 0)
+	w = load64((const unsigned char *)p);
+	if ((m = nondigits(w)) == 0 || (m & 0x80) != 0)
 		return 0;
-	n = __builtin_ctzll(d) / 8;
-	x = (x - zeros) << (8 * (8 - n));
-	x = x * 10 + (x >> 8);
-	x = (((x & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
-	    (((x >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >>
-	    32;
-	*v = (uint32_t)x;
+	n = __builtin_ctzll(m) / 8;
+	*v = digitsval(w ^ ZEROS, (size_t)n);
 	return n;
-#else
-	(void)p;
-	(void)v;
-	return 0;
-#endif
 }
 
 /* The stack of a \R line: keep k[0..kn), then the frames s[0..n). */

@@ -74,6 +74,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "digits.h"
 #include "input.h"
 
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
@@ -101,7 +102,6 @@ static const unsigned char cls[256] = {
 };
 
 #define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
-#define ZEROS		0x3030303030303030ULL	/* "00000000" */
 
 /* What the next token may be. */
 enum state {
@@ -199,8 +199,6 @@ static int	 fail(struct json *, const unsigned char *, const char *, ...)
 static int	 unexpected(struct json *, const unsigned char *);
 static int	 start(struct json *);
 static int	 hexval(const unsigned char *, unsigned long *);
-static uint64_t	 load64(const unsigned char *);
-static uint64_t	 nondigits(uint64_t);
 static size_t	 ndigits(const unsigned char *);
 static void	 put_utf8(struct buf *, unsigned long);
 static int	 scan_number(struct json *, unsigned char *, unsigned char **);
@@ -588,29 +586,6 @@ put_utf8(struct buf *b, unsigned long cp)
 		s[3] = 0x80 | (cp & 0x3f);
 		buf_add(b, s, 4);
 	}
-}
-
-/* The 8 bytes at s as a little-endian word (compiles to one load). */
-static inline uint64_t
-load64(const unsigned char *s)
-{
-	return (uint64_t)s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 |
-	    (uint64_t)s[3] << 24 | (uint64_t)s[4] << 32 |
-	    (uint64_t)s[5] << 40 | (uint64_t)s[6] << 48 |
-	    (uint64_t)s[7] << 56;
-}
-
-/*
- * Set the top bit of each of the 8 bytes in w that is not a digit: adding
- * 0x46 sets it for 0x3a-0xb9, subtracting '0' for 0x00-0x2f and 0xb0 up.
- * Carries and borrows can only leave non-digit bytes, so the lowest set
- * bit reliably marks the first non-digit.
- */
-static inline uint64_t
-nondigits(uint64_t w)
-{
-	return ((w + 0x4646464646464646ULL) | (w - ZEROS)) &
-	    0x8080808080808080ULL;
 }
 
 /*
@@ -1329,7 +1304,6 @@ json_int(const struct json *j, long long *vp)
 {
 	const unsigned char *s;
 	unsigned long long u, lim;
-	uint64_t w;
 	size_t n;
 	unsigned d;
 	int neg;
@@ -1343,15 +1317,9 @@ json_int(const struct json *j, long long *vp)
 		/*
 		 * Up to 8 digits, kept by the scanner (reading them back
 		 * from the buffer would stall on the NUL just stored after
-		 * them): shift them to the top of the word behind zero
-		 * digits, then add pairs, quads and octets of digits with
-		 * multiplications.
+		 * them).
 		 */
-		w = j->digits << (64 - 8 * n);
-		w = w * 10 + (w >> 8);
-		u = ((w & 0x000000ff000000ffULL) * 0x000f424000000064ULL +
-		    (w >> 16 & 0x000000ff000000ffULL) *
-		    0x0000271000000001ULL) >> 32;
+		u = digitsval(j->digits, n);
 	} else {
 		lim = (unsigned long long)LLONG_MAX + neg;
 		for (u = 0; n > 0; n--) {
