@@ -191,7 +191,7 @@ struct prof {
 	enum sst_unit	 unit;
 	double		 factor;
 	struct htab	*stacks;	/* uint32 frame index arrays */
-	struct htab	*leaves;	/* SPD_LEAVES: the leaves' keys */
+	int		 leaf;		/* SPD_LEAVES: of the leaf alone */
 	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
 	uint32_t	*blist;		/* stack ids of the batch, in order */
@@ -643,7 +643,7 @@ readprofile(struct spd *s, size_t i)
 	s->cur = p = xcalloc(1, sizeof(*p));
 	buf_init(&p->name);
 	p->stacks = ht_new();
-	p->leaves = s->leaves ? ht_new() : NULL;
+	p->leaf = s->leaves;
 	p->keys = zl_new(s->zpool);
 	p->factor = 1;
 	p->nbatch = 1;
@@ -713,9 +713,9 @@ readprofile(struct spd *s, size_t i)
 /*
  * The id of stack key k[0..len), of hash hv, in p; a new key is kept
  * compressed too, and *isnew (if isnew is not NULL) says it was new.
- * With SPD_LEAVES the id is its leaf's (a stack of the last frame only,
- * or of none), only the leaves are kept, and every stack counts as new
- * (its largest index is noted again, which changes nothing).
+ * With SPD_LEAVES the key is cut to its last frame (a stack of the leaf
+ * alone, or of none), and every stack counts as new: its largest index
+ * is noted again, which changes nothing.
  */
 static size_t
 intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
@@ -725,22 +725,20 @@ intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
 	size_t id;
 	int nw;
 
-	if (p->leaves == NULL) {
-		id = ht_internh(p->stacks, k, len, hv, &nw);
-		if (nw)
-			zl_add(p->keys, k, len);
-	} else {
+	if (p->leaf) {
 		for (l = u; u < e;) {
 			l = u;
 			u = varint_get(u, e, &v);
 		}
-		id = ht_intern(p->leaves, l, (size_t)(e - l), &nw);
-		if (nw)
-			zl_add(p->keys, (const char *)l, (size_t)(e - l));
-		nw = 1;
+		k = (const char *)l;
+		len = (size_t)(e - l);
+		hv = ht_hash(k, len);
 	}
+	id = ht_internh(p->stacks, k, len, hv, &nw);
+	if (nw)
+		zl_add(p->keys, k, len);
 	if (isnew != NULL)
-		*isnew = nw;
+		*isnew = nw || p->leaf;
 	return id;
 }
 
@@ -1106,7 +1104,7 @@ intake(struct spd *s, struct qblock *q)
 	for (i = 0; x != NULL; i++, x = nx, nx = af) {
 		if ((af = qskip(nx, end)) != NULL && *af == Q_RAW)
 			qprep(s, &s->qa[(i + 2) % 3], af);
-		if (nx != NULL && *nx == Q_RAW)
+		if (nx != NULL && *nx == Q_RAW && !p->leaf)
 			ht_prefetch(p->stacks, s->qa[(i + 1) % 3].khash, 1);
 		a = &s->qa[i % 3];
 		switch (*x) {
@@ -1481,10 +1479,6 @@ resetstacks(struct spd *s, struct prof *p)
 {
 	ht_free(p->stacks);
 	p->stacks = ht_new();
-	if (p->leaves != NULL) {
-		ht_free(p->leaves);
-		p->leaves = ht_new();
-	}
 	zl_free(p->keys);
 	p->keys = zl_new(s->zpool);
 	free(p->agg);
@@ -1800,8 +1794,6 @@ shrink(struct prof *p)
 	zl_done(p->keys);
 	ht_free(p->stacks);
 	p->stacks = NULL;
-	ht_free(p->leaves);
-	p->leaves = NULL;
 	spill_free(p->sids);
 	spill_free(p->wts);
 	p->sids = p->wts = NULL;
@@ -2172,7 +2164,6 @@ freeprof(struct prof *p)
 {
 	buf_free(&p->name);
 	ht_free(p->stacks);
-	ht_free(p->leaves);
 	free(p->agg);
 	free(p->blist);
 	spill_free(p->sids);
