@@ -1073,6 +1073,11 @@ qprep(struct spd *s, struct qahead *a, const unsigned char *e)
 	if (rawkey((const char *)e + 3 + sizeof(pl), pl.len, &a->rk) == -1)
 		errx(1, "internal error: a sample checked is not in key "
 		    "form");
+	if (s->qp->leaf) {
+		/* intern() cuts the key to its leaf and hashes that. */
+		a->khash = 0;
+		return;
+	}
 	a->khash = ht_hash(a->rk.key.data, a->rk.key.len);
 	ht_prefetch(s->qp->stacks, a->khash, 0);
 }
