@@ -12,6 +12,8 @@
  * the bytes to compare: lookups are bound by cache misses, and the
  * slots are small so that more of them stay in the caches.
  */
+#include <sys/mman.h>
+
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ struct head {
 	uint32_t	len;
 };
 
+#define PAGE		4096	/* a page or a multiple of one */
 #define ALIGN(n)	(((n) + 7) & ~(size_t)7)
 #define ENTRY(h, e)	((h)->arena + ((size_t)(e) - 1) * 8)
 
@@ -74,6 +77,36 @@ ht_free(struct htab *h)
 	free(h->off);
 	free(h->arena);
 	free(h);
+}
+
+/*
+ * Empty h, keeping for the keys to come the memory its keys took (the
+ * next ones would fault it in again page by page), no more: slots
+ * beyond twice as many as they need are freed, and so are the pages of
+ * the arena past them (madvise(2)).
+ */
+void
+ht_clear(struct htab *h)
+{
+	uintptr_t a, e;
+	size_t n = 64;
+
+	while (n < 2 * h->n)
+		n *= 2;
+	if (h->nslots > 2 * n) {
+		free(h->slots);
+		h->nslots = 2 * n;
+		for (h->shift = 32; n > 0; n /= 2)
+			h->shift--;
+		h->slots = zeroed(h->nslots);
+	} else
+		memset(h->slots, 0, h->nslots * sizeof(*h->slots));
+	a = ((uintptr_t)h->arena + h->alen + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+	e = ((uintptr_t)h->arena + h->acap) & ~(uintptr_t)(PAGE - 1);
+	if (e > a && e - a >= HUGEPAGE)
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+	h->n = 0;
+	h->alen = 0;
 }
 
 /* The 8 bytes at p as a word, in the machine's byte order. */
@@ -161,7 +194,9 @@ zeroed(size_t n)
 {
 	struct slot *s;
 
-	s = xreallocarray(NULL, n, sizeof(*s));
+	if (n > SIZE_MAX / sizeof(*s))
+		errx(1, "hash table full");
+	s = xhuge(n * sizeof(*s));
 	memset(s, 0, n * sizeof(*s));
 	return s;
 }
@@ -278,8 +313,9 @@ ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
 	}
 	id = h->n++;
 	if (h->n > h->cap) {
+		h->off = xhugegrow(h->off, h->cap * sizeof(*h->off),
+		    2 * h->cap * sizeof(*h->off));
 		h->cap *= 2;
-		h->off = xreallocarray(h->off, h->cap, sizeof(*h->off));
 	}
 	need = ALIGN(sizeof(hd) + len + 1);
 	if (len > UINT32_MAX - 16 || h->alen / 8 >= UINT32_MAX - 1)
@@ -287,7 +323,7 @@ ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
 	if (h->alen + need > h->acap) {
 		while (h->alen + need > h->acap)
 			h->acap *= 2;
-		h->arena = xreallocarray(h->arena, h->acap, 1);
+		h->arena = xhugegrow(h->arena, h->alen, h->acap);
 	}
 	hd.id = (uint32_t)id;
 	hd.len = (uint32_t)len;

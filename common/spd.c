@@ -234,6 +234,10 @@ struct spd {
 	int		 hasframes;
 	struct prof	*pending, **tail;
 	struct prof	*cur;		/* being read */
+	struct htab	*spare;		/* a profile's stacks, emptied, */
+	struct agg	*sagg;		/* its agg, */
+	size_t		 saggcap;
+	struct spill	*ssids;		/* and samples, for the next one */
 	struct htab	*pnames;	/* thread names written so far */
 	size_t		*ndup;		/* by name: profiles named so, less 1 */
 	size_t		 ndupcap;
@@ -313,7 +317,8 @@ static void	 rewindseq(struct spd *, struct spill *, uint64_t, size_t);
 static void	 resetrecs(struct prof *);
 static void	 resetstacks(struct spd *, struct prof *);
 static void	 transit(struct spd *, struct prof *, enum pstate);
-static void	 shrink(struct prof *);
+static void	 shrink(struct spd *, struct prof *);
+static void	 unspare(struct spd *);
 static const char *pkey(struct prof *, size_t, size_t *);
 static void	 rewindrecs(struct spd *, struct prof *);
 static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
@@ -465,7 +470,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	}
 	s.tid = xcalloc(RCSLOTS, sizeof(*s.tid));
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
-	s.rctext = xmalloc(RCSLOTS * RCTEXT);
+	s.rctext = xhuge(RCSLOTS * RCTEXT);
 	s.zpool = zp_new();
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
@@ -502,6 +507,14 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	}
 	if (next(&s) != JT_EOF)
 		json_fail(j, "trailing data after JSON value");
+	/* Not needed to write the records. */
+	unspare(&s);
+	free(s.tid);
+	free(s.rct);
+	free(s.rctext);
+	s.tid = NULL;
+	s.rct = NULL;
+	s.rctext = NULL;
 	for (p = s.pending; p != NULL; p = np) {
 		np = p->next;
 		if (!s.hasframes) {
@@ -642,7 +655,16 @@ readprofile(struct spd *s, size_t i)
 
 	s->cur = p = xcalloc(1, sizeof(*p));
 	buf_init(&p->name);
-	p->stacks = ht_new();
+	if ((p->stacks = s->spare) != NULL) {
+		s->spare = NULL;
+		p->agg = s->sagg;
+		p->aggcap = s->saggcap;
+		s->sagg = NULL;
+		s->saggcap = 0;
+		if (p->agg != NULL)
+			memset(p->agg, 0, p->aggcap * sizeof(*p->agg));
+	} else
+		p->stacks = ht_new();
 	p->leaf = s->leaves;
 	p->keys = zl_new(s->zpool);
 	p->factor = 1;
@@ -705,7 +727,7 @@ readprofile(struct spd *s, size_t i)
 		    i, (unsigned long long)p->nsids, (unsigned long long)p->nw);
 	s->cur = NULL;
 	/* Held to the end: another "profiles" would replace this one. */
-	shrink(p);
+	shrink(s, p);
 	*s->tail = p;
 	s->tail = &p->next;
 }
@@ -1386,7 +1408,8 @@ addsample(struct spd *s, struct prof *p, size_t id, double w, double t)
 		cap = p->aggcap ? p->aggcap : 256;
 		while (id >= cap)
 			cap *= 2;
-		p->agg = xreallocarray(p->agg, cap, sizeof(*p->agg));
+		p->agg = xhugegrow(p->agg, p->aggcap * sizeof(*p->agg),
+		    cap * sizeof(*p->agg));
 		memset(p->agg + p->aggcap, 0,
 		    (cap - p->aggcap) * sizeof(*p->agg));
 		p->aggcap = cap;
@@ -1482,8 +1505,7 @@ resetrecs(struct prof *p)
 static void
 resetstacks(struct spd *s, struct prof *p)
 {
-	ht_free(p->stacks);
-	p->stacks = ht_new();
+	ht_clear(p->stacks);
 	zl_free(p->keys);
 	p->keys = zl_new(s->zpool);
 	free(p->agg);
@@ -1565,7 +1587,10 @@ readsamples(struct spd *s, struct prof *p)
 	rcnext(s);
 	if (p->hasw)
 		rewindseq(s, p->wts, p->nw, sizeof(double));
-	p->sids = spill_new(SPILLMEM);
+	if ((p->sids = s->ssids) != NULL)
+		s->ssids = NULL;
+	else
+		p->sids = spill_new(SPILLMEM);
 	s->qp = p;
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_ARR, "sample: expected an array");
@@ -1783,25 +1808,40 @@ joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
 
 /*
  * Make a pending profile (read whole, waiting for shared.frames) cost
- * what its records and stacks need: the stacks' keys packed, the table
- * and the per-batch arrays freed, records that fit in memory moved out
- * of their spill (which reserves SPILLMEM).
+ * what its records and stacks need: the stacks' keys packed, the
+ * per-batch arrays freed, records that fit in memory moved out of their
+ * spill (which reserves SPILLMEM).  The table, the agg array and the
+ * samples' spill are emptied and kept for the next profile (see
+ * readprofile()), which would grow them again page by page: a page
+ * first touched is a fault, dearer than its memory.  Only what this
+ * profile used is kept (see ht_clear()); an agg array four times its
+ * stacks or more is not.
  */
 static void
-shrink(struct prof *p)
+shrink(struct spd *s, struct prof *p)
 {
 	closebatch(p);
-	free(p->agg);
 	free(p->blist);
-	p->agg = NULL;
 	p->blist = NULL;
-	p->aggcap = p->bcap = 0;
+	p->bcap = 0;
 	zl_done(p->keys);
-	ht_free(p->stacks);
+	unspare(s);
+	if (p->aggcap / 4 < ht_count(p->stacks)) {
+		s->sagg = p->agg;
+		s->saggcap = p->aggcap;
+	} else
+		free(p->agg);
+	ht_clear(p->stacks);
+	s->spare = p->stacks;
+	if (p->sids != NULL)
+		spill_clear(p->sids);
+	s->ssids = p->sids;
 	p->stacks = NULL;
-	spill_free(p->sids);
+	p->agg = NULL;
+	p->aggcap = 0;
+	p->sids = NULL;
 	spill_free(p->wts);
-	p->sids = p->wts = NULL;
+	p->wts = NULL;
 	if (p->recs != NULL && p->recbytes <= SPILLMEM) {
 		p->crecs = xmalloc(p->recbytes);
 		spill_rewind(p->recs);
@@ -1819,6 +1859,19 @@ shrink(struct prof *p)
 		spill_free(p->starts);
 		p->starts = NULL;
 	}
+}
+
+/* Free what shrink() kept for the next profile. */
+static void
+unspare(struct spd *s)
+{
+	ht_free(s->spare);
+	free(s->sagg);
+	spill_free(s->ssids);
+	s->spare = NULL;
+	s->sagg = NULL;
+	s->saggcap = 0;
+	s->ssids = NULL;
 }
 
 /* The kept key of stack id of p (varints). */

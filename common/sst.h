@@ -28,6 +28,10 @@
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
+/* For big arrays: huge pages from HUGEPAGE bytes up (see util.c). */
+#define HUGEPAGE	(2 << 20)
+void	*xhuge(size_t);
+void	*xhugegrow(void *, size_t, size_t);
 char	*xstrdup(const char *);
 void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);
@@ -249,6 +253,8 @@ double	 rec_addw(double, const struct sst_rec *);
 struct htab;
 struct htab *ht_new(void);
 void	 ht_free(struct htab *);
+/* Empties it, keeping the memory its keys took. */
+void	 ht_clear(struct htab *);
 size_t	 ht_intern(struct htab *, const void *, size_t, int *);
 /* The same, given the key's ht_hash(). */
 size_t	 ht_internh(struct htab *, const void *, size_t, uint64_t, int *);

@@ -2,6 +2,7 @@
  * util.c: allocation and I/O helpers that exit on failure, and fshut(),
  * which flushes and checks an output stream before exit.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -40,6 +41,48 @@ xreallocarray(void *p, size_t n, size_t sz)
 	if ((p = reallocarray(p, n ? n : 1, sz ? sz : 1)) == NULL)
 		err(1, "realloc");
 	return p;
+}
+
+/*
+ * n bytes for a big array, read or written at random: from HUGEPAGE up,
+ * aligned to huge pages and in them where the system gives them on
+ * request (madvise(2)), which saves a fault for each 4 KB page first
+ * touched (dear in a virtual machine) and most TLB misses.  free(3)
+ * frees it.
+ */
+void *
+xhuge(size_t n)
+{
+	void *p;
+
+#ifdef MADV_HUGEPAGE
+	if (n >= HUGEPAGE) {
+		if (n > SIZE_MAX - HUGEPAGE)
+			errx(1, "malloc: %zu bytes", n);
+		n = (n + HUGEPAGE - 1) & ~(size_t)(HUGEPAGE - 1);
+		if ((p = aligned_alloc(HUGEPAGE, n)) == NULL)
+			err(1, "malloc");
+		(void)madvise(p, n, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	if ((p = malloc(n ? n : 1)) == NULL)
+		err(1, "malloc");
+	return p;
+}
+
+/* Array p of old bytes grown to n (n >= old) by xhuge(). */
+void *
+xhugegrow(void *p, size_t old, size_t n)
+{
+	void *q;
+
+	if (n < HUGEPAGE)
+		return xreallocarray(p, n, 1);
+	q = xhuge(n);
+	memcpy(q, p, old);
+	free(p);
+	return q;
 }
 
 char *

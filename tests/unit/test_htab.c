@@ -1,6 +1,7 @@
 /*
  * test_htab.c: Check suite for the interning hash table (common/htab.c):
- * dense ids in first-seen order, lookups, binary keys and growth.
+ * dense ids in first-seen order, lookups, binary keys, growth and
+ * emptying.
  */
 
 #include <check.h>
@@ -13,6 +14,8 @@
 
 static size_t	 intern(struct htab *, const char *, int *);
 static void	 keyname(char *, size_t, size_t);
+static void	 holds(struct htab *, size_t, size_t);
+static void	 fill(struct htab *, size_t, size_t);
 static Suite	*htab_suite(void);
 
 static size_t
@@ -217,6 +220,83 @@ START_TEST(test_many)
 }
 END_TEST
 
+/*
+ * Check that h holds keys from..to-1 of keyname() with ids 0, 1, ...
+ * and no others of 0..to+1000.
+ */
+static void
+holds(struct htab *h, size_t from, size_t to)
+{
+	size_t i, len;
+	char k[64];
+	const char *p;
+
+	ck_assert_uint_eq(ht_count(h), to - from);
+	for (i = 0; i < to + 1000; i++) {
+		keyname(k, sizeof(k), i);
+		if (ht_find(h, k, strlen(k)) != (i >= from && i < to ?
+		    i - from : (size_t)-1))
+			ck_abort_msg("key %zu: wrong id or found", i);
+		if (i < from || i >= to)
+			continue;
+		p = ht_key(h, i - from, &len);
+		if (len != strlen(k) || memcmp(p, k, len) != 0 ||
+		    p[len] != '\0')
+			ck_abort_msg("key %zu: ht_key differs", i);
+	}
+}
+
+/* Intern keys from..to-1 of keyname() into h, new ones all. */
+static void
+fill(struct htab *h, size_t from, size_t to)
+{
+	size_t i;
+	char k[64];
+	int isnew;
+
+	for (i = from; i < to; i++) {
+		keyname(k, sizeof(k), i);
+		if (intern(h, k, &isnew) != i - from || isnew != 1)
+			ck_abort_msg("key %zu: wrong id or not new", i);
+	}
+}
+
+/*
+ * An emptied table starts again from id 0 and finds none of its old
+ * keys, whether it keeps its slots (a few keys), has them cut down (many
+ * keys, then a few: then its arena's pages past them go back too) or
+ * grows from there again.
+ */
+START_TEST(test_clear)
+{
+	struct htab *h;
+
+	h = ht_new();
+	ht_clear(h);
+	holds(h, 0, 0);
+	fill(h, 0, 10);
+	ht_clear(h);
+	holds(h, 0, 0);
+	fill(h, 5, 30);
+	holds(h, 5, 30);
+	ht_clear(h);
+	fill(h, 0, 300000);
+	holds(h, 0, 300000);
+	ht_clear(h);
+	fill(h, 300000, 300100);
+	holds(h, 300000, 300100);
+	ht_clear(h);
+	holds(h, 0, 0);
+	fill(h, 1000, 301000);
+	holds(h, 1000, 301000);
+	ht_clear(h);
+	ck_assert_uint_eq(intern(h, "", NULL), 0);
+	ck_assert_uint_eq(intern(h, "x", NULL), 1);
+	ck_assert_uint_eq(intern(h, "", NULL), 0);
+	ht_free(h);
+}
+END_TEST
+
 /* One long key grows the arena past several doublings at once. */
 START_TEST(test_long_key)
 {
@@ -267,6 +347,7 @@ htab_suite(void)
 	tcase_add_test(tc, test_uint32_keys);
 	tcase_add_test(tc, test_many);
 	tcase_add_test(tc, test_long_key);
+	tcase_add_test(tc, test_clear);
 	tcase_add_test(tc, test_hash);
 	suite_add_tcase(s, tc);
 	return s;
