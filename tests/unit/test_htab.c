@@ -297,6 +297,39 @@ START_TEST(test_clear)
 }
 END_TEST
 
+/*
+ * xhuge() and xhugegrow(), which the table's arrays use: what was
+ * written is kept when an array grows, below HUGEPAGE, across it and
+ * above it.
+ */
+START_TEST(test_huge)
+{
+	size_t sizes[] = { 1000, 4096, HUGEPAGE - 1, HUGEPAGE + 1,
+	    3 * HUGEPAGE + 17 }, i, k, n = 0;
+	unsigned char *p;
+
+	p = xhuge(16);
+	for (k = 0; k < 16; k++)
+		p[k] = (unsigned char)(k * 7);
+	n = 16;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		p = xhugegrow(p, n, sizes[i]);
+		for (k = 0; k < n; k++)
+			if (p[k] != (unsigned char)(k * 7))
+				ck_abort_msg("byte %zu lost growing to %zu",
+				    k, sizes[i]);
+		for (; k < sizes[i]; k++)
+			p[k] = (unsigned char)(k * 7);
+		n = sizes[i];
+	}
+	free(p);
+	p = xhuge(2 * HUGEPAGE);
+	ck_assert_uint_eq((uintptr_t)p % HUGEPAGE, 0);
+	memset(p, 1, 2 * HUGEPAGE);
+	free(p);
+}
+END_TEST
+
 /* One long key grows the arena past several doublings at once. */
 START_TEST(test_long_key)
 {
@@ -348,6 +381,7 @@ htab_suite(void)
 	tcase_add_test(tc, test_many);
 	tcase_add_test(tc, test_long_key);
 	tcase_add_test(tc, test_clear);
+	tcase_add_test(tc, test_huge);
 	tcase_add_test(tc, test_hash);
 	suite_add_tcase(s, tc);
 	return s;
