@@ -17,6 +17,7 @@
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sst.h"
 
@@ -31,7 +32,6 @@ struct head {
 	uint32_t	len;
 };
 
-#define PAGE		4096	/* a page or a multiple of one */
 #define ALIGN(n)	(((n) + 7) & ~(size_t)7)
 #define ENTRY(h, e)	((h)->arena + ((size_t)(e) - 1) * 8)
 
@@ -88,7 +88,8 @@ ht_free(struct htab *h)
 void
 ht_clear(struct htab *h)
 {
-	uintptr_t a, e;
+	uintptr_t a, e, pg;
+	long sz;
 	size_t n = 64;
 
 	while (n < 2 * h->n)
@@ -101,10 +102,13 @@ ht_clear(struct htab *h)
 		h->slots = zeroed(h->nslots);
 	} else
 		memset(h->slots, 0, h->nslots * sizeof(*h->slots));
-	a = ((uintptr_t)h->arena + h->alen + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-	e = ((uintptr_t)h->arena + h->acap) & ~(uintptr_t)(PAGE - 1);
-	if (e > a && e - a >= HUGEPAGE)
-		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+	if ((sz = sysconf(_SC_PAGESIZE)) > 0) {
+		pg = (uintptr_t)sz;
+		a = ((uintptr_t)h->arena + h->alen + pg - 1) / pg * pg;
+		e = ((uintptr_t)h->arena + h->acap) / pg * pg;
+		if (e > a && e - a >= HUGEPAGE)
+			(void)madvise((void *)a, e - a, MADV_DONTNEED);
+	}
 	h->n = 0;
 	h->alen = 0;
 }
