@@ -5,6 +5,13 @@
  * nodes of threads have FLAME_THREAD | thread id as their function.
  * The table is dropped while the children are linked (it is not needed
  * to walk the tree) and made again by a later flame_add().
+ *
+ * A node's slot comes from the hash of its path (its function and its
+ * parent's path hash), not of its parent's id: so the slots of all the
+ * levels of a stack are known from its function ids alone, before any
+ * is looked up, and flame_add() loads them, and the nodes in them,
+ * levels ahead.  Looked up one after the other, each level would wait
+ * on two cache misses: millions of nodes do not fit in the caches.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -12,21 +19,27 @@
 
 #include "flame.h"
 
-/* The slot of the key (p, f): a 64-bit mix of both. */
-static size_t
-hash(const struct flame *t, uint32_t p, uint32_t f)
+#define AHEAD		8	/* levels whose slots are loaded ahead */
+#define ROOTHASH	0x9e3779b9u
+
+/* The path hash of function f's node under a node of path hash ph. */
+static uint32_t
+pathhash(uint32_t ph, uint32_t f)
 {
-	uint64_t x = (uint64_t)p << 32 | f;
+	uint64_t x = (uint64_t)ph << 32 | f;
 
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
-	return (size_t)x & (t->nslot - 1);
+	return (uint32_t)x;
 }
 
-/* Twice the slots, or enough for the nodes, every node in its slot. */
+/*
+ * Twice the slots, or enough for the nodes, every node in its slot (the
+ * slot of the node AHEAD loaded meanwhile).
+ */
 static void
 grow(struct flame *t)
 {
@@ -36,48 +49,67 @@ grow(struct flame *t)
 	t->nslot = t->nslot ? t->nslot * 2 : 1024;
 	while (2 * (t->n + 1) > t->nslot)
 		t->nslot *= 2;
-	t->slot = xcalloc(t->nslot, sizeof(*t->slot));
+	t->slot = xhuge(t->nslot * sizeof(*t->slot));
+	memset(t->slot, 0, t->nslot * sizeof(*t->slot));
 	for (i = 0; i < t->n; i++) {
-		k = hash(t, t->parent[i], t->func[i]);
+		if (i + AHEAD < t->n)
+			__builtin_prefetch(&t->slot[t->node[i + AHEAD].hash &
+			    (t->nslot - 1)], 1);
+		k = t->node[i].hash & (t->nslot - 1);
 		while (t->slot[k] != 0)
 			k = (k + 1) & (t->nslot - 1);
 		t->slot[k] = (uint32_t)i + 1;
 	}
 }
 
+/* Room for twice the nodes (huge pages: millions of them, see xhuge()). */
+static void
+more(struct flame *t)
+{
+	size_t c = t->cap ? t->cap * 2 : 1024;
+
+	if (c > SIZE_MAX / sizeof(uint64_t))
+		errx(1, "too many frames");
+	t->node = xhugegrow(t->node, t->cap * sizeof(*t->node),
+	    c * sizeof(*t->node));
+	t->w = xhugegrow(t->w, t->cap * sizeof(double), c * sizeof(double));
+	if (t->wa != NULL)
+		t->wa = xhugegrow(t->wa, t->cap * sizeof(double),
+		    c * sizeof(double));
+	t->samples = xhugegrow(t->samples, t->cap * sizeof(uint64_t),
+	    c * sizeof(uint64_t));
+	t->cap = c;
+}
+
 /*
- * The child of node p for function f, made if new.  The table holds
- * node ids only (open addressing, at most half full): the keys are the
- * nodes' parent and func.
+ * The child of node p for function f, made if new; h is its path hash.
+ * The table holds node ids only (open addressing, at most half full):
+ * the keys are the nodes' parent and func.
  */
 static uint32_t
-child(struct flame *t, uint32_t p, uint32_t f)
+child(struct flame *t, uint32_t p, uint32_t f, uint32_t h)
 {
+	const struct fnode *nd;
 	size_t k;
 	uint32_t id;
 
 	if (2 * (t->n + 1) > t->nslot)
 		grow(t);
-	for (k = hash(t, p, f); t->slot[k] != 0; k = (k + 1) & (t->nslot - 1))
-		if (t->parent[t->slot[k] - 1] == p &&
-		    t->func[t->slot[k] - 1] == f)
+	for (k = h & (t->nslot - 1); t->slot[k] != 0;
+	    k = (k + 1) & (t->nslot - 1)) {
+		nd = &t->node[t->slot[k] - 1];
+		if (nd->parent == p && nd->func == f)
 			return t->slot[k] - 1;
+	}
 	if (t->n >= FLAME_NONE - 1)
 		errx(1, "too many frames");
 	id = (uint32_t)t->n;
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->parent = xreallocarray(t->parent, t->cap, sizeof(uint32_t));
-		t->func = xreallocarray(t->func, t->cap, sizeof(uint32_t));
-		t->w = xreallocarray(t->w, t->cap, sizeof(double));
-		if (t->wa != NULL)
-			t->wa = xreallocarray(t->wa, t->cap, sizeof(double));
-		t->samples = xreallocarray(t->samples, t->cap,
-		    sizeof(uint64_t));
-	}
+	if (t->n == t->cap)
+		more(t);
 	t->slot[k] = id + 1;
-	t->parent[id] = p;
-	t->func[id] = f;
+	t->node[id].parent = p;
+	t->node[id].func = f;
+	t->node[id].hash = h;
 	t->w[id] = 0;
 	if (t->wa != NULL)
 		t->wa[id] = 0;
@@ -90,15 +122,15 @@ void
 flame_init(struct flame *t)
 {
 	memset(t, 0, sizeof(*t));
-	child(t, FLAME_NONE, FLAME_NONE);
+	child(t, FLAME_NONE, FLAME_NONE, ROOTHASH);
 }
 
 void
 flame_free(struct flame *t)
 {
 	free(t->slot);
-	free(t->parent);
-	free(t->func);
+	free(t->node);
+	free(t->ph);
 	free(t->w);
 	free(t->wa);
 	free(t->samples);
@@ -116,27 +148,57 @@ addto(struct flame *t, uint32_t nd, double w, double wa, uint64_t samples)
 {
 	t->w[nd] += w;
 	if (wa != 0) {
-		if (t->wa == NULL)
-			t->wa = xcalloc(t->cap, sizeof(double));
+		if (t->wa == NULL) {
+			t->wa = xhuge(t->cap * sizeof(double));
+			memset(t->wa, 0, t->cap * sizeof(double));
+		}
 		t->wa[nd] += wa;
 	}
 	t->samples[nd] += samples;
 }
 
+/*
+ * The stack's levels are looked up in turn, each under the node found
+ * above it; the slots of the levels AHEAD below are loaded meanwhile,
+ * and the nodes in the slots of those AHEAD / 2 below (see above).
+ */
 void
 flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
     int reverse, double w, double wa, uint64_t samples)
 {
-	uint32_t nd = 0;
-	size_t i;
+	uint32_t nd = 0, f, s, h = t->node[0].hash, *fn;
+	size_t i, l, m = n + (tid != FLAME_NONE);
 
-	addto(t, nd, w, wa, samples);
-	if (tid != FLAME_NONE) {
-		nd = child(t, nd, FLAME_THREAD | tid);
-		addto(t, nd, w, wa, samples);
+	if (m > SIZE_MAX / 2 / sizeof(*t->ph))
+		errx(1, "stack too deep");
+	if (2 * m > t->phcap) {
+		t->phcap = 2 * m;
+		t->ph = xreallocarray(t->ph, t->phcap, sizeof(*t->ph));
 	}
-	for (i = 0; i < n; i++) {
-		nd = child(t, nd, ids[reverse ? n - 1 - i : i]);
+	/* Each level's function (fn), then its path hash (ph). */
+	fn = t->ph + m;
+	for (l = 0; l < m; l++) {
+		i = tid != FLAME_NONE ? l - 1 : l;
+		fn[l] = tid != FLAME_NONE && l == 0 ? FLAME_THREAD | tid :
+		    ids[reverse ? n - 1 - i : i];
+		t->ph[l] = h = pathhash(h, fn[l]);
+	}
+	addto(t, nd, w, wa, samples);
+	for (l = 0; l < m && l < AHEAD; l++)
+		if (t->slot != NULL)
+			__builtin_prefetch(&t->slot[t->ph[l] &
+			    (t->nslot - 1)]);
+	for (l = 0; l < m; l++) {
+		if (t->slot != NULL) {
+			if (l + AHEAD < m)
+				__builtin_prefetch(&t->slot[t->ph[l + AHEAD] &
+				    (t->nslot - 1)]);
+			if (l + AHEAD / 2 < m && (s = t->slot[t->ph[l +
+			    AHEAD / 2] & (t->nslot - 1)]) != 0)
+				__builtin_prefetch(&t->node[s - 1]);
+		}
+		f = fn[l];
+		nd = child(t, nd, f, t->ph[l]);
 		addto(t, nd, w, wa, samples);
 	}
 }
@@ -151,9 +213,9 @@ flame_children(struct flame *t, sst_cmp cmp, void *arg)
 	t->nslot = 0;
 	free(t->first);
 	free(t->next);
-	t->first = xreallocarray(NULL, t->n, sizeof(*t->first));
-	t->next = xreallocarray(NULL, t->n, sizeof(*t->next));
-	ix = xreallocarray(NULL, t->n, sizeof(*ix));
+	t->first = xhuge(t->n * sizeof(*t->first));
+	t->next = xhuge(t->n * sizeof(*t->next));
+	ix = xhuge(t->n * sizeof(*ix));
 	for (i = 0; i < t->n; i++) {
 		t->first[i] = t->next[i] = FLAME_NONE;
 		ix[i] = i;
@@ -162,8 +224,8 @@ flame_children(struct flame *t, sst_cmp cmp, void *arg)
 	sst_sort(ix + 1, t->n - 1, cmp, arg);
 	for (k = t->n; k > 1; k--) {
 		j = ix[k - 1];
-		t->next[j] = t->first[t->parent[j]];
-		t->first[t->parent[j]] = (uint32_t)j;
+		t->next[j] = t->first[t->node[j].parent];
+		t->first[t->node[j].parent] = (uint32_t)j;
 	}
 	free(ix);
 }
@@ -172,7 +234,7 @@ const char *
 flame_name(const struct flame *t, const struct cg *g, uint32_t nd,
     size_t *len)
 {
-	uint32_t fn = t->func[nd];
+	uint32_t fn = t->node[nd].func;
 
 	if (nd == 0) {
 		*len = 3;
@@ -244,10 +306,10 @@ flame_byname(struct flame *t, const struct cg *g)
 	/* Rank functions and threads by name once, then sort by rank. */
 	fr = ranks(g->funcs);
 	tr = ranks(g->threads.keys);
-	key = xreallocarray(NULL, t->n, sizeof(*key));
+	key = xhuge(t->n * sizeof(*key));
 	for (i = 1; i < t->n; i++)
-		key[i] = t->func[i] & FLAME_THREAD ? (1ULL << 32) |
-		    tr[t->func[i] & ~FLAME_THREAD] : fr[t->func[i]];
+		key[i] = t->node[i].func & FLAME_THREAD ? (1ULL << 32) |
+		    tr[t->node[i].func & ~FLAME_THREAD] : fr[t->node[i].func];
 	o.key = key;
 	flame_children(t, byrank, &o);
 	free(key);

@@ -12,10 +12,18 @@
 
 #define FLAME_NONE	UINT32_MAX
 #define FLAME_THREAD	0x80000000u	/* func of a thread's node | tid */
+/* A node: its key, (parent, func), and the hash of its path. */
+struct fnode {
+	uint32_t	 parent;
+	uint32_t	 func;
+	uint32_t	 hash;
+};
 struct flame {
-	uint32_t	*slot;		/* (parent, func) -> node + 1 */
+	uint32_t	*slot;		/* by path hash: node + 1 */
 	size_t		 nslot;
-	uint32_t	*parent, *func;
+	struct fnode	*node;
+	uint32_t	*ph;		/* flame_add()'s path hashes */
+	size_t		 phcap;
 	double		*w;		/* weight */
 	double		*wa;		/* countA in a diff, NULL: all 0 */
 	uint64_t	*samples;

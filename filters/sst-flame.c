@@ -81,10 +81,10 @@ frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
 	s = flame_name(&f->t, &f->cg, (uint32_t)nd, &len);
 	if (merged != NULL)
 		k = SK_MERGED;
-	else if (nd > 0 && (f->t.func[nd] & FLAME_THREAD))
+	else if (nd > 0 && (f->t.node[nd].func & FLAME_THREAD))
 		k = SK_THREAD;
 	else if (nd > 0) {
-		file = cg_file(&f->cg, f->t.func[nd], &flen);
+		file = cg_file(&f->cg, f->t.node[nd].func, &flen);
 		k = svg_kind(s, len, file, flen);
 	}
 	buf_reset(b);
@@ -255,7 +255,7 @@ main(int argc, char *argv[])
 		title = f.cg.diff ? "Differential Flame Graph" : f.icicle ?
 		    "Icicle Graph" : "Flame Graph";
 	for (i = 1; i < f.t.n; i++)
-		if (!(f.t.func[i] & FLAME_THREAD) &&
+		if (!(f.t.node[i].func & FLAME_THREAD) &&
 		    (d = fabs(f.t.w[i] - FLAME_WA(&f.t, i))) > f.maxdelta)
 			f.maxdelta = d;
 	flame_byname(&f.t, &f.cg);

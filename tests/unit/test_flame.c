@@ -2,8 +2,8 @@
  * test_flame.c: Check suite for the frame tree of sst-flame
  * (common/flame.c) and its script (common/flamejs.c): nodes shared by
  * stacks with the same path, thread nodes, merged threads, reversed
- * stacks, the children linked in the order asked for, and a script
- * that can sit in CDATA and loads nothing.
+ * stacks, deep ones, the children linked in the order asked for, and
+ * a script that can sit in CDATA and loads nothing.
  */
 
 #include <check.h>
@@ -23,7 +23,8 @@ path(const struct flame *t, const uint32_t *f, size_t n)
 
 	for (i = 0; i < n; i++) {
 		for (c = 0; c < t->n; c++)
-			if (c != 0 && t->parent[c] == nd && t->func[c] == f[i])
+			if (c != 0 && t->node[c].parent == nd &&
+			    t->node[c].func == f[i])
 				break;
 		if (c == t->n)
 			return FLAME_NONE;
@@ -134,7 +135,8 @@ bydesc(size_t a, size_t b, void *arg)
 {
 	const struct flame *t = arg;
 
-	return t->func[a] > t->func[b] ? -1 : t->func[a] < t->func[b];
+	return t->node[a].func > t->node[b].func ? -1 :
+	    t->node[a].func < t->node[b].func;
 }
 
 START_TEST(test_children)
@@ -152,13 +154,13 @@ START_TEST(test_children)
 	flame_add(&t, FLAME_NONE, d, 1, 0, 1, 0, 1);
 	flame_children(&t, bydesc, &t);
 	c0 = t.first[0];
-	ck_assert_uint_eq(t.func[c0], 3);
-	ck_assert_uint_eq(t.func[t.next[c0]], 2);
-	ck_assert_uint_eq(t.func[t.next[t.next[c0]]], 1);
+	ck_assert_uint_eq(t.node[c0].func, 3);
+	ck_assert_uint_eq(t.node[t.next[c0]].func, 2);
+	ck_assert_uint_eq(t.node[t.next[t.next[c0]]].func, 1);
 	ck_assert_uint_eq(t.next[t.next[t.next[c0]]], FLAME_NONE);
 	c0 = t.first[t.next[t.next[c0]]];
-	ck_assert_uint_eq(t.func[c0], 5);
-	ck_assert_uint_eq(t.func[t.next[c0]], 2);
+	ck_assert_uint_eq(t.node[c0].func, 5);
+	ck_assert_uint_eq(t.node[t.next[c0]].func, 2);
 	ck_assert_uint_eq(t.first[t.next[c0]], FLAME_NONE);
 	/*
 	 * Linking drops the node table; a stack added after it finds its
@@ -169,7 +171,7 @@ START_TEST(test_children)
 	ck_assert_uint_eq(t.n, n);
 	flame_add(&t, FLAME_NONE, e, 2, 0, 1, 0, 1);
 	ck_assert_uint_eq(t.n, n + 1);
-	ck_assert_uint_eq(t.parent[n], t.parent[t.next[c0]]);
+	ck_assert_uint_eq(t.node[n].parent, t.node[t.next[c0]].parent);
 	ck_assert_double_eq(t.w[t.next[c0]], 2);
 	flame_free(&t);
 }
@@ -236,9 +238,9 @@ START_TEST(test_byname)
 	ck_assert_uint_eq(t.next[c], FLAME_NONE);
 	/* T2: a at x.py, a at y.py, b. */
 	c = t.first[c];
-	ck_assert_uint_eq(t.func[c], 2);
-	ck_assert_uint_eq(t.func[t.next[c]], 1);
-	ck_assert_uint_eq(t.func[t.next[t.next[c]]], 0);
+	ck_assert_uint_eq(t.node[c].func, 2);
+	ck_assert_uint_eq(t.node[t.next[c]].func, 1);
+	ck_assert_uint_eq(t.node[t.next[t.next[c]]].func, 0);
 	flame_free(&t);
 	cg_free(&g);
 }
@@ -305,6 +307,65 @@ START_TEST(test_script)
 }
 END_TEST
 
+/*
+ * Deep stacks (more levels than flame_add() looks ahead) over a few
+ * functions, so that they share prefixes of every length, in two
+ * threads, some reversed, added before and after the children are
+ * linked (which drops the table): each node is made by the first stack
+ * through its path, in order, with the right parent, function and
+ * weight, as a model made here by comparing the paths finds.
+ */
+#define DS	300	/* stacks */
+#define DD	61	/* levels at most: a thread and 60 frames */
+START_TEST(test_deep)
+{
+	static uint32_t pth[DS][DD], ids[DD], id[DS][DD];
+	static size_t len[DS];
+	static double ew[DS * DD + 1];
+	struct flame t;
+	uint32_t x = 12345, next = 1;
+	size_t i, j, k, l, n;
+	int rev;
+
+	flame_init(&t);
+	for (i = 0; i < DS; i++) {
+		n = 20 + (x = x * 1103515245 + 12345) % 41;
+		rev = i % 3 == 0;
+		pth[i][0] = FLAME_THREAD | (uint32_t)(i % 2);
+		for (j = 0; j < n; j++) {
+			x = x * 1103515245 + 12345;
+			ids[j] = (x >> 16) % (j < 10 ? 2 : 4);
+		}
+		for (j = 0; j < n; j++)
+			pth[i][j + 1] = ids[rev ? n - 1 - j : j];
+		len[i] = n + 1;
+		if (i == DS / 2)
+			flame_children(&t, bydesc, &t);
+		flame_add(&t, (uint32_t)(i % 2), ids, n, rev, (double)i,
+		    0, 1);
+		/* The model: the first stack through a path makes it. */
+		for (l = 0; l < len[i]; l++) {
+			for (k = 0; k < i; k++)
+				if (len[k] > l && memcmp(pth[k], pth[i],
+				    (l + 1) * sizeof(uint32_t)) == 0)
+					break;
+			id[i][l] = k < i ? id[k][l] : next++;
+			ew[id[i][l]] += (double)i;
+		}
+	}
+	ck_assert_uint_eq(t.n, next);
+	for (i = 0; i < DS; i++)
+		for (l = 0; l < len[i]; l++) {
+			k = id[i][l];
+			ck_assert_uint_eq(t.node[k].parent, l > 0 ?
+			    id[i][l - 1] : 0);
+			ck_assert_uint_eq(t.node[k].func, pth[i][l]);
+			ck_assert_double_eq(t.w[k], ew[k]);
+		}
+	flame_free(&t);
+}
+END_TEST
+
 static Suite *
 flame_suite(void)
 {
@@ -318,6 +379,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_wa_late);
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_children_big);
+	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_byname);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_script);
