@@ -203,10 +203,15 @@ flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
 	}
 }
 
-void
-flame_children(struct flame *t, sst_cmp cmp, void *arg)
+/*
+ * Link each node's children in the order of ix[1 .. n) (all the nodes
+ * but the root, sorted together: so each node's children come in
+ * order), and free ix.  The table is dropped (see above).
+ */
+static void
+link(struct flame *t, size_t *ix)
 {
-	size_t i, j, k, *ix;
+	size_t i, j, k;
 
 	free(t->slot);
 	t->slot = NULL;
@@ -215,19 +220,26 @@ flame_children(struct flame *t, sst_cmp cmp, void *arg)
 	free(t->next);
 	t->first = xhuge(t->n * sizeof(*t->first));
 	t->next = xhuge(t->n * sizeof(*t->next));
-	ix = xhuge(t->n * sizeof(*ix));
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n; i++)
 		t->first[i] = t->next[i] = FLAME_NONE;
-		ix[i] = i;
-	}
-	/* Sorted all together, each node's children come in order. */
-	sst_sort(ix + 1, t->n - 1, cmp, arg);
 	for (k = t->n; k > 1; k--) {
 		j = ix[k - 1];
 		t->next[j] = t->first[t->node[j].parent];
 		t->first[t->node[j].parent] = (uint32_t)j;
 	}
 	free(ix);
+}
+
+void
+flame_children(struct flame *t, sst_cmp cmp, void *arg)
+{
+	size_t i, *ix;
+
+	ix = xhuge(t->n * sizeof(*ix));
+	for (i = 0; i < t->n; i++)
+		ix[i] = i;
+	sst_sort(ix + 1, t->n - 1, cmp, arg);
+	link(t, ix);
 }
 
 const char *
@@ -245,76 +257,74 @@ flame_name(const struct flame *t, const struct cg *g, uint32_t nd,
 	return cg_name(g, fn, len);
 }
 
-/* What the sorts below compare. */
-struct names {
-	const struct htab	*h;
-	const uint64_t		*key;
-};
-
-/* Keys "name TAB file" (or thread names) in byte order. */
+/* Keys "name TAB file" (or thread names) of table arg in byte order. */
 static int
 bykey(size_t a, size_t b, void *arg)
 {
-	const struct names *o = arg;
+	const struct htab *h = arg;
 	const char *ka, *kb;
 	size_t la, lb;
 	int c;
 
-	ka = ht_key(o->h, a, &la);
-	kb = ht_key(o->h, b, &lb);
+	ka = ht_key(h, a, &la);
+	kb = ht_key(h, b, &lb);
 	if ((c = memcmp(ka, kb, la < lb ? la : lb)) != 0)
 		return c;
 	return la < lb ? -1 : la > lb;
-}
-
-/* Nodes by the rank of their function or thread, then by id. */
-static int
-byrank(size_t a, size_t b, void *arg)
-{
-	const struct names *o = arg;
-
-	if (o->key[a] != o->key[b])
-		return o->key[a] < o->key[b] ? -1 : 1;
-	return a < b ? -1 : a > b;
 }
 
 /* rank[id] for the keys of h in byte order; free() it. */
 static size_t *
 ranks(const struct htab *h)
 {
-	struct names o = { h, NULL };
 	size_t i, n = ht_count(h), *ix, *rank;
 
 	ix = xreallocarray(NULL, n + 1, sizeof(*ix));
 	rank = xreallocarray(NULL, n + 1, sizeof(*rank));
 	for (i = 0; i < n; i++)
 		ix[i] = i;
-	sst_sort(ix, n, bykey, &o);
+	sst_sort(ix, n, bykey, (void *)h);
 	for (i = 0; i < n; i++)
 		rank[ix[i]] = i;
 	free(ix);
 	return rank;
 }
 
+/*
+ * Functions and threads are ranked by name once (threads after the
+ * functions); the nodes are then sorted by the rank of theirs and by
+ * id, a counting sort: as many counts as ranks, in two passes.
+ */
 void
 flame_byname(struct flame *t, const struct cg *g)
 {
-	struct names o = { NULL, NULL };
-	size_t *fr, *tr, i;
-	uint64_t *key;
+	size_t *fr, *tr, *at, *ix, *key, i, nf, nr;
+	uint32_t f;
 
-	/* Rank functions and threads by name once, then sort by rank. */
+	nf = ht_count(g->funcs);
+	nr = nf + ht_count(g->threads.keys);
 	fr = ranks(g->funcs);
 	tr = ranks(g->threads.keys);
 	key = xhuge(t->n * sizeof(*key));
+	at = xcalloc(nr + 1, sizeof(*at));
+	for (i = 1; i < t->n; i++) {
+		f = t->node[i].func;
+		key[i] = f & FLAME_THREAD ? nf + tr[f & ~FLAME_THREAD] : fr[f];
+		at[key[i] + 1]++;
+	}
+	/* at[r]: where the nodes of rank r start, after the root. */
+	at[0] = 1;
+	for (i = 1; i <= nr; i++)
+		at[i] += at[i - 1];
+	ix = xhuge(t->n * sizeof(*ix));
+	ix[0] = 0;
 	for (i = 1; i < t->n; i++)
-		key[i] = t->node[i].func & FLAME_THREAD ? (1ULL << 32) |
-		    tr[t->node[i].func & ~FLAME_THREAD] : fr[t->node[i].func];
-	o.key = key;
-	flame_children(t, byrank, &o);
+		ix[at[key[i]]++] = i;
+	free(at);
 	free(key);
 	free(fr);
 	free(tr);
+	link(t, ix);
 }
 
 /* A frame of flame_walk()'s path from the root. */

@@ -246,6 +246,59 @@ START_TEST(test_byname)
 }
 END_TEST
 
+/*
+ * By name at every level: each node's children in name order, a
+ * function's nodes under several parents each in its place.
+ */
+START_TEST(test_byname_deep)
+{
+	struct flame t;
+	struct cg g;
+	static const uint32_t s0[] = { 0, 0 }, s1[] = { 0, 2 },
+	    s2[] = { 0, 1 }, s3[] = { 2, 1 }, s4[] = { 2, 0 }, s5[] = { 1 };
+	uint32_t c, d;
+
+	cg_init(&g);
+	ht_intern(g.funcs, "c\tc.py", 6, NULL);
+	ht_intern(g.funcs, "a\ta.py", 6, NULL);
+	ht_intern(g.funcs, "b\tb.py", 6, NULL);
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, s0, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, s1, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, s2, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, s3, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, s4, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, s5, 1, 0, 1, 0, 1);
+	flame_byname(&t, &g);
+	/* The root: a, b, c. */
+	c = t.first[0];
+	ck_assert_uint_eq(t.node[c].func, 1);
+	ck_assert_uint_eq(t.first[c], FLAME_NONE);
+	c = t.next[c];
+	ck_assert_uint_eq(t.node[c].func, 2);
+	/* Under b: a, c. */
+	d = t.first[c];
+	ck_assert_uint_eq(t.node[d].func, 1);
+	d = t.next[d];
+	ck_assert_uint_eq(t.node[d].func, 0);
+	ck_assert_uint_eq(t.next[d], FLAME_NONE);
+	c = t.next[c];
+	ck_assert_uint_eq(t.node[c].func, 0);
+	ck_assert_uint_eq(t.next[c], FLAME_NONE);
+	/* Under c: a, b, c. */
+	d = t.first[c];
+	ck_assert_uint_eq(t.node[d].func, 1);
+	d = t.next[d];
+	ck_assert_uint_eq(t.node[d].func, 2);
+	d = t.next[d];
+	ck_assert_uint_eq(t.node[d].func, 0);
+	ck_assert_uint_eq(t.next[d], FLAME_NONE);
+	ck_assert_double_eq(t.w[0], 6);
+	flame_free(&t);
+	cg_free(&g);
+}
+END_TEST
+
 /* What flame_walk() drew, as text. */
 static void
 draw(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
@@ -381,6 +434,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_children_big);
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_byname);
+	tcase_add_test(tc, test_byname_deep);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_script);
 	suite_add_tcase(s, tc);
