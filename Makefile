@@ -146,7 +146,8 @@ FUZZFLAGS = -std=c11 -Wall -Wextra -g -O1 -ffp-contract=off \
 FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
 	  -Dwarn=fuzz_warn -Dwarnx=fuzz_warnx -Dmalloc=fuzz_malloc \
 	  -Dcalloc=fuzz_calloc -Drealloc=fuzz_realloc \
-	  -Dreallocarray=fuzz_reallocarray -Dstrdup=fuzz_strdup \
+	  -Dreallocarray=fuzz_reallocarray -Daligned_alloc=fuzz_aligned_alloc \
+	  -Dstrdup=fuzz_strdup \
 	  -Dfree=fuzz_free -Dread=fuzz_read -Dfopen=fuzz_fopen \
 	  -Dfdopen=fuzz_fdopen -Dfclose=fuzz_fclose -DSPD_ONETHREAD
 FUZZ_FILTER_collapsed = collapsed2sst

@@ -40,6 +40,7 @@ void	*fuzz_malloc(size_t);
 void	*fuzz_calloc(size_t, size_t);
 void	*fuzz_realloc(void *, size_t);
 void	*fuzz_reallocarray(void *, size_t, size_t);
+void	*fuzz_aligned_alloc(size_t, size_t);
 char	*fuzz_strdup(const char *);
 void	 fuzz_free(void *);
 void	 fuzz_exit(int) __attribute__((__noreturn__));
@@ -139,6 +140,16 @@ fuzz_malloc(size_t n)
 	void *p;
 
 	if ((p = malloc(n)) != NULL)
+		track(p);
+	return p;
+}
+
+void *
+fuzz_aligned_alloc(size_t al, size_t n)
+{
+	void *p;
+
+	if ((p = aligned_alloc(al, n)) != NULL)
 		track(p);
 	return p;
 }
