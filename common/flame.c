@@ -36,10 +36,7 @@ pathhash(uint32_t ph, uint32_t f)
 	return (uint32_t)x;
 }
 
-/*
- * Twice the slots, or enough for the nodes, every node in its slot (the
- * slot of the node AHEAD loaded meanwhile).
- */
+/* Twice the slots, or enough for the nodes, every node in its slot. */
 static void
 grow(struct flame *t)
 {
@@ -49,12 +46,8 @@ grow(struct flame *t)
 	t->nslot = t->nslot ? t->nslot * 2 : 1024;
 	while (2 * (t->n + 1) > t->nslot)
 		t->nslot *= 2;
-	t->slot = xhuge(t->nslot * sizeof(*t->slot));
-	memset(t->slot, 0, t->nslot * sizeof(*t->slot));
+	t->slot = xhugezero(t->nslot, sizeof(*t->slot));
 	for (i = 0; i < t->n; i++) {
-		if (i + AHEAD < t->n)
-			__builtin_prefetch(&t->slot[t->node[i + AHEAD].hash &
-			    (t->nslot - 1)], 1);
 		k = t->node[i].hash & (t->nslot - 1);
 		while (t->slot[k] != 0)
 			k = (k + 1) & (t->nslot - 1);
@@ -148,10 +141,8 @@ addto(struct flame *t, uint32_t nd, double w, double wa, uint64_t samples)
 {
 	t->w[nd] += w;
 	if (wa != 0) {
-		if (t->wa == NULL) {
-			t->wa = xhuge(t->cap * sizeof(double));
-			memset(t->wa, 0, t->cap * sizeof(double));
-		}
+		if (t->wa == NULL)
+			t->wa = xhugezero(t->cap, sizeof(double));
 		t->wa[nd] += wa;
 	}
 	t->samples[nd] += samples;
@@ -166,7 +157,7 @@ void
 flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
     int reverse, double w, double wa, uint64_t samples)
 {
-	uint32_t nd = 0, f, s, h = t->node[0].hash, *fn;
+	uint32_t nd = 0, s, h = t->node[0].hash, *fn;
 	size_t i, l, m = n + (tid != FLAME_NONE);
 
 	if (m > SIZE_MAX / 2 / sizeof(*t->ph))
@@ -184,10 +175,8 @@ flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
 		t->ph[l] = h = pathhash(h, fn[l]);
 	}
 	addto(t, nd, w, wa, samples);
-	for (l = 0; l < m && l < AHEAD; l++)
-		if (t->slot != NULL)
-			__builtin_prefetch(&t->slot[t->ph[l] &
-			    (t->nslot - 1)]);
+	for (l = 0; t->slot != NULL && l < m && l < AHEAD; l++)
+		__builtin_prefetch(&t->slot[t->ph[l] & (t->nslot - 1)]);
 	for (l = 0; l < m; l++) {
 		if (t->slot != NULL) {
 			if (l + AHEAD < m)
@@ -197,8 +186,7 @@ flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
 			    AHEAD / 2] & (t->nslot - 1)]) != 0)
 				__builtin_prefetch(&t->node[s - 1]);
 		}
-		f = fn[l];
-		nd = child(t, nd, f, t->ph[l]);
+		nd = child(t, nd, fn[l], t->ph[l]);
 		addto(t, nd, w, wa, samples);
 	}
 }

@@ -188,21 +188,15 @@ ht_hash(const void *key, size_t len)
 }
 
 /*
- * n empty slots, written (not calloc()ed): a fresh mapping that calloc()
- * leaves untouched would first be read by lookups, mapping the zero page,
- * and each page written after that is a second fault that flushes the
- * other threads' TLBs.
+ * n empty slots, written (xhugezero(), not calloc()): a fresh mapping
+ * that calloc() leaves untouched would first be read by lookups, mapping
+ * the zero page, and each page written after that is a second fault that
+ * flushes the other threads' TLBs.
  */
 static struct slot *
 zeroed(size_t n)
 {
-	struct slot *s;
-
-	if (n > SIZE_MAX / sizeof(*s))
-		errx(1, "hash table full");
-	s = xhuge(n * sizeof(*s));
-	memset(s, 0, n * sizeof(*s));
-	return s;
+	return xhugezero(n, sizeof(struct slot));
 }
 
 /*

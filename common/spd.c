@@ -535,9 +535,6 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 		buf_free(&s.qa[i].rk.key);
 	for (i = 0; i < QBLOCKS; i++)
 		buf_free(&s.q[i].b);
-	free(s.tid);
-	free(s.rct);
-	free(s.rctext);
 	zp_free(s.zpool);
 	buf_free(&s.sbuf);
 	for (i = 0; i < OBATCHES; i++) {

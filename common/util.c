@@ -71,6 +71,23 @@ xhuge(size_t n)
 	return p;
 }
 
+/*
+ * n elements of size bytes by xhuge(), zeroed by writing them: calloc()
+ * would leave a fresh mapping untouched, first read as the zero page and
+ * then faulted again when written.
+ */
+void *
+xhugezero(size_t n, size_t size)
+{
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		errx(1, "malloc: %zu elements of %zu bytes", n, size);
+	p = xhuge(n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
 /* Array p of old bytes grown to n (n >= old) by xhuge(). */
 void *
 xhugegrow(void *p, size_t old, size_t n)
