@@ -75,6 +75,15 @@ $(B)/tests/%: tests/unit/%.c $(B)/tests/tutil.o $(B)/libsst.a \
 	$(CC) $(CFLAGS) -o $@ $< $(B)/tests/tutil.o $(B)/libsst.a \
 	    $(CHECKLIBS) $(LDLIBS)
 
+# test_spd's checks over spd.c built with colliding raw text hashes.
+$(B)/tests/test_spdcollide: tests/unit/test_spdcollide.c \
+    tests/unit/test_spd.c common/spd.c $(B)/tests/tutil.o $(B)/libsst.a \
+    tests/unit/tutil.h $(COMMON_H)
+	@mkdir -p $(B)/tests
+	$(CC) $(CFLAGS) -DSPD_COLLIDE -Itests/unit -o $@ \
+	    tests/unit/test_spdcollide.c common/spd.c $(B)/tests/tutil.o \
+	    $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
+
 # Install the Debian packages the build and tests need, if any is missing.
 deps:
 	@sh tests/deps.sh $(DEBPKGS)
