@@ -98,7 +98,7 @@ JOBS	= 2
 # With SANITIZE=1 the plain bin/ is built too, for the scripts that run
 # pipelines/ by path (which then use bin/); the rest use build/san/bin.
 check: deps
-	@$(MAKE) --no-print-directory all units
+	@$(MAKE) --no-print-directory all units build/genpyspy
 	@if [ "$(SANITIZE)" = 1 ]; then \
 	    $(MAKE) --no-print-directory SANITIZE= all; fi
 	@SANITIZE=$(SANITIZE) VALGRIND=$(VALGRIND) JOBS=$(JOBS) sh tests/run.sh
