@@ -51,7 +51,9 @@
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 
-#define MOVE		16	/* bytes joinframes() moves at once */
+#define MOVE		32	/* bytes joinframes() moves at once */
+#define SLACK		(2 * MOVE)	/* and may write or read past */
+#define BIGTEXT		4096	/* frames and text counted past this */
 #define OBATCHES	3	/* batches of records made ready */
 #define OBRECS		1024	/* records in a batch at most */
 #define OBTEXT		(128 * 1024)	/* and text, about */
@@ -231,6 +233,7 @@ struct spd {
 	struct buf	 arena;		/* escaped names and locations */
 	size_t		*noff, *loff;	/* by frame: name, location */
 	size_t		 nframes;
+	size_t		 maxtext[2];	/* the longest name, place */
 	int		 hasframes;
 	struct prof	*pending, **tail;
 	struct prof	*cur;		/* being read */
@@ -574,7 +577,7 @@ readframes(struct spd *s)
 {
 	struct buf loc;
 	enum json_tok t;
-	size_t cap = 0;
+	size_t i, cap = 0;
 
 	buf_init(&loc);
 	buf_reset(&s->arena);
@@ -590,8 +593,15 @@ readframes(struct spd *s)
 		s->nframes++;
 	}
 	/* The room that joinframes() reads past a name or place into. */
-	buf_grow(&s->arena, MOVE);
-	memset(s->arena.data + s->arena.len, 0, MOVE);
+	buf_grow(&s->arena, SLACK);
+	memset(s->arena.data + s->arena.len, 0, SLACK);
+	s->maxtext[0] = s->maxtext[1] = 0;
+	for (i = 0; i < s->nframes; i++) {
+		if (s->loff[i] - s->noff[i] > s->maxtext[0])
+			s->maxtext[0] = s->loff[i] - s->noff[i];
+		if (s->noff[i + 1] - s->loff[i] > s->maxtext[1])
+			s->maxtext[1] = s->noff[i + 1] - s->loff[i];
+	}
 	s->hasframes = 1;
 	buf_free(&loc);
 }
@@ -1780,23 +1790,30 @@ frametext(const void *src, uint32_t id, const char **name, size_t *nlen,
 }
 
 /*
- * Copy n bytes from src to dst in moves of MOVE bytes, which, for the
- * short names and places of a stack, is faster than memcpy(): up to
- * MOVE - 1 bytes past dst + n are written and past src + n read.
+ * Copy n bytes from src to dst: the first FIRST bytes whole, then moves
+ * of MOVE bytes, so that the names and places of a stack, mostly no
+ * longer than FIRST bytes, are copied without a branch that depends on
+ * their length, which memcpy() and a loop would mispredict: up to
+ * SLACK - 1 bytes past dst + n are written and past src + n read.
  */
 static inline char *
-move(char *dst, const char *src, size_t n)
+move(char *dst, const char *src, size_t n, size_t first)
 {
 	size_t i;
 
-	for (i = 0; i < n; i += MOVE)
+	memcpy(dst, src, MOVE);
+	if (first > MOVE)
+		memcpy(dst + MOVE, src + MOVE, MOVE);
+	for (i = first; i < n; i += MOVE)
 		memcpy(dst + i, src + i, MOVE);
 	return dst + n;
 }
 
 /*
  * Append the names (which 0) or places (1) of frames ids[0 .. n - 1],
- * joined by ';' and ended by a NUL, to b; returns their length.
+ * joined by ';' and ended by a NUL, to b; returns their length.  The
+ * room is that of n of the longest (s->maxtext), or counted when that
+ * is much more than needed.
  */
 static size_t
 joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
@@ -1807,15 +1824,25 @@ joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
 	size_t i, len = 0;
 	char *q, *q0;
 
-	for (i = 0; i < n; i++)
-		len += to[ids[i]] - from[ids[i]] + 1;
-	buf_grow(b, len + 1 + MOVE);
+	if (s->maxtext[which] < BIGTEXT && n < BIGTEXT)
+		len = n * (s->maxtext[which] + 1);
+	else
+		for (i = 0; i < n; i++)
+			len += to[ids[i]] - from[ids[i]] + 1;
+	buf_grow(b, len + 1 + SLACK);
 	q = q0 = b->data + b->len;
-	for (i = 0; i < n; i++) {
-		q = move(q, s->arena.data + from[ids[i]], to[ids[i]] -
-		    from[ids[i]]);
-		*q++ = ';';
-	}
+	if (which)
+		for (i = 0; i < n; i++) {
+			q = move(q, s->arena.data + from[ids[i]],
+			    to[ids[i]] - from[ids[i]], 2 * MOVE);
+			*q++ = ';';
+		}
+	else
+		for (i = 0; i < n; i++) {
+			q = move(q, s->arena.data + from[ids[i]],
+			    to[ids[i]] - from[ids[i]], MOVE);
+			*q++ = ';';
+		}
 	if (n > 0)
 		q--;
 	*q = '\0';

@@ -95,14 +95,24 @@ flatten(const char *doc, int persample)
 	return out;
 }
 
-/* doc flattens to want. */
+/*
+ * doc flattens to want.  A long output that differs is reported from the
+ * line where it does (Check cannot carry a long message).
+ */
 static void
 same(const char *doc, int persample, const char *want)
 {
 	char *out;
+	size_t i, line = 1, bol = 0;
 
 	out = flatten(doc, persample);
-	ck_assert_str_eq(out, want);
+	for (i = 0; out[i] == want[i] && out[i] != '\0'; i++)
+		if (out[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	ck_assert_msg(out[i] == want[i], "line %zu differs: got \"%.200s\", "
+	    "want \"%.200s\"", line, out + bol, want + bol);
 	free(out);
 }
 
@@ -488,6 +498,98 @@ START_TEST(test_many_frames)
 	    "T\t1\t3\tnone\t3\tf1024\tm.py:1025::1024\n"
 	    "T\t1\t4\tnone\t4\tf2999;f0\tm.py:3000::2999;m.py:1::0\n");
 	buf_free(&doc);
+}
+END_TEST
+
+/*
+ * Names and files of every length about the sizes joinframes() copies
+ * at once (32 and 64 bytes), in stacks of one frame and of all of them
+ * (many records, so that the records are made by a thread of their
+ * own), root first and leaf first: each joined as written.
+ */
+START_TEST(test_text_lengths)
+{
+	static const size_t len[] = { 1, 2, 31, 32, 33, 63, 64, 65, 95, 96,
+	    97, 128, 129, 300 };
+	struct buf doc, want, name[14], file[14], st, lo, rst, rlo;
+	size_t i, k, d, x, n = sizeof(len) / sizeof(len[0]), nrec = 6000;
+
+	buf_init(&doc);
+	buf_init(&want);
+	buf_init(&st);
+	buf_init(&lo);
+	buf_init(&rst);
+	buf_init(&rlo);
+	for (i = 0; i < n; i++) {
+		buf_init(&name[i]);
+		buf_init(&file[i]);
+		for (k = 0; k < len[i]; k++) {
+			buf_addc(&name[i], (char)('a' + (i + k) % 26));
+			buf_addc(&file[i], (char)('A' + (i * 3 + k) % 26));
+		}
+	}
+	buf_adds(&doc, "{\"shared\":{\"frames\":[");
+	for (i = 0; i < n; i++)
+		buf_printf(&doc, "%s{\"name\":\"%s\",\"file\":\"%s\","
+		    "\"line\":%zu}", i ? "," : "", name[i].data, file[i].data,
+		    i);
+	buf_adds(&doc, "]},\"profiles\":[{\"name\":\"T\",\"unit\":"
+	    "\"none\",\"samples\":[");
+	/* Stacks of one frame, then all frames, then all leaf first. */
+	for (i = 0; i < n; i++)
+		buf_printf(&doc, "%s[%zu]", i ? "," : "", i);
+	for (k = 0; k < 2; k++) {
+		buf_adds(&doc, ",[");
+		for (i = 0; i < n; i++)
+			buf_printf(&doc, "%s%zu", i ? "," : "",
+			    k ? n - 1 - i : i);
+		buf_adds(&doc, "]");
+	}
+	/* Stacks of four frames, i's digits in base n: thousands. */
+	for (i = 0; i < nrec; i++)
+		for (d = 0, x = i; d < 4; d++, x /= n)
+			buf_printf(&doc, "%s%zu%s", d ? "," : ",[", x % n,
+			    d == 3 ? "]" : "");
+	buf_adds(&doc, "],\"weights\":[");
+	for (i = 0; i < n + 2 + nrec; i++)
+		buf_printf(&doc, "%s1", i ? "," : "");
+	buf_adds(&doc, "]}]}");
+	for (i = 0; i < n; i++)
+		buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%s:%zu::%zu\n",
+		    name[i].data, file[i].data, i, i);
+	for (i = 0; i < n; i++) {
+		buf_printf(&st, "%s%s", i ? ";" : "", name[i].data);
+		buf_printf(&lo, "%s%s:%zu::%zu", i ? ";" : "", file[i].data,
+		    i, i);
+		k = n - 1 - i;
+		buf_printf(&rst, "%s%s", i ? ";" : "", name[k].data);
+		buf_printf(&rlo, "%s%s:%zu::%zu", i ? ";" : "", file[k].data,
+		    k, k);
+	}
+	buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%s\n", st.data, lo.data);
+	buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%s\n", rst.data, rlo.data);
+	for (i = 0; i < nrec; i++) {
+		buf_reset(&st);
+		buf_reset(&lo);
+		for (d = 0, x = i; d < 4; d++, x /= n) {
+			buf_printf(&st, "%s%s", d ? ";" : "", name[x % n].data);
+			buf_printf(&lo, "%s%s:%zu::%zu", d ? ";" : "",
+			    file[x % n].data, x % n, x % n);
+		}
+		buf_printf(&want, "T\t1\t1\tnone\t1\t%s\t%s\n", st.data,
+		    lo.data);
+	}
+	same(doc.data, 0, want.data);
+	for (i = 0; i < n; i++) {
+		buf_free(&name[i]);
+		buf_free(&file[i]);
+	}
+	buf_free(&doc);
+	buf_free(&want);
+	buf_free(&st);
+	buf_free(&lo);
+	buf_free(&rst);
+	buf_free(&rlo);
 }
 END_TEST
 
@@ -1193,6 +1295,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_many_frames);
 	tcase_add_test(tc, test_spellings);
+	tcase_add_test(tc, test_text_lengths);
 	tcase_add_test(tc, test_raw_cache);
 	tcase_add_test(tc, test_raw_cache_wrap);
 	tcase_add_test(tc, test_batches);
