@@ -1218,6 +1218,51 @@ json_rawskip(struct json *j, size_t len)
 	return 0;
 }
 
+/*
+ * The number's text is in the buffer right before its ',' (made a NUL
+ * by next_token()), and the elements after it are compared where they
+ * are: 8 bytes at once when the text and its ',' fit in them (the
+ * buffer's JSON_PAD bytes let 8 be read at its end).
+ */
+size_t
+json_skipsame(struct json *j, size_t max)
+{
+	const unsigned char *p = j->p, *t;
+	size_t n = 0, len = j->textlen, step = len + 1;
+	uint64_t want, mask, v;
+	unsigned char m[8];
+
+	if (j->last != JT_NUM || j->state != S_ELEM || len == 0 ||
+	    j->stack[j->depth] != T_ARR)
+		return 0;
+	t = (const unsigned char *)j->text;
+	if (step <= 8) {
+		want = 0;
+		memcpy(&want, t, len);
+		((unsigned char *)&want)[len] = ',';
+		memset(m, 0, sizeof(m));
+		memset(m, 0xff, step);
+		memcpy(&mask, m, sizeof(mask));
+		while (n < max && (size_t)(j->end - p) >= step) {
+			memcpy(&v, p, 8);
+			if (((v ^ want) & mask) != 0)
+				break;
+			p += step;
+			n++;
+		}
+	} else
+		while (n < max && (size_t)(j->end - p) >= step &&
+		    memcmp(p, t, len) == 0 && p[len] == ',') {
+			p += step;
+			n++;
+		}
+	if (n > 0) {
+		j->tokoff = OFF(j, p - step);
+		j->p = (unsigned char *)p;
+	}
+	return n;
+}
+
 const char *
 json_text(const struct json *j, size_t *lenp)
 {

@@ -1643,7 +1643,7 @@ readweights(struct spd *s, struct prof *p)
 	double w = 0;
 	const char *v;
 	char last[32];
-	size_t len, lastlen = 0;
+	size_t len, lastlen = 0, k;
 
 	transit(s, p, PS_WEIGHTS);
 	if (p->sids != NULL)
@@ -1661,17 +1661,20 @@ readweights(struct spd *s, struct prof *p)
 			lastlen = len < sizeof(last) ? len : 0;
 			memcpy(last, v, lastlen);
 		}
-		n++;
+		/* This weight and those spelled the same right after it. */
+		k = 1 + json_skipsame(s->j, SIZE_MAX);
+		n += k;
 		if (p->sids != NULL) {
-			if (!p->bad && getseq(s, p->sids, &id, sizeof(id)) ==
-			    -1)
-				p->bad = 1;
-			else if (!p->bad) {
-				addsample(s, p, id, w, p->tsum);
-				p->tsum += w;
-			}
+			for (; k > 0 && !p->bad; k--)
+				if (getseq(s, p->sids, &id, sizeof(id)) == -1)
+					p->bad = 1;
+				else {
+					addsample(s, p, id, w, p->tsum);
+					p->tsum += w;
+				}
 		} else
-			putseq(s, p->wts, &w, sizeof(w));
+			for (; k > 0; k--)
+				putseq(s, p->wts, &w, sizeof(w));
 	}
 	p->hasw = 1;
 	p->nw = n;

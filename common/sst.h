@@ -149,6 +149,14 @@ int	 json_rawskip(struct json *, size_t);
 /* The same for the array right after the one given (",[" between). */
 int	 json_rawnext(struct json *, const char *, size_t, const char **,
 	    size_t *);
+/*
+ * Right after a JT_NUM element of an array that a ',' follows: move past
+ * the elements after it that are spelled the same and followed by a ','
+ * (as many as the buffer holds, max at most), as if each had been read
+ * with json_next(); returns how many.  The last one's JT_NUM stays the
+ * last token read.
+ */
+size_t	 json_skipsame(struct json *, size_t);
 
 /* esc.c: the stream's escaping (see sst(5)) */
 void	 esc_add(struct buf *, const char *, size_t);

@@ -7,7 +7,9 @@
  * text is NUL-terminated, that numbers convert, that the depth stays in
  * range, and that after EOF or an error every call returns the same.
  * Arrays and objects that start at a token count divisible by 7 are
- * skipped with json_skip().
+ * skipped with json_skip().  From memory, the numbers after a number
+ * that are spelled the same are skipped with json_skipsame() and must
+ * be the tokens that the other walk reads one by one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,8 @@ struct walk {
 	char		 err[160];
 };
 
+static void	skipsame(struct walk *, struct json *, const char *, size_t,
+		    const unsigned long long *, int);
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -38,6 +42,39 @@ mix(uint64_t h, const void *p, size_t n)
 	while (n-- > 0)
 		h = (h ^ *s++) * 0x100000001b3ULL;
 	return h;
+}
+
+/*
+ * From memory, the numbers spelled as the one just read (text s, len,
+ * at pos) that json_skipsame() skips are mixed in as the tokens that
+ * the walk by reads, which does not skip, sees: one after another, each
+ * len + 1 bytes on.
+ */
+static void
+skipsame(struct walk *w, struct json *j, const char *s, size_t len,
+    const unsigned long long *pos, int depth)
+{
+	enum json_tok t = JT_NUM;
+	unsigned long long at[3];
+	size_t i, k;
+
+	k = json_skipsame(j, 1 + (size_t)(w->ntok % 5) * 1000);
+	for (i = 1; i <= k; i++) {
+		at[0] = pos[0] + i * (len + 1);
+		at[1] = pos[1];
+		at[2] = pos[2] + i * (len + 1);
+		w->ntok++;
+		w->hash = mix(w->hash, &t, sizeof(t));
+		w->hash = mix(w->hash, &depth, sizeof(depth));
+		w->hash = mix(w->hash, s, len);
+		w->hash = mix(w->hash, at, sizeof(at));
+	}
+	if (k > 0 && (json_offset(j) != at[0] || json_line(j) != at[1] ||
+	    json_col(j) != at[2]))
+		fuzz_bug("json_skipsame: the last token read is not at the "
+		    "last one skipped");
+	if (k > 0 && (json_text(j, &i) != s || i != len))
+		fuzz_bug("json_skipsame: the token's text changed");
 }
 
 static void
@@ -83,6 +120,8 @@ walk(void *arg)
 		w->hash = mix(w->hash, pos, sizeof(pos));
 		if (t == JT_ERROR || t == JT_EOF)
 			break;
+		if (t == JT_NUM && w->fd == -1)
+			skipsame(w, j, s, len, pos, depth);
 		if ((t == JT_ARR || t == JT_OBJ || t == JT_KEY) &&
 		    w->ntok % 7 == 0) {
 			if (json_skip(j, t) == -1 && json_next(j) != JT_ERROR)

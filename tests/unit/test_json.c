@@ -1411,6 +1411,192 @@ END_TEST
 
 /* The suite. */
 /* The raw text of flat arrays, and what is not one. */
+/*
+ * The tokens of memory s as dump() writes them, but each number that
+ * json_skipsame(max) skipped K elements after written "n:X*K".
+ */
+static char *
+dump_skips(const char *s, size_t len, size_t max)
+{
+	struct json *j;
+	struct buf b;
+	enum json_tok t;
+	const char *x;
+	size_t n, k;
+	char *r;
+
+	buf_init(&b);
+	j = json_open_mem(s, len, "mem");
+	for (;;) {
+		if (b.len > 0)
+			buf_addc(&b, ' ');
+		switch (t = json_next(j)) {
+		case JT_NUM:
+			x = json_text(j, &n);
+			buf_printf(&b, "n:%.*s", (int)n, x);
+			if ((k = json_skipsame(j, max)) > 0) {
+				buf_printf(&b, "*%zu", k);
+				/* The text read stays the number's. */
+				x = json_text(j, &n);
+				ck_assert_int_eq(x[n], '\0');
+			}
+			continue;
+		case JT_ARR:
+			buf_adds(&b, "[");
+			continue;
+		case JT_ARR_END:
+			buf_adds(&b, "]");
+			continue;
+		case JT_OBJ:
+			buf_adds(&b, "{");
+			continue;
+		case JT_OBJ_END:
+			buf_adds(&b, "}");
+			continue;
+		case JT_KEY:
+			x = json_text(j, &n);
+			buf_printf(&b, "k:%.*s", (int)n, x);
+			continue;
+		case JT_EOF:
+			buf_adds(&b, "$");
+			break;
+		case JT_ERROR:
+			buf_printf(&b, "!%llu:%llu: %s", json_line(j),
+			    json_col(j), json_errmsg(j));
+			break;
+		default:
+			buf_adds(&b, "?");
+			continue;
+		}
+		break;
+	}
+	json_close(j);
+	r = xstrdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+/* dump_skips()'s "n:X*K" written out as K + 1 tokens "n:X". */
+static char *
+expand_skips(const char *d)
+{
+	struct buf b;
+	const char *tok, *star, *sp;
+	unsigned long k;
+	char *r;
+
+	buf_init(&b);
+	for (tok = d; *tok != '\0'; tok = *sp ? sp + 1 : sp) {
+		if ((sp = strchr(tok, ' ')) == NULL)
+			sp = tok + strlen(tok);
+		star = memchr(tok, '*', (size_t)(sp - tok));
+		if (strncmp(tok, "n:", 2) != 0 || star == NULL) {
+			buf_printf(&b, "%s%.*s", b.len ? " " : "",
+			    (int)(sp - tok), tok);
+			continue;
+		}
+		for (k = strtoul(star + 1, NULL, 10) + 1; k > 0; k--)
+			buf_printf(&b, "%s%.*s", b.len ? " " : "",
+			    (int)(star - tok), tok);
+	}
+	r = xstrdup(b.len ? b.data : "");
+	buf_free(&b);
+	return r;
+}
+
+/*
+ * json_skipsame() skips the elements spelled as the number just read
+ * and followed by a ',', texts of 1 to 8 bytes with their ',' compared
+ * at once and longer ones by bytes, no further than max, nothing
+ * outside an array; what it skips reads as the tokens themselves
+ * would, errors and their places included, across buffer refills.
+ */
+START_TEST(test_skipsame)
+{
+	static const struct {
+		const char	*in;
+		size_t		 max;
+		const char	*want;
+	} t[] = {
+		{ "[1,1,1,1]", 99, "[ n:1*2 n:1 ] $" },
+		{ "[0.01,0.01,0.01,0.02,0.01]", 99,
+		    "[ n:0.01*2 n:0.02 n:0.01 ] $" },
+		{ "[1,10,1,1]", 99, "[ n:1 n:10 n:1 n:1 ] $" },
+		{ "[10,1,1]", 99, "[ n:10 n:1 n:1 ] $" },
+		{ "[1,1 ,1]", 99, "[ n:1 n:1 n:1 ] $" },
+		{ "[1, 1,1,1]", 99, "[ n:1 n:1*1 n:1 ] $" },
+		{ "[1234567,1234567,1234567]", 99,
+		    "[ n:1234567*1 n:1234567 ] $" },
+		{ "[12345678,12345678,12345678,12345678]", 99,
+		    "[ n:12345678*2 n:12345678 ] $" },
+		{ "[12345678,12345679,12345678]", 99,
+		    "[ n:12345678 n:12345679 n:12345678 ] $" },
+		{ "[12345678,123456789,12345678,12345678]", 99,
+		    "[ n:12345678 n:123456789 n:12345678 n:12345678 ] $" },
+		{ "[0.000001,0.000001,0.0000011,0.000001]", 99,
+		    "[ n:0.000001*1 n:0.0000011 n:0.000001 ] $" },
+		{ "[2,2,2,2,2,2]", 2, "[ n:2*2 n:2*1 n:2 ] $" },
+		{ "[2,2,2]", 0, "[ n:2 n:2 n:2 ] $" },
+		{ "[[5,5,5],[5,5]]", 99, "[ [ n:5*1 n:5 ] [ n:5 n:5 ] ] $" },
+		{ "{\"a\":1,\"b\":1,\"c\":1}", 99,
+		    "{ k:a n:1 k:b n:1 k:c n:1 } $" },
+		{ "7", 99, "n:7 $" },
+		{ "[3,3,3,x]", 99, NULL },
+		{ "[3,3,3,3", 99, NULL },
+		{ "[3,3,\n3,3,3,-]", 99, NULL },
+	};
+	struct json *j;
+	struct buf big;
+	char *got, *all, *want;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		got = dump_skips(t[i].in, strlen(t[i].in), t[i].max);
+		if (t[i].want != NULL)
+			ck_assert_msg(strcmp(got, t[i].want) == 0,
+			    "%s: got %s", t[i].in, got);
+		/* Written out, the tokens and errors of json_next(). */
+		all = expand_skips(got);
+		want = dump_str(t[i].in);
+		ck_assert_msg(strcmp(all, want) == 0, "%s: got %s, want %s",
+		    t[i].in, all, want);
+		free(got);
+		free(all);
+		free(want);
+	}
+	/* The place of the last token read is the last one skipped. */
+	j = open_str("[4,\n44,44,44,5]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_uint_eq(json_col(j), 1);
+	ck_assert_uint_eq(json_skipsame(j, 99), 2);
+	ck_assert_uint_eq(json_line(j), 2);
+	ck_assert_uint_eq(json_col(j), 7);
+	ck_assert_uint_eq(json_offset(j), 10);
+	json_close(j);
+	/* Runs across the refills of a 256 KB buffer. */
+	buf_init(&big);
+	buf_adds(&big, "[");
+	for (i = 0; i < 200000; i++)
+		buf_adds(&big, i % 7919 == 0 ? "0.02," : i % 5 == 0 ?
+		    "0.01,\n" : "0.01,");
+	buf_adds(&big, "0.01]");
+	got = dump_skips(big.data, big.len, SIZE_MAX);
+	all = expand_skips(got);
+	want = dump_mem(big.data, big.len);
+	ck_assert_str_eq(all, want);
+	/* Few tokens: the runs were skipped. */
+	for (i = k = 0; got[i] != '\0'; i++)
+		k += got[i] == ' ';
+	ck_assert_uint_lt(k, 200000 / 5 * 2 + 100);
+	free(got);
+	free(all);
+	free(want);
+	buf_free(&big);
+}
+END_TEST
+
 START_TEST(test_rawarray)
 {
 	static const struct {
@@ -1667,6 +1853,7 @@ json_suite(void)
 	tcase_add_test(tc, test_max_depth);
 	tcase_add_test(tc, test_skip);
 	tcase_add_test(tc, test_rawarray);
+	tcase_add_test(tc, test_skipsame);
 	tcase_add_test(tc, test_rawnext);
 	tcase_add_test(tc, test_name);
 	suite_add_tcase(s, tc);
