@@ -329,7 +329,7 @@ static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
 static size_t	 intern(struct prof *, const char *, size_t, uint64_t, int *);
-static size_t	 keyids(struct spd *, const char *, size_t);
+static size_t	 keyids(uint32_t *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
 static size_t	 joinframes(const struct spd *, const uint32_t *, size_t,
@@ -1759,9 +1759,13 @@ readevents(struct spd *s, struct prof *p)
 		json_fail(s->j, "events: %zu frames left open", depth);
 }
 
-/* The frame indices of a kept stack key (varints) of len bytes, in stk. */
+/*
+ * The frame indices of a kept stack key (varints) of len bytes, into ids,
+ * which has room for len (a varint takes a byte at least); returns how
+ * many.
+ */
 static size_t
-keyids(struct spd *s, const char *key, size_t len)
+keyids(uint32_t *ids, const char *key, size_t len)
 {
 	const unsigned char *k = (const unsigned char *)key, *e = k + len;
 	size_t n;
@@ -1769,12 +1773,7 @@ keyids(struct spd *s, const char *key, size_t len)
 
 	for (n = 0; k < e; n++) {
 		k = varint_get(k, e, &fr);
-		if (n == s->stkcap) {
-			s->stkcap *= 2;
-			s->stk = xreallocarray(s->stk, s->stkcap,
-			    sizeof(*s->stk));
-		}
-		s->stk[n] = (uint32_t)fr;
+		ids[n] = (uint32_t)fr;
 	}
 	return n;
 }
@@ -2046,20 +2045,19 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			o->llen = o[-1].llen;
 		} else {
 			k = pkey(p, id, &len);
-			n = keyids(s, k, len);
-			if (b->nids + n > b->idscap) {
-				while (b->nids + n > b->idscap)
+			if (b->nids + len > b->idscap) {
+				while (b->nids + len > b->idscap)
 					b->idscap *= 2;
 				b->ids = xreallocarray(b->ids, b->idscap,
 				    sizeof(*b->ids));
 			}
-			memcpy(b->ids + b->nids, s->stk, n * sizeof(*b->ids));
+			n = keyids(b->ids + b->nids, k, len);
 			o->ioff = b->nids;
 			o->nids = n;
 			b->nids += n;
 			o->loff = b->text.len;
-			o->llen = s->ids ? 0 : joinframes(s, s->stk, n, 1,
-			    &b->text);
+			o->llen = s->ids ? 0 : joinframes(s, b->ids + o->ioff,
+			    n, 1, &b->text);
 			last = id;
 		}
 		b->nrec++;
