@@ -59,6 +59,7 @@
 #define OBTEXT		(128 * 1024)	/* and text, about */
 #define OSPIN		100000	/* looks at a flag before sleeping */
 #define OTHREAD		4096	/* records that get a thread making them */
+#define OWLOCS		2	/* 1 batch in OWLOCS: locations by the writer */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		4
 
@@ -144,8 +145,9 @@ struct rctag {
 
 /*
  * A record made ready to write: its frames (ioff, nids in the batch's
- * ids) and its locations field (loff, llen in the batch's text); the
- * stack field is made by the writing thread.
+ * ids) and its locations field (loff, llen in the batch's text, unless
+ * the batch's wlocs says that the writing thread makes it); the stack
+ * field is made by the writing thread.
  */
 struct orec {
 	uint64_t	 n;
@@ -161,6 +163,7 @@ struct obatch {
 	uint32_t	*ids;
 	size_t		 nids, idscap;
 	struct buf	 text;
+	int		 wlocs;		/* locations joined by the writer */
 	int		 end;		/* the profile's last */
 	atomic_int	 full;		/* made, not yet written */
 };
@@ -266,6 +269,7 @@ struct spd {
 	uint32_t	 qprev;		/* the stack id of the sample before */
 	struct qahead	 qa[3];
 	struct buf	 sbuf;
+	struct buf	 lbuf;		/* locations joined by the writer */
 	struct obatch	 ob[OBATCHES];	/* records being made into text */
 	struct prof	*op;		/* of this profile */
 	pthread_t	 oth;		/* by this thread, */
@@ -495,6 +499,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	s.zpool = zp_new();
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
+	buf_init(&s.lbuf);
 	atomic_init(&s.osleep, 0);
 	if (pthread_mutex_init(&s.omu, NULL) != 0 ||
 	    pthread_cond_init(&s.ocv, NULL) != 0)
@@ -558,6 +563,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 		buf_free(&s.q[i].b);
 	zp_free(s.zpool);
 	buf_free(&s.sbuf);
+	buf_free(&s.lbuf);
 	for (i = 0; i < OBATCHES; i++) {
 		free(s.ob[i].rec);
 		free(s.ob[i].ids);
@@ -2056,8 +2062,8 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			o->nids = n;
 			b->nids += n;
 			o->loff = b->text.len;
-			o->llen = s->ids ? 0 : joinframes(s, b->ids + o->ioff,
-			    n, 1, &b->text);
+			o->llen = s->ids || b->wlocs ? 0 : joinframes(s,
+			    b->ids + o->ioff, n, 1, &b->text);
 			last = id;
 		}
 		b->nrec++;
@@ -2114,8 +2120,10 @@ producer(void *arg)
 	size_t i = 0;
 
 	do {
-		b = &s->ob[i++ % OBATCHES];
+		b = &s->ob[i % OBATCHES];
 		await(s, &b->full, 0);
+		/* Some of the locations' text is made by the writing thread. */
+		b->wlocs = i++ % OWLOCS == OWLOCS - 1;
 		produce(s, s->op, b, &pos);
 		aset(s, &b->full, 1);
 	} while (!b->end);
@@ -2143,9 +2151,17 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r,
 				r->stacklen = joinframes(s, s->fr.ids,
 				    s->fr.n, 0, &s->sbuf);
 				r->stack = s->sbuf.data;
+				if (b->wlocs) {
+					buf_reset(&s->lbuf);
+					r->locslen = joinframes(s, s->fr.ids,
+					    s->fr.n, 1, &s->lbuf);
+					r->locs = s->lbuf.data;
+				}
 			}
-			r->locs = b->text.data + o->loff;
-			r->locslen = o->llen;
+			if (!b->wlocs) {
+				r->locs = b->text.data + o->loff;
+				r->locslen = o->llen;
+			}
 		}
 		r->samples = o->n;
 		r->period = o->w * p->factor;
@@ -2202,7 +2218,8 @@ recstart(struct spd *s, struct prof *p, struct sst_rec *r, uint64_t pos)
  * text, the locations field) and written (consume(): the names joined,
  * the record handed to s->emit).  A profile of OTHREAD records or more
  * has them made ready by a thread of its own while the batch before is
- * written, in turns over OBATCHES batches.  The fuzzers' build
+ * written, in turns over OBATCHES batches; the locations of one batch in
+ * OWLOCS are joined by the writing thread, which has less to do.  The fuzzers' build
  * (SPD_ONETHREAD), whose allocator and err() are for one thread, makes
  * and writes them in turns, as does a profile whose thread cannot start.
  */
