@@ -1046,7 +1046,9 @@ qroom(struct spd *s, size_t n)
 {
 	struct buf *b = &s->q[s->qi % QBLOCKS].b;
 
-	buf_grow(b, n);
+	/* buf_grow()'s test, without a call for each sample. */
+	if (b->len + n + 1 > b->cap)
+		buf_grow(b, n);
 	b->len += n;
 	return (unsigned char *)b->data + b->len - n;
 }
