@@ -28,11 +28,13 @@
 /* The read buffer size in json.c; the boundary tests aim at it. */
 #define BUFSZ	(256 * 1024)
 
-static char	*dump(struct json *);
+static char	*dump(struct json *, size_t);
 static char	*dump_mem(const char *, size_t);
 static char	*dump_str(const char *);
 static char	*dump_pipe(const char *, size_t);
 static char	*dump_file(const char *, size_t);
+static char	*dump_skips(const char *, size_t, size_t);
+static char	*expand_skips(const char *);
 static char	*boundary_doc(const char *, size_t, size_t *);
 static struct json *open_str(const char *);
 static char	*slurp(const char *, size_t *);
@@ -44,14 +46,18 @@ static char	*trace(struct json *, int, struct buf *);
 static char	*trace_doc(const char *, size_t, int, int, struct buf *);
 static Suite	*json_suite(void);
 
-/* Append the token dump of the rest of j's input to a new string. */
+/*
+ * Append the token dump of the rest of j's input to a new string.  With
+ * skip > 0, a number after which json_skipsame(skip) skipped K elements
+ * is written "n:X*K".
+ */
 static char *
-dump(struct json *j)
+dump(struct json *j, size_t skip)
 {
 	struct buf b;
 	enum json_tok t;
 	const char *s;
-	size_t len, i;
+	size_t len, i, k;
 	char *r;
 
 	buf_init(&b);
@@ -102,6 +108,13 @@ dump(struct json *j)
 					buf_printf(&b, "\\x%02x",
 					    (unsigned char)s[i]);
 			}
+			if (t == JT_NUM && skip > 0 &&
+			    (k = json_skipsame(j, skip)) > 0) {
+				buf_printf(&b, "*%zu", k);
+				/* The text read stays the number's. */
+				ck_assert_ptr_eq(json_text(j, &i), s);
+				ck_assert_uint_eq(i, len);
+			}
 			continue;
 		}
 		break;
@@ -119,7 +132,7 @@ dump_mem(const char *s, size_t len)
 	char *r;
 
 	j = json_open_mem(s, len, "mem");
-	r = dump(j);
+	r = dump(j, 0);
 	json_close(j);
 	return r;
 }
@@ -162,7 +175,7 @@ dump_pipe(const char *s, size_t len)
 	}
 	close(fds[1]);
 	j = json_open(fds[0], "pipe");
-	r = dump(j);
+	r = dump(j, 0);
 	json_close(j);
 	close(fds[0]);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
@@ -182,7 +195,7 @@ dump_file(const char *s, size_t len)
 	ck_assert_int_eq(fflush(fp), 0);
 	ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
 	j = json_open(fileno(fp), "file");
-	r = dump(j);
+	r = dump(j, 0);
 	json_close(j);
 	fclose(fp);
 	return r;
@@ -1411,68 +1424,16 @@ END_TEST
 
 /* The suite. */
 /* The raw text of flat arrays, and what is not one. */
-/*
- * The tokens of memory s as dump() writes them, but each number that
- * json_skipsame(max) skipped K elements after written "n:X*K".
- */
+/* The dump of memory s, the numbers skipped with json_skipsame(max). */
 static char *
 dump_skips(const char *s, size_t len, size_t max)
 {
 	struct json *j;
-	struct buf b;
-	enum json_tok t;
-	const char *x;
-	size_t n, k;
 	char *r;
 
-	buf_init(&b);
 	j = json_open_mem(s, len, "mem");
-	for (;;) {
-		if (b.len > 0)
-			buf_addc(&b, ' ');
-		switch (t = json_next(j)) {
-		case JT_NUM:
-			x = json_text(j, &n);
-			buf_printf(&b, "n:%.*s", (int)n, x);
-			if ((k = json_skipsame(j, max)) > 0) {
-				buf_printf(&b, "*%zu", k);
-				/* The text read stays the number's. */
-				x = json_text(j, &n);
-				ck_assert_int_eq(x[n], '\0');
-			}
-			continue;
-		case JT_ARR:
-			buf_adds(&b, "[");
-			continue;
-		case JT_ARR_END:
-			buf_adds(&b, "]");
-			continue;
-		case JT_OBJ:
-			buf_adds(&b, "{");
-			continue;
-		case JT_OBJ_END:
-			buf_adds(&b, "}");
-			continue;
-		case JT_KEY:
-			x = json_text(j, &n);
-			buf_printf(&b, "k:%.*s", (int)n, x);
-			continue;
-		case JT_EOF:
-			buf_adds(&b, "$");
-			break;
-		case JT_ERROR:
-			buf_printf(&b, "!%llu:%llu: %s", json_line(j),
-			    json_col(j), json_errmsg(j));
-			break;
-		default:
-			buf_adds(&b, "?");
-			continue;
-		}
-		break;
-	}
+	r = dump(j, max);
 	json_close(j);
-	r = xstrdup(b.data);
-	buf_free(&b);
 	return r;
 }
 
