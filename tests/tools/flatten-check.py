@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""flatten-check.py JSON SST: check, independently of sst-flatten, that
-the sst stream SST holds what JSON's sampled speedscope profiles say:
-for each profile in order, one record per distinct stack in the order
-the samples first use it, its sample count, its weight the left-to-right
-sum of its samples' weights (as Python adds them), its period the one
-weight they share, its stack the frame names root first joined by ";"
-and its locations file:line:col:index joined the same way.  The whole
+"""flatten-check.py [-s] JSON SST: check, independently of sst-flatten,
+that the sst stream SST holds what JSON's sampled speedscope profiles
+say: for each profile in order, one record per distinct stack in the
+order the samples first use it, its sample count, its weight the
+left-to-right sum of its samples' weights (as Python adds them), its
+period the one weight they share, its stack the frame names root first
+joined by ";" and its locations file:line:col:index joined the same
+way.  With -s (sst-flatten -s), one record per sample, in order, with
+its start: startValue plus the weights of the samples before it.  The whole
 document is loaded with Python's json module.  Only what bench/genpyspy
 writes is modelled: sampled profiles in seconds, distinct thread names,
 names that need no escaping, and one weight per stack; anything else is
@@ -33,7 +35,7 @@ def num(v):
     return "null" if v is None else str(v)
 
 
-def model(path):
+def model(path, persample):
     with open(path, "rb") as f:
         doc = json.load(f)
     frames = doc["shared"]["frames"]
@@ -52,6 +54,15 @@ def model(path):
         seen.add(thread)
         if len(p["samples"]) != len(p["weights"]):
             fail("not modelled: samples and weights of unequal counts")
+        if persample:
+            t = 0.0
+            for stack, w in zip(p["samples"], p["weights"]):
+                recs.append((thread, 1, w, w,
+                             ";".join(names[i] for i in stack),
+                             ";".join(locs[i] for i in stack),
+                             p.get("startValue", 0) + t))
+                t += w
+            continue
         agg = {}
         for stack, w in zip(p["samples"], p["weights"]):
             key = tuple(stack)
@@ -68,27 +79,34 @@ def model(path):
     return recs
 
 
-def stream(path):
+def stream(path, persample):
     recs = []
+    nf = 8 if persample else 7
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, 1):
             fld = raw.decode("utf-8").rstrip("\n").split("\t")
-            if len(fld) != 7 or fld[3] != "seconds":
-                fail("%s:%d: not a seven-field record in seconds"
-                     % (path, lineno))
+            if len(fld) != nf or fld[3] != "seconds":
+                fail("%s:%d: not a %d-field record in seconds"
+                     % (path, lineno, nf))
             recs.append((fld[0], int(fld[1]), float(fld[2]),
-                         float(fld[4]), fld[5], fld[6]))
+                         float(fld[4]), fld[5], fld[6])
+                        + ((float(fld[7]),) if persample else ()))
     return recs
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: flatten-check.py JSON SST")
-    want = model(sys.argv[1])
-    got = stream(sys.argv[2])
-    fields = ("thread", "samples", "weight", "period", "stack", "locations")
+    args = sys.argv[1:]
+    persample = args[:1] == ["-s"]
+    if persample:
+        args = args[1:]
+    if len(args) != 2:
+        sys.exit("usage: flatten-check.py [-s] JSON SST")
+    want = model(args[0], persample)
+    got = stream(args[1], persample)
+    fields = ("thread", "samples", "weight", "period", "stack", "locations",
+              "start")
     for i, (w, g) in enumerate(zip(want, got)):
-        for k, name in enumerate(fields):
+        for k, name in enumerate(fields[:len(w)]):
             if w[k] != g[k]:
                 fail("record %d: %s: want %r, got %r"
                      % (i + 1, name, w[k], g[k]))
