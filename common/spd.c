@@ -2221,9 +2221,10 @@ recstart(struct spd *s, struct prof *p, struct sst_rec *r, uint64_t pos)
  * the record handed to s->emit).  A profile of OTHREAD records or more
  * has them made ready by a thread of its own while the batch before is
  * written, in turns over OBATCHES batches; the locations of one batch in
- * OWLOCS are joined by the writing thread, which has less to do.  The fuzzers' build
- * (SPD_ONETHREAD), whose allocator and err() are for one thread, makes
- * and writes them in turns, as does a profile whose thread cannot start.
+ * OWLOCS are joined by the writing thread, which has less to do.  The
+ * fuzzers' build (SPD_ONETHREAD), whose allocator and err() are for one
+ * thread, makes and writes them in turns, as does a profile whose thread
+ * cannot start.
  */
 static void
 emitprof(struct spd *s, struct prof *p)
