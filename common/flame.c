@@ -61,16 +61,11 @@ more(struct flame *t)
 {
 	size_t c = t->cap ? t->cap * 2 : 1024;
 
-	if (c > SIZE_MAX / sizeof(uint64_t))
-		errx(1, "too many frames");
-	t->node = xhugegrow(t->node, t->cap * sizeof(*t->node),
-	    c * sizeof(*t->node));
-	t->w = xhugegrow(t->w, t->cap * sizeof(double), c * sizeof(double));
+	t->node = xhugegrow(t->node, t->cap, c, sizeof(*t->node));
+	t->w = xhugegrow(t->w, t->cap, c, sizeof(*t->w));
 	if (t->wa != NULL)
-		t->wa = xhugegrow(t->wa, t->cap * sizeof(double),
-		    c * sizeof(double));
-	t->samples = xhugegrow(t->samples, t->cap * sizeof(uint64_t),
-	    c * sizeof(uint64_t));
+		t->wa = xhugegrow(t->wa, t->cap, c, sizeof(*t->wa));
+	t->samples = xhugegrow(t->samples, t->cap, c, sizeof(*t->samples));
 	t->cap = c;
 }
 
@@ -206,8 +201,8 @@ link(struct flame *t, size_t *ix)
 	t->nslot = 0;
 	free(t->first);
 	free(t->next);
-	t->first = xhuge(t->n * sizeof(*t->first));
-	t->next = xhuge(t->n * sizeof(*t->next));
+	t->first = xhuge(t->n, sizeof(*t->first));
+	t->next = xhuge(t->n, sizeof(*t->next));
 	for (i = 0; i < t->n; i++)
 		t->first[i] = t->next[i] = FLAME_NONE;
 	for (k = t->n; k > 1; k--) {
@@ -223,7 +218,7 @@ flame_children(struct flame *t, sst_cmp cmp, void *arg)
 {
 	size_t i, *ix;
 
-	ix = xhuge(t->n * sizeof(*ix));
+	ix = xhuge(t->n, sizeof(*ix));
 	for (i = 0; i < t->n; i++)
 		ix[i] = i;
 	sst_sort(ix + 1, t->n - 1, cmp, arg);
@@ -293,7 +288,7 @@ flame_byname(struct flame *t, const struct cg *g)
 	nr = nf + ht_count(g->threads.keys);
 	fr = ranks(g->funcs);
 	tr = ranks(g->threads.keys);
-	key = xhuge(t->n * sizeof(*key));
+	key = xhuge(t->n, sizeof(*key));
 	at = xcalloc(nr + 1, sizeof(*at));
 	for (i = 1; i < t->n; i++) {
 		f = t->node[i].func;
@@ -304,7 +299,7 @@ flame_byname(struct flame *t, const struct cg *g)
 	at[0] = 1;
 	for (i = 1; i <= nr; i++)
 		at[i] += at[i - 1];
-	ix = xhuge(t->n * sizeof(*ix));
+	ix = xhuge(t->n, sizeof(*ix));
 	ix[0] = 0;
 	for (i = 1; i < t->n; i++)
 		ix[at[key[i]]++] = i;

@@ -22,7 +22,7 @@ struct flame {
 	uint32_t	*slot;		/* by path hash: node + 1 */
 	size_t		 nslot;
 	struct fnode	*node;
-	uint32_t	*ph;		/* flame_add()'s path hashes */
+	uint32_t	*ph;		/* flame_add()'s path hashes, functions */
 	size_t		 phcap;
 	double		*w;		/* weight */
 	double		*wa;		/* countA in a diff, NULL: all 0 */

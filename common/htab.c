@@ -311,8 +311,8 @@ ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
 	}
 	id = h->n++;
 	if (h->n > h->cap) {
-		h->off = xhugegrow(h->off, h->cap * sizeof(*h->off),
-		    2 * h->cap * sizeof(*h->off));
+		h->off = xhugegrow(h->off, h->cap, 2 * h->cap,
+		    sizeof(*h->off));
 		h->cap *= 2;
 	}
 	need = ALIGN(sizeof(hd) + len + 1);
@@ -321,7 +321,7 @@ ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
 	if (h->alen + need > h->acap) {
 		while (h->alen + need > h->acap)
 			h->acap *= 2;
-		h->arena = xhugegrow(h->arena, h->alen, h->acap);
+		h->arena = xhugegrow(h->arena, h->alen, h->acap, 1);
 	}
 	hd.id = (uint32_t)id;
 	hd.len = (uint32_t)len;

@@ -44,7 +44,7 @@ sst_sort(size_t *a, size_t n, sst_cmp cmp, void *ctx)
 
 	if (n < 2)
 		return;
-	tmp = xhuge((n / 2 + 1) * sizeof(*tmp));
+	tmp = xhuge(n / 2 + 1, sizeof(*tmp));
 	msort(a, tmp, n, cmp, ctx);
 	free(tmp);
 }

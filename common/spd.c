@@ -495,7 +495,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	}
 	s.tid = xcalloc(RCSLOTS, sizeof(*s.tid));
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
-	s.rctext = xhuge(RCSLOTS * RCTEXT);
+	s.rctext = xhuge(RCSLOTS, RCTEXT);
 	s.zpool = zp_new();
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
@@ -1443,8 +1443,7 @@ addsample(struct spd *s, struct prof *p, size_t id, double w, double t)
 		cap = p->aggcap ? p->aggcap : 256;
 		while (id >= cap)
 			cap *= 2;
-		p->agg = xhugegrow(p->agg, p->aggcap * sizeof(*p->agg),
-		    cap * sizeof(*p->agg));
+		p->agg = xhugegrow(p->agg, p->aggcap, cap, sizeof(*p->agg));
 		memset(p->agg + p->aggcap, 0,
 		    (cap - p->aggcap) * sizeof(*p->agg));
 		p->aggcap = cap;
@@ -1800,11 +1799,12 @@ frametext(const void *src, uint32_t id, const char **name, size_t *nlen,
 }
 
 /*
- * Copy n bytes from src to dst: the first FIRST bytes whole, then moves
- * of MOVE bytes, so that the names and places of a stack, mostly no
- * longer than FIRST bytes, are copied without a branch that depends on
- * their length, which memcpy() and a loop would mispredict: up to
- * SLACK - 1 bytes past dst + n are written and past src + n read.
+ * Copy n bytes from src to dst: the first first bytes (MOVE or SLACK)
+ * whole, then moves of MOVE bytes, so that the names and places of a
+ * stack, mostly no longer than first bytes, are copied without a branch
+ * that depends on their length, which memcpy() and a loop would
+ * mispredict: up to SLACK - 1 bytes past dst + n are written and past
+ * src + n read.
  */
 static inline char *
 move(char *dst, const char *src, size_t n, size_t first)
@@ -1831,7 +1831,7 @@ joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
 {
 	const size_t *from = which ? s->loff : s->noff;
 	const size_t *to = which ? s->noff + 1 : s->loff;
-	size_t i, len = 0;
+	size_t i, len = 0, first = which ? SLACK : MOVE;
 	char *q, *q0;
 
 	if (s->maxtext[which] < BIGTEXT && n < BIGTEXT)
@@ -1841,18 +1841,11 @@ joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
 			len += to[ids[i]] - from[ids[i]] + 1;
 	buf_grow(b, len + 1 + SLACK);
 	q = q0 = b->data + b->len;
-	if (which)
-		for (i = 0; i < n; i++) {
-			q = move(q, s->arena.data + from[ids[i]],
-			    to[ids[i]] - from[ids[i]], 2 * MOVE);
-			*q++ = ';';
-		}
-	else
-		for (i = 0; i < n; i++) {
-			q = move(q, s->arena.data + from[ids[i]],
-			    to[ids[i]] - from[ids[i]], MOVE);
-			*q++ = ';';
-		}
+	for (i = 0; i < n; i++) {
+		q = move(q, s->arena.data + from[ids[i]],
+		    to[ids[i]] - from[ids[i]], first);
+		*q++ = ';';
+	}
 	if (n > 0)
 		q--;
 	*q = '\0';

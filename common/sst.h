@@ -30,9 +30,9 @@ void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 /* For big arrays: huge pages from HUGEPAGE bytes up (see util.c). */
 #define HUGEPAGE	(2 << 20)
-void	*xhuge(size_t);
+void	*xhuge(size_t, size_t);
 void	*xhugezero(size_t, size_t);
-void	*xhugegrow(void *, size_t, size_t);
+void	*xhugegrow(void *, size_t, size_t, size_t);
 char	*xstrdup(const char *);
 void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);

@@ -44,17 +44,20 @@ xreallocarray(void *p, size_t n, size_t sz)
 }
 
 /*
- * n bytes for a big array, read or written at random: from HUGEPAGE up,
- * aligned to huge pages and in them where the system gives them on
- * request (madvise(2)), which saves a fault for each 4 KB page first
- * touched (dear in a virtual machine) and most TLB misses.  free(3)
- * frees it.
+ * An array of n elements of size bytes, big and read or written at
+ * random: from HUGEPAGE bytes up, aligned to huge pages and in them
+ * where the system gives them on request (madvise(2)), which saves a
+ * fault for each 4 KB page first touched (dear in a virtual machine)
+ * and most TLB misses.  free(3) frees it.
  */
 void *
-xhuge(size_t n)
+xhuge(size_t n, size_t size)
 {
 	void *p;
 
+	if (size != 0 && n > SIZE_MAX / size)
+		errx(1, "malloc: %zu elements of %zu bytes", n, size);
+	n *= size;
 #ifdef MADV_HUGEPAGE
 	if (n >= HUGEPAGE) {
 		if (n > SIZE_MAX - HUGEPAGE)
@@ -72,32 +75,30 @@ xhuge(size_t n)
 }
 
 /*
- * n elements of size bytes by xhuge(), zeroed by writing them: calloc()
- * would leave a fresh mapping untouched, first read as the zero page and
- * then faulted again when written.
+ * xhuge(), zeroed by writing it: calloc() would leave a fresh mapping
+ * untouched, first read as the zero page and then faulted again when
+ * written.
  */
 void *
 xhugezero(size_t n, size_t size)
 {
 	void *p;
 
-	if (size != 0 && n > SIZE_MAX / size)
-		errx(1, "malloc: %zu elements of %zu bytes", n, size);
-	p = xhuge(n * size);
+	p = xhuge(n, size);
 	memset(p, 0, n * size);
 	return p;
 }
 
-/* Array p of old bytes grown to n (n >= old) by xhuge(). */
+/* Array p of old elements of size bytes grown to n (n >= old) by xhuge(). */
 void *
-xhugegrow(void *p, size_t old, size_t n)
+xhugegrow(void *p, size_t old, size_t n, size_t size)
 {
 	void *q;
 
-	if (n < HUGEPAGE)
-		return xreallocarray(p, n, 1);
-	q = xhuge(n);
-	memcpy(q, p, old);
+	if (size == 0 || n < HUGEPAGE / size)
+		return xreallocarray(p, n, size);
+	q = xhuge(n, size);
+	memcpy(q, p, old * size);
 	free(p);
 	return q;
 }

@@ -308,12 +308,12 @@ START_TEST(test_huge)
 	    3 * HUGEPAGE + 17 }, i, k, n = 0;
 	unsigned char *p;
 
-	p = xhuge(16);
+	p = xhuge(16, 1);
 	for (k = 0; k < 16; k++)
 		p[k] = (unsigned char)(k * 7);
 	n = 16;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		p = xhugegrow(p, n, sizes[i]);
+		p = xhugegrow(p, n, sizes[i], 1);
 		for (k = 0; k < n; k++)
 			if (p[k] != (unsigned char)(k * 7))
 				ck_abort_msg("byte %zu lost growing to %zu",
@@ -323,7 +323,7 @@ START_TEST(test_huge)
 		n = sizes[i];
 	}
 	free(p);
-	p = xhuge(2 * HUGEPAGE);
+	p = xhuge(2, HUGEPAGE);
 	ck_assert_uint_eq((uintptr_t)p % HUGEPAGE, 0);
 	memset(p, 1, 2 * HUGEPAGE);
 	free(p);
