@@ -39,7 +39,9 @@
  * numbers (a speedscope sample) without tokenizing them, and
  * json_rawskip() moves past them in one step; a caller that has seen
  * the same bytes read token by token before knows their values and that
- * they are valid, and so need not read them again.
+ * they are valid, and so need not read them again.  json_rawarrays()
+ * and json_rawtake() do the same for a run of such arrays, as many as
+ * the buffer holds.
  *
  * Decisions:
  *  - A UTF-8 byte order mark (EF BB BF) at the very start of the input
@@ -169,9 +171,6 @@ struct json {
 	unsigned long long kline;	/* line of the last key */
 	unsigned long long klineoff;
 	unsigned long long erroff;	/* offset of the error */
-	unsigned long long peek[2];	/* offsets of the text and the ']' */
-	unsigned long long peekend[2];	/* of the last two raw arrays */
-	int		 lastpeek;	/* found by json_rawnext() */
 	int		 fd;		/* -1 for memory input */
 	struct input	*in;		/* NULL for memory input */
 	unsigned long long rawpos;	/* bytes of the file read, if known */
@@ -1136,19 +1135,9 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 {
 	unsigned char *q;
 	size_t n;
-	int i;
 
 	if (j->state != S_FIRSTELEM || j->last != JT_ARR)
 		return -1;
-	for (i = 0; i < 2; i++) {
-		if (j->peek[i] == 0 || OFF(j, j->p) != j->peek[i] ||
-		    j->peekend[i] >= OFF(j, j->end) ||
-		    j->buf[j->peekend[i] - j->boff] != ']')
-			continue;
-		*sp = (const char *)j->p;
-		*lenp = j->peekend[i] - j->peek[i];
-		return 0;
-	}
 	for (n = 0;;) {
 		if ((q = memchr(j->p + n, ']', j->end - j->p - n)) != NULL)
 			break;
@@ -1159,33 +1148,6 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 	}
 	*sp = (const char *)j->p;
 	*lenp = q - j->p;
-	return 0;
-}
-
-/*
- * A look further: the bytes of the array right after the one whose
- * bytes are the len at sp (given by json_rawarray() or by this
- * function), if only ",[" lies between them, up to the first ']' after
- * it, if that is in the buffer.  Nothing moves and nothing is read;
- * json_rawarray() remembers where the last two found end.
- */
-int
-json_rawnext(struct json *j, const char *sp, size_t len, const char **np,
-    size_t *nlenp)
-{
-	unsigned char *p = (unsigned char *)sp, *q;
-
-	if (p < j->buf || p > j->end || (size_t)(j->end - p) < len + 3 ||
-	    p[len] != ']' || p[len + 1] != ',' || p[len + 2] != '[')
-		return -1;
-	p += len + 3;
-	if ((q = memchr(p, ']', j->end - p)) == NULL)
-		return -1;
-	j->lastpeek ^= 1;
-	j->peek[j->lastpeek] = OFF(j, p);
-	j->peekend[j->lastpeek] = OFF(j, q);
-	*np = (const char *)p;
-	*nlenp = q - p;
 	return 0;
 }
 
@@ -1216,6 +1178,75 @@ json_rawskip(struct json *j, size_t len)
 		j->p = q + 1;
 	}
 	return 0;
+}
+
+/*
+ * The arrays from the tokenizer's place on, in an array: each '[', its
+ * bytes up to the first ']', then ",[" before the next one.  What comes
+ * after the last one's ']' is left to the tokens.
+ */
+size_t
+json_rawarrays(struct json *j, struct json_raw *r, size_t max)
+{
+	unsigned char *p = j->p, *q;
+	size_t n = 0;
+
+	if ((j->state != S_ELEM && (j->state != S_FIRSTELEM ||
+	    j->last != JT_ARR)) || j->stack[j->depth] != T_ARR ||
+	    j->depth >= JSON_MAXDEPTH || *p != '[')
+		return 0;
+	while (n < max && (q = memchr(p + 1, ']', j->end - p - 1)) != NULL) {
+		r[n].p = (const char *)p + 1;
+		r[n].len = q - p - 1;
+		n++;
+		if (q[1] != ',' || q[2] != '[')
+			break;
+		p = q + 2;
+	}
+	return n;
+}
+
+/*
+ * Move past arrays r[0..n) given by json_rawarrays(), as json_rawskip()
+ * does past one, or -1 if r is not where the tokenizer is.
+ */
+int
+json_rawtake(struct json *j, const struct json_raw *r, size_t n)
+{
+	unsigned char *q;
+
+	if (n == 0)
+		return 0;
+	if ((j->state != S_ELEM && (j->state != S_FIRSTELEM ||
+	    j->last != JT_ARR)) || (const unsigned char *)r[0].p != j->p + 1)
+		return -1;
+	q = (unsigned char *)r[n - 1].p + r[n - 1].len;
+	j->tokoff = OFF(j, q);
+	j->last = JT_ARR_END;
+	if (q[1] == ',') {
+		j->state = S_ELEM;
+		j->p = q + 2;
+	} else {
+		j->state = S_AFTER;
+		j->p = q + 1;
+	}
+	return 0;
+}
+
+/*
+ * The offset, line and column of the '[' of array r given by
+ * json_rawarrays(), if those before it have no newline.
+ */
+unsigned long long
+json_rawplace(const struct json *j, const struct json_raw *r,
+    unsigned long long *line, unsigned long long *col)
+{
+	unsigned long long off;
+
+	off = OFF(j, (const unsigned char *)r->p - 1);
+	*line = j->line;
+	*col = off - j->lineoff + 1;
+	return off;
 }
 
 /*

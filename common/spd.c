@@ -20,15 +20,15 @@
  * (rawcheck()), then converted (rawkey()) and the key looked up.  Either
  * way the sample is skipped whole.  Other spellings (blanks, -0) are
  * read token by token.  Both cores share the work: one thread reads the
- * samples and finds them in the cache, the other converts, looks up and
- * interns the rest, in order (see readsamples()).  The lookups are bound
- * by cache misses, which are started samples ahead (see readstack(),
- * intake()).  Runs of equal weights, as py-spy writes them, are
- * converted once.  At the end, a thread of its own makes a big
- * profile's records into text while the caller writes them (see
- * emitprof()).  With SPD_LEAVES a record's stack is its leaf frame: the
- * samples are read and checked as ever, but only their leaves are
- * interned and kept (see intern()).
+ * samples, as many at once as lie in the buffer, and finds them in the
+ * cache, the other converts, looks up and interns the rest, in order
+ * (see readsamples()).  The lookups are bound by cache misses, which are
+ * started samples ahead (see rawbatch(), intake()).  Runs of equal
+ * weights, as py-spy writes them, are converted once.  At the end, a
+ * thread of its own makes a big profile's records into text while the
+ * caller writes them (see emitprof()).  With SPD_LEAVES a record's stack
+ * is its leaf frame: the samples are read and checked as ever, but only
+ * their leaves are interned and kept (see intern()).
  */
 #include <err.h>
 #include <math.h>
@@ -64,6 +64,9 @@
 #define QBLOCKS		4
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
+#define RBATCH		512	/* samples read at once, see rawbatch() */
+#define RHASH		8	/* hashed this many ahead, */
+#define RPROBE		4	/* their cached text loaded this many */
 #define NOSLOT		0xffff	/* no slot of it */
 #define RCTEXT		512	/* 16 MB of text in all, touched as used */
 
@@ -72,27 +75,6 @@ struct rawk {
 	struct buf	 key;
 	uint32_t	 max;
 	size_t		 at;		/* (size_t)-1: no index */
-};
-
-/* What was made of a sample ahead of reading it. */
-enum hstate {
-	H_NONE,		/* nothing */
-	H_CACHED,	/* its text may be in the cache (loaded) */
-	H_OK,		/* not there, and in key form */
-	H_TOKENS	/* not in key form: to be read token by token */
-};
-
-/*
- * A sample, this one or one ahead: offset and length of its raw text,
- * its hash, whether the text is the sample's before it, and what was
- * made of it.
- */
-struct hint {
-	unsigned long long off;		/* 0: none */
-	size_t		 len;
-	uint64_t	 hash;
-	int		 same;
-	enum hstate	 st;
 };
 
 /*
@@ -250,11 +232,9 @@ struct spd {
 	uint32_t	*stk;
 	size_t		 stkcap;
 	struct buf	 key;		/* a stack's key: indices as varints */
-	int		 lastraw;	/* the sample before was found raw */
-	const char	*raw;		/* this sample's raw text */
-	struct hint	 hint[3];	/* this sample and the next two */
-	struct hint	*hp[3];		/* in that order */
 	struct rawk	 chk;		/* rawcheck()'s scratch */
+	struct json_raw	 rb[RBATCH];	/* samples' raw text, */
+	uint64_t	 rh[RBATCH];	/* its hashes (see rawbatch()) */
 	struct zpool	*zpool;		/* for the profiles' stack keys */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
@@ -290,6 +270,9 @@ static void	 readsamples(struct spd *, struct prof *);
 static void	 readweights(struct spd *, struct prof *);
 static void	 readevents(struct spd *, struct prof *);
 static void	 readstack(struct spd *);
+static size_t	 rawbatch(struct spd *, size_t);
+static void	 rawhead(struct spd *, size_t);
+static void	 rawprobe(struct spd *, size_t);
 static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
 static int	 rawcheck(const char *, size_t, struct rawk *);
@@ -297,7 +280,7 @@ static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
 		    unsigned long long);
 static void	 rcnext(struct spd *);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
-static size_t	 rcput(struct spd *, const struct hint *);
+static size_t	 rcput(struct spd *, uint64_t, const char *, size_t);
 static void	 qhit(struct spd *, size_t);
 static void	 qraw(struct spd *, size_t, const struct qplace *,
 		    const char *);
@@ -312,9 +295,6 @@ static const unsigned char *qskip(const unsigned char *,
 		    const unsigned char *);
 static void	 await(struct spd *, atomic_int *, int);
 static void	 aset(struct spd *, atomic_int *, int);
-static void	 prepare(struct spd *, const char *, struct hint *);
-static int	 peek(struct spd *, const struct hint *, const char *,
-		    struct hint *);
 static void	 addsample(struct spd *, struct prof *, size_t, double,
 		    double);
 static void	 putseq(struct spd *, struct spill *, const void *, size_t);
@@ -477,10 +457,8 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	s.pnames = ht_new();
 	buf_init(&s.key);
 	buf_init(&s.chk.key);
-	for (i = 0; i < 3; i++) {
-		s.hp[i] = &s.hint[i];
+	for (i = 0; i < 3; i++)
 		buf_init(&s.qa[i].rk.key);
-	}
 	for (i = 0; i < QBLOCKS; i++) {
 		buf_init(&s.q[i].b);
 		atomic_init(&s.q[i].full, 0);
@@ -796,126 +774,22 @@ intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
 }
 
 /*
- * Note the offset, length and hash of the raw text of the sample after
- * sample h, whose raw text is at raw, and whether it is the same text
- * (compared while both are in the buffer); else prepare it.  -1 if there
- * is none to see.
- */
-static int
-peek(struct spd *s, const struct hint *h, const char *raw, struct hint *hp)
-{
-	const char *nraw;
-	size_t nlen;
-
-	hp->off = 0;
-	if (json_rawnext(s->j, raw, h->len, &nraw, &nlen) == -1)
-		return -1;
-	hp->off = json_consumed(s->j) + (nraw - s->raw);
-	hp->len = nlen;
-	hp->hash = rawhash(nraw, nlen);
-	hp->same = hp->hash == h->hash && nlen == h->len &&
-	    memcmp(nraw, raw, nlen) == 0;
-	hp->st = H_NONE;
-	if (!hp->same)
-		prepare(s, nraw, hp);
-	return 0;
-}
-
-/*
- * Prepare sample h of raw text raw: if a cache head says its text may be
- * there, start loading that text; else see whether it is in key form.
- * What is found later is checked again: the cache may change in between.
- */
-static void
-prepare(struct spd *s, const char *raw, struct hint *h)
-{
-	const struct rctag *t;
-	const char *x;
-	size_t i, k, slot = h->hash & (RCSLOTS - 2);
-
-	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
-		if (t->gen == s->rcgen && t->hash == h->hash >> 32 &&
-		    t->len == h->len) {
-			x = s->rctext + (slot + i) * RCTEXT;
-			for (k = 0; k < h->len; k += 64)
-				__builtin_prefetch(x + k);
-			h->st = H_CACHED;
-			return;
-		}
-	h->st = rawcheck(raw, h->len, &s->chk) == 0 ? H_OK : H_TOKENS;
-}
-
-/*
- * Read one sample's frame index array and hand it to the interning
- * thread (see readsamples()).  The raw text is tried first: against the
- * sample's before it (by peek()), then in the cache, then checked to be
- * in key form, to be converted and looked up over there; failing those,
- * the tokens are read into a key.  The cache's text waits on cache
- * misses (it is too big for the caches), so the work is started samples
- * ahead: two samples ahead, a sample is prepared (prepare()), so by the
- * time a sample is read, what it needs is there.  The three hints turn
- * round: this sample's, the next one's, the one after it.
+ * Read one sample's frame index array, its '[' just read, and hand it
+ * to the interning thread (see readsamples()): its raw text if
+ * rawbatch() takes it, else its tokens, made into a key.
  */
 static void
 readstack(struct spd *s)
 {
 	enum json_tok t;
-	struct hint *cur, *nx, *af;
 	struct qplace pl;
-	unsigned long long off;
 	long long v;
-	size_t n = 0, len, slot;
-	int same, hinted;
+	size_t n = 0;
 
-	if (json_rawarray(s->j, &s->raw, &len) == 0) {
-		off = json_consumed(s->j);
-		cur = s->hp[0];
-		nx = s->hp[1];
-		af = s->hp[2];
-		if ((hinted = nx->off == off && nx->len == len)) {
-			s->hp[0] = nx;
-			s->hp[1] = af;
-			s->hp[2] = cur;
-			cur = nx;
-			nx = af;
-			af = s->hp[2];
-		} else {
-			cur->off = off;
-			cur->len = len;
-			cur->hash = rawhash(s->raw, len);
-			cur->same = 0;
-			cur->st = H_NONE;
-		}
-		same = s->lastraw && cur->same;
-		/* The next sample, if not seen yet; the one after it. */
-		if (!hinted || nx->off == 0)
-			peek(s, cur, s->raw, nx);
-		if (nx->off == 0 || peek(s, nx, s->raw + (nx->off - off),
-		    af) == -1)
-			af->off = 0;
-		if (same)
-			*qroom(s, 1) = Q_SAME;
-		else if ((slot = rcfind(s, cur->hash, s->raw, len)) !=
-		    NOSLOT) {
-			qhit(s, slot);
-		} else {
-			/* Not there, whatever a head with its hash said. */
-			if (cur->st == H_NONE || cur->st == H_CACHED)
-				cur->st = rawcheck(s->raw, len, &s->chk) == 0 ?
-				    H_OK : H_TOKENS;
-			if (cur->st == H_OK) {
-				pl.len = (uint32_t)len;
-				pl.line = json_line(s->j);
-				pl.col = json_col(s->j);
-				qraw(s, rcput(s, cur), &pl, s->raw);
-			}
-		}
-		if (same || cur->st != H_TOKENS) {
-			s->lastraw = 1;
-			json_rawskip(s->j, len);
-			qdone(s);
-			return;
-		}
+	if (json_rawarray(s->j, &s->rb[0].p, &s->rb[0].len) == 0 &&
+	    rawbatch(s, 1) == 1) {
+		json_rawskip(s->j, s->rb[0].len);
+		return;
 	}
 	pl.hasidx = 0;
 	pl.max = 0;
@@ -937,10 +811,83 @@ readstack(struct spd *s)
 		}
 	}
 	stackkey(s, n);
-	s->lastraw = 0;
 	pl.len = (uint32_t)s->key.len;
 	qkey(s, &pl, s->key.data);
 	qdone(s);
+}
+
+/* Hash the raw text of sample i of s->rb and start loading its head. */
+static void
+rawhead(struct spd *s, size_t i)
+{
+	s->rh[i] = rawhash(s->rb[i].p, s->rb[i].len);
+	__builtin_prefetch(&s->rct[s->rh[i] & (RCSLOTS - 2)]);
+}
+
+/*
+ * Start loading the cached text of sample i of s->rb if a cache head
+ * says that it may be there (what is found is checked again later).
+ */
+static void
+rawprobe(struct spd *s, size_t i)
+{
+	const struct rctag *t;
+	const char *x;
+	uint64_t h = s->rh[i];
+	size_t k, m, slot = h & (RCSLOTS - 2);
+
+	for (k = 0, t = &s->rct[slot]; k < 2; k++, t++)
+		if (t->gen == s->rcgen && t->hash == h >> 32 &&
+		    t->len == s->rb[i].len) {
+			x = s->rctext + (slot + k) * RCTEXT;
+			for (m = 0; m < s->rb[i].len; m += 64)
+				__builtin_prefetch(x + m);
+			return;
+		}
+}
+
+/*
+ * Hand over samples s->rb[0..n) (json_rawarrays(), json_rawarray()) by
+ * their raw text while that can be: the same as the sample's before
+ * it, found in the cache, or else checked to be in key form, to be
+ * converted and looked up by the interning thread.  Returns how many
+ * were; the next one, if any, is to be read token by token.  The cache
+ * waits on memory, so each sample is hashed RHASH samples ahead and
+ * its cache head loaded, and RPROBE ahead its cached text is.
+ */
+static size_t
+rawbatch(struct spd *s, size_t n)
+{
+	const struct json_raw *r = s->rb;
+	struct qplace pl;
+	size_t i, k, slot;
+
+	for (i = 0; i < n && i < RHASH; i++)
+		rawhead(s, i);
+	for (i = 0; i < n && i < RPROBE; i++)
+		rawprobe(s, i);
+	for (i = 0; i < n; i++) {
+		if ((k = i + RHASH) < n)
+			rawhead(s, k);
+		if ((k = i + RPROBE) < n)
+			rawprobe(s, k);
+		if (i > 0 && r[i].len == r[i - 1].len &&
+		    s->rh[i] == s->rh[i - 1] &&
+		    memcmp(r[i].p, r[i - 1].p, r[i].len) == 0)
+			*qroom(s, 1) = Q_SAME;
+		else if ((slot = rcfind(s, s->rh[i], r[i].p, r[i].len)) !=
+		    NOSLOT)
+			qhit(s, slot);
+		else if (rawcheck(r[i].p, r[i].len, &s->chk) == 0) {
+			pl.len = (uint32_t)r[i].len;
+			json_rawplace(s->j, &r[i], &pl.line, &pl.col);
+			qraw(s, rcput(s, s->rh[i], r[i].p, r[i].len), &pl,
+			    r[i].p);
+		} else
+			break;
+		qdone(s);
+	}
+	return i;
 }
 
 /*
@@ -973,18 +920,18 @@ rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 }
 
 /*
- * The cache slot that the raw text s->raw of sample h, not found there,
- * takes, or NOSLOT: of the two of its set, the one of fewer hits, once
- * misses have taken them back.  The stack id of the slot is known when
- * the interning thread has looked the text up.
+ * The cache slot that raw text raw of len bytes (hash h), not found
+ * there, takes, or NOSLOT: of the two of its set, the one of fewer
+ * hits, once misses have taken them back.  The stack id of the slot is
+ * known when the interning thread has looked the text up.
  */
 static size_t
-rcput(struct spd *s, const struct hint *h)
+rcput(struct spd *s, uint64_t h, const char *raw, size_t len)
 {
 	struct rctag *t;
-	size_t slot = h->hash & (RCSLOTS - 2);
+	size_t slot = h & (RCSLOTS - 2);
 
-	if (h->len == 0 || h->len > RCTEXT)
+	if (len == 0 || len > RCTEXT)
 		return NOSLOT;
 	t = &s->rct[slot];
 	if (t[1].gen != s->rcgen || (t->gen == s->rcgen && t[1].hits <
@@ -996,11 +943,11 @@ rcput(struct spd *s, const struct hint *h)
 		t->hits--;
 		return NOSLOT;
 	}
-	t->hash = (uint32_t)(h->hash >> 32);
+	t->hash = (uint32_t)(h >> 32);
 	t->gen = s->rcgen;
-	t->len = (uint16_t)h->len;
+	t->len = (uint16_t)len;
 	t->hits = 1;
-	memcpy(s->rctext + slot * RCTEXT, s->raw, h->len);
+	memcpy(s->rctext + slot * RCTEXT, raw, len);
 	return slot;
 }
 
@@ -1143,7 +1090,7 @@ qprep(struct spd *s, struct qahead *a, const unsigned char *e)
  * Take in a block of samples: the stack id of each, looked up or
  * interned, paired with its weight if the weights came first, kept in
  * order.  Raw text is converted two entries ahead and its table entry
- * loaded one ahead (see readstack()).
+ * loaded one ahead (as rawbatch() does the cache's).
  */
 static void
 intake(struct spd *s, struct qblock *q)
@@ -1546,7 +1493,6 @@ resetstacks(struct spd *s, struct prof *p)
 	p->agg = NULL;
 	p->aggcap = 0;
 	p->hasidx = 0;
-	s->lastraw = 0;
 	rcnext(s);
 }
 
@@ -1606,7 +1552,9 @@ transit(struct spd *s, struct prof *p, enum pstate k)
 /*
  * Read the samples array, pairing with the weights, if any.  Reading
  * the samples, finding them in the cache of raw text and checking them
- * is done here; what is handed over in blocks (qroom(), qhand()) is
+ * is done here, as many at once as the buffer holds one after the
+ * other (json_rawarrays(), rawbatch()), one by one where that stops
+ * (readstack()); what is handed over in blocks (qroom(), qhand()) is
  * converted, looked up, interned, paired and kept by a second thread
  * (intake()), in the order read, so both cores share the work.
  */
@@ -1615,9 +1563,9 @@ readsamples(struct spd *s, struct prof *p)
 {
 	enum json_tok t;
 	uint64_t n = 0;
+	size_t k, r;
 
 	transit(s, p, PS_SAMPLES);
-	s->lastraw = 0;
 	rcnext(s);
 	if (p->hasw)
 		rewindseq(s, p->wts, p->nw, sizeof(double));
@@ -1626,7 +1574,18 @@ readsamples(struct spd *s, struct prof *p)
 	else
 		p->sids = spill_new(SPILLMEM);
 	s->qp = p;
-	while ((t = next(s)) != JT_ARR_END) {
+	for (;;) {
+		if ((k = json_rawarrays(s->j, s->rb, RBATCH)) > 0) {
+			r = rawbatch(s, k);
+			if (json_rawtake(s->j, s->rb, r) == -1)
+				errx(1, "internal error: samples taken out of "
+				    "place");
+			n += r;
+			if (r == k)
+				continue;
+		}
+		if ((t = next(s)) == JT_ARR_END)
+			break;
 		expect(s, t, JT_ARR, "sample: expected an array");
 		readstack(s);
 		n++;

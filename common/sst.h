@@ -146,9 +146,27 @@ void	 json_setprogress(struct json *, struct progress *);
  */
 int	 json_rawarray(struct json *, const char **, size_t *);
 int	 json_rawskip(struct json *, size_t);
-/* The same for the array right after the one given (",[" between). */
-int	 json_rawnext(struct json *, const char *, size_t, const char **,
-	    size_t *);
+/*
+ * Where json_next() would return the JT_ARR of an element of an array:
+ * the raw bytes of up to max arrays from there on (as json_rawarray()
+ * gives them, each up to the first ']' after its '['), one after the
+ * other while ",[" lies between, as many as are in the buffer; returns
+ * how many (0 elsewhere, or if a blank comes first).  Nothing moves and
+ * nothing is read: go on with json_next() or, if the first n are known
+ * to be valid arrays without a newline, move past them with
+ * json_rawtake(n).  json_rawplace() gives the offset of the '[' of one
+ * of them (and its line and column, once those before it are known to
+ * hold no newline).
+ */
+struct json_raw {
+	const char	*p;
+	size_t		 len;
+};
+size_t	 json_rawarrays(struct json *, struct json_raw *, size_t);
+int	 json_rawtake(struct json *, const struct json_raw *, size_t);
+unsigned long long json_rawplace(const struct json *,
+	    const struct json_raw *, unsigned long long *,
+	    unsigned long long *);
 /*
  * Right after a JT_NUM element of an array that a ',' follows: move past
  * the elements after it that are spelled the same and followed by a ','

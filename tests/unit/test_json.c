@@ -229,19 +229,45 @@ boundary_doc(const char *t, size_t k, size_t *lenp)
  * elements of the arrays at depth 2 left out.  With raw, those arrays
  * whose raw bytes are digits, ',' and spaces (as a caller knows valid
  * ones) are skipped with json_rawskip(), their bytes added to texts (if
- * not NULL), each followed by a '|'.
+ * not NULL), each followed by a '|'; with raw 2, runs of them are first
+ * skipped with json_rawtake(), at most 3 at once.
  */
 static char *
 trace(struct json *j, int raw, struct buf *texts)
 {
 	struct buf b;
+	struct json_raw ra[3];
 	enum json_tok t;
+	unsigned long long off, line, col;
 	const char *s;
-	size_t len;
+	size_t len, i, n;
 	char *r;
 
 	buf_init(&b);
 	for (;;) {
+		n = raw == 2 && json_depth(j) == 1 ?
+		    json_rawarrays(j, ra, 3) : 0;
+		for (i = 0; i < n && strspn(ra[i].p, "0123456789, ") >=
+		    ra[i].len; i++) {
+			off = json_rawplace(j, &ra[i], &line, &col);
+			buf_printf(&b, "[@%llu:%llu:%llu ", line, col, off);
+			buf_printf(&b, "%d@%llu:%llu:%llu ", JT_ARR_END, line,
+			    col + 1 + ra[i].len, off + 1 + ra[i].len);
+			if (texts != NULL) {
+				buf_add(texts, ra[i].p, ra[i].len);
+				buf_addc(texts, '|');
+			}
+		}
+		if (i > 0) {
+			ck_assert_int_eq(json_rawtake(j, ra, i), 0);
+			ck_assert_uint_eq(json_offset(j), off + 1 +
+			    ra[i - 1].len);
+			ck_assert_uint_eq(json_line(j), line);
+			ck_assert_uint_eq(json_col(j), col + 1 +
+			    ra[i - 1].len);
+			if (i == n)
+				continue;
+		}
 		t = json_next(j);
 		if (t == JT_ERROR) {
 			buf_printf(&b, "!%llu:%llu: %s", json_line(j),
@@ -1669,55 +1695,115 @@ START_TEST(test_rawarray)
 }
 END_TEST
 
-/* Peeking at the arrays that follow, without moving. */
-START_TEST(test_rawnext)
+/*
+ * json_rawarrays() gives the raw bytes of the arrays from the
+ * tokenizer's place on while ",[" joins them, and moves nothing;
+ * json_rawtake() moves past some, and the tokens go on from there.
+ */
+START_TEST(test_rawarrays)
 {
+	static const char *none[] = {
+		"[ [1]]", "{\"a\":[1]}", "[1]", "[\"[1]\"]", "[{},[1]]",
+	};
+	struct json_raw r[8];
 	struct json *j;
-	const char *s, *s1, *s2;
-	size_t len, l1, l2;
+	unsigned long long line, col;
+	const char *s;
+	size_t i, len;
 
 	j = open_str("[[1,2],[3, 4],[],[5,[6]],[7]]");
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 0);
 	ck_assert_int_eq(json_next(j), JT_ARR);
+	/* Up to the first ']', then ",[" or the last. */
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 4);
+	ck_assert(r[0].len == 3 && memcmp(r[0].p, "1,2", 3) == 0);
+	ck_assert(r[1].len == 4 && memcmp(r[1].p, "3, 4", 4) == 0);
+	ck_assert_uint_eq(r[2].len, 0);
+	ck_assert(r[3].len == 4 && memcmp(r[3].p, "5,[6", 4) == 0);
+	ck_assert_uint_eq(json_rawplace(j, &r[1], &line, &col), 7);
+	ck_assert_uint_eq(line, 1);
+	ck_assert_uint_eq(col, 8);
+	ck_assert_uint_eq(json_rawarrays(j, r, 2), 2);
+	ck_assert_uint_eq(json_depth(j), 1);
+	/* Nothing moved. */
 	ck_assert_int_eq(json_next(j), JT_ARR);
-	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
-	ck_assert_int_eq(json_rawnext(j, s, len, &s1, &l1), 0);
-	ck_assert(l1 == 4 && memcmp(s1, "3, 4", 4) == 0);
-	ck_assert_int_eq(json_rawnext(j, s1, l1, &s2, &l2), 0);
-	ck_assert_uint_eq(l2, 0);
-	/* Up to the first ']'. */
-	ck_assert_int_eq(json_rawnext(j, s2, l2, &s, &len), 0);
-	ck_assert(len == 4 && memcmp(s, "5,[6", 4) == 0);
-	/* Not followed by ",[". */
-	ck_assert_int_eq(json_rawnext(j, s, len, &s2, &l2), -1);
-	/* Not the end of a raw text. */
-	ck_assert_int_eq(json_rawnext(j, s1, 2, &s, &len), -1);
-	/* The tokenizer has not moved; the peeked texts are given again. */
-	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
-	ck_assert(len == 3 && memcmp(s, "1,2", 3) == 0);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 0);
+	ck_assert_int_eq(json_rawtake(j, r, 1), -1);
 	ck_assert_int_eq(json_next(j), JT_NUM);
 	ck_assert_str_eq(json_text(j, NULL), "1");
 	ck_assert_int_eq(json_next(j), JT_NUM);
 	ck_assert_int_eq(json_next(j), JT_ARR_END);
+	/* A ']' read as a token leaves the ',' after it. */
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 0);
 	ck_assert_int_eq(json_next(j), JT_ARR);
 	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
-	ck_assert(len == 4 && memcmp(s, "3, 4", 4) == 0);
 	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 2);
+	ck_assert_uint_eq(r[0].len, 0);
+	ck_assert_int_eq(json_rawtake(j, r + 1, 1), -1);
+	ck_assert_int_eq(json_rawtake(j, r, 0), 0);
+	ck_assert_int_eq(json_rawtake(j, r, 1), 0);
+	/* As after the JT_ARR_END of [], at offset 15. */
+	ck_assert_uint_eq(json_offset(j), 15);
+	ck_assert_uint_eq(json_col(j), 16);
+	ck_assert_uint_eq(json_depth(j), 1);
+	ck_assert_int_eq(json_rawtake(j, r, 1), -1);
 	ck_assert_int_eq(json_next(j), JT_ARR);
-	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
-	ck_assert_uint_eq(len, 0);
-	ck_assert_int_eq(json_rawskip(j, len), 0);
-	ck_assert_int_eq(json_next(j), JT_ARR);
-	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
-	ck_assert(len == 4 && memcmp(s, "5,[6", 4) == 0);
+	ck_assert_uint_eq(json_offset(j), 17);
 	ck_assert_int_eq(json_skip(j, JT_ARR), 0);
 	ck_assert_int_eq(json_next(j), JT_ARR);
-	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
-	/* The last: a ']' follows, not ",[". */
-	ck_assert_int_eq(json_rawnext(j, s, len, &s1, &l1), -1);
-	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_uint_eq(json_offset(j), 25);
+	ck_assert_int_eq(json_skip(j, JT_ARR), 0);
 	ck_assert_int_eq(json_next(j), JT_ARR_END);
 	ck_assert_int_eq(json_next(j), JT_EOF);
 	json_close(j);
+
+	/* After a number; a blank or newline ends a run. */
+	j = open_str("[1,[2],[3] ,[4],\n[5],[66],[7]\n]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 0);
+	ck_assert_int_eq(json_next(j), JT_NUM);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 2);
+	ck_assert_int_eq(json_rawtake(j, r, 2), 0);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_skip(j, JT_ARR), 0);
+	/* A ']' read as a token leaves the ',' after it. */
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_uint_eq(json_line(j), 2);
+	ck_assert_int_eq(json_skip(j, JT_ARR), 0);
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_int_eq(json_rawarray(j, &s, &len), 0);
+	ck_assert_int_eq(json_rawskip(j, len), 0);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 1);
+	ck_assert_uint_eq(json_rawplace(j, &r[0], &line, &col), 26);
+	ck_assert_uint_eq(line, 2);
+	ck_assert_uint_eq(col, 10);
+	ck_assert_int_eq(json_rawtake(j, r, 1), 0);
+	ck_assert_uint_eq(json_offset(j), 28);
+	ck_assert_uint_eq(json_line(j), 2);
+	ck_assert_uint_eq(json_col(j), 12);
+	ck_assert_int_eq(json_next(j), JT_ARR_END);
+	ck_assert_uint_eq(json_line(j), 3);
+	ck_assert_int_eq(json_next(j), JT_EOF);
+	json_close(j);
+
+	/* Each one an array. */
+	j = open_str("[[1],2,[3]]");
+	ck_assert_int_eq(json_next(j), JT_ARR);
+	ck_assert_uint_eq(json_rawarrays(j, r, 8), 1);
+	json_close(j);
+
+	/* Not where a '[' of an array's element is next. */
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		j = open_str(none[i]);
+		do
+			ck_assert_msg(json_rawarrays(j, r, 8) == 0, "%s",
+			    none[i]);
+		while (json_next(j) != JT_EOF);
+		json_close(j);
+	}
 }
 END_TEST
 
@@ -1731,7 +1817,7 @@ START_TEST(test_rawskip)
 	struct buf doc, texts, want;
 	char *a, *b;
 	size_t i, n;
-	int how;
+	int how, raw;
 
 	buf_init(&doc);
 	buf_init(&want);
@@ -1770,22 +1856,24 @@ START_TEST(test_rawskip)
 	}
 	buf_adds(&doc, ",{\"x\":[1,2]},3]");
 	for (how = 0; how < 3; how++) {
-		buf_init(&texts);
 		a = trace_doc(doc.data, doc.len, how, 0, NULL);
-		b = trace_doc(doc.data, doc.len, how, 1, &texts);
-		for (i = 0; a[i] != '\0' && a[i] == b[i]; i++)
-			continue;
-		ck_assert_msg(a[i] == b[i], "how %d: at %zu: %.60s | %.60s",
-		    how, i, a + i, b + i);
-		for (i = 0; texts.data[i] != '\0' &&
-		    texts.data[i] == want.data[i]; i++)
-			continue;
-		ck_assert_msg(texts.data[i] == want.data[i], "how %d: text at "
-		    "%zu: %.60s | %.60s", how, i, texts.data + i,
-		    want.data + i);
+		for (raw = 1; raw <= 2; raw++) {
+			buf_init(&texts);
+			b = trace_doc(doc.data, doc.len, how, raw, &texts);
+			for (i = 0; a[i] != '\0' && a[i] == b[i]; i++)
+				continue;
+			ck_assert_msg(a[i] == b[i], "how %d raw %d: at %zu: "
+			    "%.60s | %.60s", how, raw, i, a + i, b + i);
+			for (i = 0; texts.data[i] != '\0' &&
+			    texts.data[i] == want.data[i]; i++)
+				continue;
+			ck_assert_msg(texts.data[i] == want.data[i], "how %d "
+			    "raw %d: text at %zu: %.60s | %.60s", how, raw, i,
+			    texts.data + i, want.data + i);
+			free(b);
+			buf_free(&texts);
+		}
 		free(a);
-		free(b);
-		buf_free(&texts);
 	}
 	buf_free(&doc);
 	buf_free(&want);
@@ -1815,7 +1903,7 @@ json_suite(void)
 	tcase_add_test(tc, test_skip);
 	tcase_add_test(tc, test_rawarray);
 	tcase_add_test(tc, test_skipsame);
-	tcase_add_test(tc, test_rawnext);
+	tcase_add_test(tc, test_rawarrays);
 	tcase_add_test(tc, test_name);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
