@@ -61,7 +61,7 @@
 #define OTHREAD		4096	/* records that get a thread making them */
 #define OWLOCS		2	/* 1 batch in OWLOCS: locations by the writer */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
-#define QBLOCKS		4
+#define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
 #define RBATCH		512	/* samples read at once, see rawbatch() */
@@ -1556,7 +1556,9 @@ transit(struct spd *s, struct prof *p, enum pstate k)
  * other (json_rawarrays(), rawbatch()), one by one where that stops
  * (readstack()); what is handed over in blocks (qroom(), qhand()) is
  * converted, looked up, interned, paired and kept by a second thread
- * (intake()), in the order read, so both cores share the work.
+ * (intake()), in the order read, so both cores share the work.  The
+ * blocks, 4 MB in all, let this thread run ahead while the other works
+ * through the misses of a cold cache, at the start of an array.
  */
 static void
 readsamples(struct spd *s, struct prof *p)
