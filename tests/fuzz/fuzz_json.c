@@ -9,7 +9,9 @@
  * Arrays and objects that start at a token count divisible by 7 are
  * skipped with json_skip().  From memory, the numbers after a number
  * that are spelled the same are skipped with json_skipsame() and must
- * be the tokens that the other walk reads one by one.
+ * be the tokens that the other walk reads one by one; so must runs of
+ * arrays of numbers in key form (as a sample of speedscope's) that
+ * json_rawarrays() finds and json_rawtake() skips.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,10 @@ struct walk {
 
 static void	skipsame(struct walk *, struct json *, const char *, size_t,
 		    const unsigned long long *, int);
+static void	seen(struct walk *, enum json_tok, int, const char *, size_t,
+		    unsigned long long, unsigned long long, unsigned long long);
+static int	keyform(const char *, size_t);
+static void	rawtake(struct walk *, struct json *);
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -77,6 +83,80 @@ skipsame(struct walk *w, struct json *j, const char *s, size_t len,
 		fuzz_bug("json_skipsame: the token's text changed");
 }
 
+/* Mix in a token as the walk does: kind, depth, text, place. */
+static void
+seen(struct walk *w, enum json_tok t, int depth, const char *s, size_t len,
+    unsigned long long off, unsigned long long line, unsigned long long col)
+{
+	unsigned long long pos[3];
+
+	pos[0] = off;
+	pos[1] = line;
+	pos[2] = col;
+	w->ntok++;
+	w->hash = mix(w->hash, &t, sizeof(t));
+	w->hash = mix(w->hash, &depth, sizeof(depth));
+	w->hash = mix(w->hash, s, len);
+	w->hash = mix(w->hash, pos, sizeof(pos));
+}
+
+/* Whether s[0..len) is numbers without a sign, '.', exponent or 0 lead. */
+static int
+keyform(const char *s, size_t len)
+{
+	size_t i, d = 0;
+
+	for (i = 0; i < len; i++)
+		if (s[i] >= '0' && s[i] <= '9') {
+			if (d == 1 && s[i - 1] == '0')
+				return 0;
+			d++;
+		} else if (s[i] == ',' && d > 0 && i + 1 < len)
+			d = 0;
+		else
+			return 0;
+	return len == 0 || d > 0;
+}
+
+/*
+ * From memory: the arrays of numbers in key form that json_rawarrays()
+ * finds from here on, skipped with json_rawtake() and mixed in as the
+ * tokens that the other walk reads, json_skip() where it skips.
+ */
+static void
+rawtake(struct walk *w, struct json *j)
+{
+	struct json_raw r[4];
+	unsigned long long off, line, col;
+	size_t n, k, i, b;
+	int depth = json_depth(j);
+
+	n = json_rawarrays(j, r, 1 + (size_t)(w->ntok % 4));
+	for (k = 0; k < n && keyform(r[k].p, r[k].len); k++) {
+		off = json_rawplace(j, &r[k], &line, &col);
+		seen(w, JT_ARR, depth + 1, "", 0, off, line, col);
+		if (w->ntok % 7 == 0) {
+			w->hash = mix(w->hash, "skip", 4);
+			continue;
+		}
+		for (i = 0; i < r[k].len; i = b + 1) {
+			for (b = i; b < r[k].len && r[k].p[b] != ','; b++)
+				continue;
+			seen(w, JT_NUM, depth + 1, r[k].p + i, b - i,
+			    off + 1 + i, line, col + 1 + i);
+		}
+		seen(w, JT_ARR_END, depth, "", 0, off + 1 + r[k].len, line,
+		    col + 1 + r[k].len);
+	}
+	if (json_rawtake(j, r, k) == -1)
+		fuzz_bug("json_rawtake: not where json_rawarrays() was");
+	if (k > 0 && (json_offset(j) != off + 1 + r[k - 1].len ||
+	    json_line(j) != line || json_col(j) != col + 1 + r[k - 1].len ||
+	    json_depth(j) != depth))
+		fuzz_bug("json_rawtake: the last token read is not at the "
+		    "last array taken");
+}
+
 static void
 walk(void *arg)
 {
@@ -96,6 +176,8 @@ walk(void *arg)
 		j = json_open(w->fd, "mem");
 	w->hash = 0xcbf29ce484222325ULL;
 	for (;;) {
+		if (w->fd == -1)
+			rawtake(w, j);
 		t = json_next(j);
 		w->ntok++;
 		depth = json_depth(j);
