@@ -288,7 +288,9 @@ static void	 qkey(struct spd *, const struct qplace *, const char *);
 static unsigned char *qroom(struct spd *, size_t);
 static void	 qdone(struct spd *);
 static void	 qhand(struct spd *, int);
+#ifndef SPD_ONETHREAD
 static void	*intaker(void *);
+#endif
 static void	 qprep(struct spd *, struct qahead *, const unsigned char *);
 static void	 intake(struct spd *, struct qblock *);
 static const unsigned char *qskip(const unsigned char *,
@@ -320,7 +322,9 @@ static size_t	 joinframes(const struct spd *, const uint32_t *, size_t,
 		    int, struct buf *);
 static void	 produce(struct spd *, struct prof *, struct obatch *,
 		    uint64_t *);
+#ifndef SPD_ONETHREAD
 static void	*producer(void *);
+#endif
 static void	 consume(struct spd *, struct prof *, struct sst_rec *,
 		    const struct obatch *, uint64_t *);
 static __dead void overflow(struct spd *, struct prof *,
@@ -1044,6 +1048,7 @@ qhand(struct spd *s, int last)
 	buf_reset(&q->b);
 }
 
+#ifndef SPD_ONETHREAD
 /* The thread that takes in the samples handed over, block after block. */
 static void *
 intaker(void *arg)
@@ -1062,6 +1067,7 @@ intaker(void *arg)
 	} while (!last);
 	return NULL;
 }
+#endif
 
 /*
  * Make the key of raw text entry e (Q_RAW) ahead of taking it in, and
@@ -2063,6 +2069,7 @@ aset(struct spd *s, atomic_int *f, int v)
 	}
 }
 
+#ifndef SPD_ONETHREAD
 /*
  * The thread that makes the records of s->op into text, batch after
  * batch, while the caller writes the batch before (see emitprof()).
@@ -2085,6 +2092,7 @@ producer(void *arg)
 	} while (!b->end);
 	return NULL;
 }
+#endif
 
 /* Hand batch b of p's records, *pos written before it, to s->emit. */
 static void
@@ -2184,10 +2192,12 @@ static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
+	uint64_t pos = 0, wpos = 0;
+#ifndef SPD_ONETHREAD
 	struct obatch *b;
 	size_t i;
-	uint64_t pos = 0, wpos = 0;
 	int end;
+#endif
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
 		progress_hide();
