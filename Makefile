@@ -84,6 +84,16 @@ $(B)/tests/test_spdcollide: tests/unit/test_spdcollide.c \
 	    tests/unit/test_spdcollide.c common/spd.c $(B)/tests/tutil.o \
 	    $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
 
+# test_spd's checks over spd.c built to convert every raw text miss
+# where it is read.
+$(B)/tests/test_spdconv: tests/unit/test_spdconv.c \
+    tests/unit/test_spd.c common/spd.c $(B)/tests/tutil.o $(B)/libsst.a \
+    tests/unit/tutil.h $(COMMON_H)
+	@mkdir -p $(B)/tests
+	$(CC) $(CFLAGS) -DSPD_CONVERT -Itests/unit -o $@ \
+	    tests/unit/test_spdconv.c common/spd.c $(B)/tests/tutil.o \
+	    $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
+
 # Install the Debian packages the build and tests need, if any is missing.
 deps:
 	@sh tests/deps.sh $(DEBPKGS)

@@ -62,6 +62,7 @@
 #define OWLOCS		2	/* 1 batch in OWLOCS: locations by the writer */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
+#define QLAG		4	/* blocks behind: misses converted here */
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
 #define RBATCH		512	/* samples read at once, see rawbatch() */
@@ -85,15 +86,17 @@ enum qkind {
 	Q_SAME,		/* nothing: the stack of the sample before */
 	Q_HIT,		/* a cache slot (2 bytes): the stack it was given */
 	Q_RAW,		/* a slot or NOSLOT, a struct qplace, raw text, ']' */
+	Q_CONV,		/* a slot or NOSLOT, a struct qplace, the hash (8
+			   bytes) of the key after it, made of raw text */
 	Q_KEY		/* a struct qplace and a key read token by token */
 };
 
 /* Of a sample handed over: its length, place, largest index. */
 struct qplace {
 	uint32_t	 len;		/* of its raw text or key */
-	uint32_t	 max;		/* Q_KEY: its largest index, */
+	uint32_t	 max;		/* Q_CONV, Q_KEY: its largest index, */
 	int		 hasidx;	/* if it has one */
-	unsigned long long line, col;	/* Q_RAW: the '[', Q_KEY: max's */
+	unsigned long long line, col;	/* Q_RAW: the '[', else max's */
 };
 
 /* A block of samples handed over. */
@@ -242,6 +245,7 @@ struct spd {
 	struct qblock	 q[QBLOCKS];	/* samples handed over */
 	size_t		 qi;		/* the block being filled */
 	int		 qon;		/* the thread taking them in runs */
+	atomic_size_t	 qtaken;	/* blocks it has taken in */
 	size_t		 qstart;	/* from this block */
 	pthread_t	 qth;
 	struct prof	*qp;		/* of this profile */
@@ -285,6 +289,8 @@ static void	 qhit(struct spd *, size_t);
 static void	 qraw(struct spd *, size_t, const struct qplace *,
 		    const char *);
 static void	 qkey(struct spd *, const struct qplace *, const char *);
+static void	 qconv(struct spd *, size_t, const struct json_raw *);
+static int	 qlags(struct spd *);
 static unsigned char *qroom(struct spd *, size_t);
 static void	 qdone(struct spd *);
 static void	 qhand(struct spd *, int);
@@ -467,6 +473,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 		buf_init(&s.q[i].b);
 		atomic_init(&s.q[i].full, 0);
 	}
+	atomic_init(&s.qtaken, 0);
 	for (i = 0; i < OBATCHES; i++) {
 		s.ob[i].rec = xreallocarray(NULL, OBRECS, sizeof(*s.ob[i].rec));
 		s.ob[i].idscap = 4096;
@@ -854,8 +861,9 @@ rawprobe(struct spd *s, size_t i)
  * Hand over samples s->rb[0..n) (json_rawarrays(), json_rawarray()) by
  * their raw text while that can be: the same as the sample's before
  * it, found in the cache, or else checked to be in key form, to be
- * converted and looked up by the interning thread.  Returns how many
- * were; the next one, if any, is to be read token by token.  The cache
+ * converted and looked up by the interning thread (converted here
+ * while that thread lags, see qlags()).  Returns how many were; the
+ * next one, if any, is to be read token by token.  The cache
  * waits on memory, so each sample is hashed RHASH samples ahead and
  * its cache head loaded, and RPROBE ahead its cached text is.
  */
@@ -882,7 +890,11 @@ rawbatch(struct spd *s, size_t n)
 		else if ((slot = rcfind(s, s->rh[i], r[i].p, r[i].len)) !=
 		    NOSLOT)
 			qhit(s, slot);
-		else if (rawcheck(r[i].p, r[i].len, &s->chk) == 0) {
+		else if (qlags(s)) {
+			if (rawkey(r[i].p, r[i].len, &s->chk) == -1)
+				break;
+			qconv(s, rcput(s, s->rh[i], r[i].p, r[i].len), &r[i]);
+		} else if (rawcheck(r[i].p, r[i].len, &s->chk) == 0) {
 			pl.len = (uint32_t)r[i].len;
 			json_rawplace(s->j, &r[i], &pl.line, &pl.col);
 			qraw(s, rcput(s, s->rh[i], r[i].p, r[i].len), &pl,
@@ -991,6 +1003,52 @@ qkey(struct spd *s, const struct qplace *pl, const char *key)
 	memcpy(q + 1 + sizeof(*pl), key, pl->len);
 }
 
+/*
+ * Hand over sample r, converted to the key in s->chk by rawkey(), to
+ * take cache slot slot: with its largest index's place, and the key's
+ * hash (that of its leaf is made over there, see intern()).
+ */
+static void
+qconv(struct spd *s, size_t slot, const struct json_raw *r)
+{
+	struct qplace pl;
+	unsigned char *q;
+	uint64_t h;
+	uint16_t v = (uint16_t)slot;
+
+	pl.len = (uint32_t)s->chk.key.len;
+	pl.max = s->chk.max;
+	pl.hasidx = s->chk.at != (size_t)-1;
+	json_rawplace(s->j, r, &pl.line, &pl.col);
+	if (pl.hasidx)
+		pl.col += 1 + s->chk.at;
+	h = s->qp->leaf ? 0 : ht_hash(s->chk.key.data, pl.len);
+	q = qroom(s, 3 + sizeof(pl) + sizeof(h) + pl.len);
+	q[0] = Q_CONV;
+	memcpy(q + 1, &v, sizeof(v));
+	memcpy(q + 3, &pl, sizeof(pl));
+	memcpy(q + 3 + sizeof(pl), &h, sizeof(h));
+	memcpy(q + 3 + sizeof(pl) + sizeof(h), s->chk.key.data, pl.len);
+}
+
+/*
+ * Whether the interning thread is QLAG blocks or more behind: then the
+ * samples not in the cache are converted here (this thread would
+ * wait, the other one would not; so z200k's misses, 27% of its
+ * samples).  Built with SPD_CONVERT (test_spdconv), always.
+ */
+static int
+qlags(struct spd *s)
+{
+#ifdef SPD_CONVERT
+	(void)s;
+	return 1;
+#else
+	return s->qon && s->qi - atomic_load_explicit(&s->qtaken,
+	    memory_order_relaxed) >= QLAG;
+#endif
+}
+
 /* Room for n more bytes in the block being filled. */
 static unsigned char *
 qroom(struct spd *s, size_t n)
@@ -1030,6 +1088,7 @@ qhand(struct spd *s, int last)
 #ifndef SPD_ONETHREAD
 	if (!s->qon && !last) {
 		s->qstart = s->qi;
+		atomic_store(&s->qtaken, s->qi);
 		s->qon = pthread_create(&s->qth, NULL, intaker, s) == 0;
 	}
 #endif
@@ -1063,6 +1122,7 @@ intaker(void *arg)
 		await(s, &q->full, 1);
 		intake(s, q);
 		last = q->last;
+		atomic_store_explicit(&s->qtaken, i, memory_order_relaxed);
 		aset(s, &q->full, 0);
 	} while (!last);
 	return NULL;
@@ -1105,6 +1165,7 @@ intake(struct spd *s, struct qblock *q)
 	struct qplace pl;
 	struct qahead *a;
 	const unsigned char *x, *nx, *af, *end;
+	uint64_t h;
 	uint16_t slot;
 	size_t id, i;
 	double w;
@@ -1121,6 +1182,10 @@ intake(struct spd *s, struct qblock *q)
 			qprep(s, &s->qa[(i + 2) % 3], af);
 		if (nx != NULL && *nx == Q_RAW && !p->leaf)
 			ht_prefetch(p->stacks, s->qa[(i + 1) % 3].khash, 1);
+		else if (nx != NULL && *nx == Q_CONV && !p->leaf) {
+			memcpy(&h, nx + 3 + sizeof(pl), sizeof(h));
+			ht_prefetch(p->stacks, h, 1);
+		}
 		a = &s->qa[i % 3];
 		switch (*x) {
 		case Q_SAME:
@@ -1140,6 +1205,17 @@ intake(struct spd *s, struct qblock *q)
 			if (isnew)
 				notemax(p, a->rk.max, a->rk.at != (size_t)-1,
 				    pl.line, pl.col + 1 + a->rk.at);
+			if (slot != NOSLOT)
+				s->tid[slot] = (uint32_t)id;
+			break;
+		case Q_CONV:
+			memcpy(&slot, x + 1, sizeof(slot));
+			memcpy(&pl, x + 3, sizeof(pl));
+			memcpy(&h, x + 3 + sizeof(pl), sizeof(h));
+			id = intern(p, (const char *)x + 3 + sizeof(pl) +
+			    sizeof(h), pl.len, h, &isnew);
+			if (isnew)
+				notemax(p, pl.max, pl.hasidx, pl.line, pl.col);
 			if (slot != NOSLOT)
 				s->tid[slot] = (uint32_t)id;
 			break;
@@ -1181,6 +1257,10 @@ qskip(const unsigned char *e, const unsigned char *end)
 	case Q_RAW:
 		memcpy(&pl, e + 3, sizeof(pl));
 		e += 3 + sizeof(pl) + pl.len + 1;
+		break;
+	case Q_CONV:
+		memcpy(&pl, e + 3, sizeof(pl));
+		e += 3 + sizeof(pl) + sizeof(uint64_t) + pl.len;
 		break;
 	default:
 		memcpy(&pl, e + 1, sizeof(pl));
