@@ -75,24 +75,18 @@ $(B)/tests/%: tests/unit/%.c $(B)/tests/tutil.o $(B)/libsst.a \
 	$(CC) $(CFLAGS) -o $@ $< $(B)/tests/tutil.o $(B)/libsst.a \
 	    $(CHECKLIBS) $(LDLIBS)
 
-# test_spd's checks over spd.c built with colliding raw text hashes.
-$(B)/tests/test_spdcollide: tests/unit/test_spdcollide.c \
-    tests/unit/test_spd.c common/spd.c $(B)/tests/tutil.o $(B)/libsst.a \
-    tests/unit/tutil.h $(COMMON_H)
-	@mkdir -p $(B)/tests
-	$(CC) $(CFLAGS) -DSPD_COLLIDE -Itests/unit -o $@ \
-	    tests/unit/test_spdcollide.c common/spd.c $(B)/tests/tutil.o \
-	    $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
-
-# test_spd's checks over spd.c built to convert every raw text miss
+# test_spd's checks over spd.c built with one define: SPD_COLLIDE,
+# colliding raw text hashes; SPD_CONVERT, every raw text miss converted
 # where it is read.
-$(B)/tests/test_spdconv: tests/unit/test_spdconv.c \
-    tests/unit/test_spd.c common/spd.c $(B)/tests/tutil.o $(B)/libsst.a \
-    tests/unit/tutil.h $(COMMON_H)
+SPDVARIANTS = $(B)/tests/test_spdcollide $(B)/tests/test_spdconv
+$(B)/tests/test_spdcollide: SPDDEF = -DSPD_COLLIDE
+$(B)/tests/test_spdconv: SPDDEF = -DSPD_CONVERT
+$(SPDVARIANTS): $(B)/tests/%: tests/unit/%.c tests/unit/test_spd.c \
+    common/spd.c $(B)/tests/tutil.o $(B)/libsst.a tests/unit/tutil.h \
+    $(COMMON_H)
 	@mkdir -p $(B)/tests
-	$(CC) $(CFLAGS) -DSPD_CONVERT -Itests/unit -o $@ \
-	    tests/unit/test_spdconv.c common/spd.c $(B)/tests/tutil.o \
-	    $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SPDDEF) -Itests/unit -o $@ $< common/spd.c \
+	    $(B)/tests/tutil.o $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
 
 # Install the Debian packages the build and tests need, if any is missing.
 deps:

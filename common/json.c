@@ -208,6 +208,7 @@ static int	 scan_literal(struct json *, unsigned char *, const char *);
 static enum json_tok key_colon(struct json *, unsigned char *,
 		    unsigned char *);
 static enum json_tok next_token(struct json *);
+static int	 atelem(const struct json *);
 
 /* Input offset of a pointer into the buffer. */
 #define OFF(j, q)	((j)->boff + (unsigned long long)((q) - (j)->buf))
@@ -1180,6 +1181,14 @@ json_rawskip(struct json *j, size_t len)
 	return 0;
 }
 
+/* Whether the tokenizer is where an element of an array is next. */
+static int
+atelem(const struct json *j)
+{
+	return j->state == S_ELEM || (j->state == S_FIRSTELEM &&
+	    j->last == JT_ARR);
+}
+
 /*
  * The arrays from the tokenizer's place on, in an array: each '[', its
  * bytes up to the first ']', then ",[" before the next one.  What comes
@@ -1191,8 +1200,7 @@ json_rawarrays(struct json *j, struct json_raw *r, size_t max)
 	unsigned char *p = j->p, *q;
 	size_t n = 0;
 
-	if ((j->state != S_ELEM && (j->state != S_FIRSTELEM ||
-	    j->last != JT_ARR)) || j->stack[j->depth] != T_ARR ||
+	if (!atelem(j) || j->stack[j->depth] != T_ARR ||
 	    j->depth >= JSON_MAXDEPTH || *p != '[')
 		return 0;
 	while (n < max && (q = memchr(p + 1, ']', j->end - p - 1)) != NULL) {
@@ -1217,8 +1225,7 @@ json_rawtake(struct json *j, const struct json_raw *r, size_t n)
 
 	if (n == 0)
 		return 0;
-	if ((j->state != S_ELEM && (j->state != S_FIRSTELEM ||
-	    j->last != JT_ARR)) || (const unsigned char *)r[0].p != j->p + 1)
+	if (!atelem(j) || (const unsigned char *)r[0].p != j->p + 1)
 		return -1;
 	q = (unsigned char *)r[n - 1].p + r[n - 1].len;
 	j->tokoff = OFF(j, q);

@@ -99,6 +99,9 @@ struct qplace {
 	unsigned long long line, col;	/* Q_RAW: the '[', else max's */
 };
 
+/* Entries whose key intake() makes ahead (see qprep()). */
+#define MADEAHEAD(k)	((k) == Q_RAW || (k) == Q_CONV)
+
 /* A block of samples handed over. */
 struct qblock {
 	struct buf	 b;
@@ -106,11 +109,18 @@ struct qblock {
 	atomic_int	 full;		/* handed over, not yet taken in */
 };
 
-/* A sample's raw text being taken in: its key, made ahead. */
+/*
+ * A Q_RAW or Q_CONV entry being taken in: its key (made ahead of a
+ * Q_RAW's raw text, in rk), the key's hash, and the place of its
+ * largest index.
+ */
 struct qahead {
 	const unsigned char *e;		/* its entry, or NULL */
 	struct rawk	 rk;
+	const char	*key;
+	size_t		 klen;
 	uint64_t	 khash;
+	struct qplace	 pl;
 };
 
 /*
@@ -283,6 +293,8 @@ static int	 rawcheck(const char *, size_t, struct rawk *);
 static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
 		    unsigned long long);
 static void	 rcnext(struct spd *);
+static int	 rcmay(const struct spd *, const struct rctag *, uint64_t,
+		    size_t);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
 static size_t	 rcput(struct spd *, uint64_t, const char *, size_t);
 static void	 qhit(struct spd *, size_t);
@@ -848,8 +860,7 @@ rawprobe(struct spd *s, size_t i)
 	size_t k, m, slot = h & (RCSLOTS - 2);
 
 	for (k = 0, t = &s->rct[slot]; k < 2; k++, t++)
-		if (t->gen == s->rcgen && t->hash == h >> 32 &&
-		    t->len == s->rb[i].len) {
+		if (rcmay(s, t, h, s->rb[i].len)) {
 			x = s->rctext + (slot + k) * RCTEXT;
 			for (m = 0; m < s->rb[i].len; m += 64)
 				__builtin_prefetch(x + m);
@@ -919,6 +930,13 @@ rcnext(struct spd *s)
 	}
 }
 
+/* Whether cache head t may be of a raw text of hash h and len bytes. */
+static inline int
+rcmay(const struct spd *s, const struct rctag *t, uint64_t h, size_t len)
+{
+	return t->gen == s->rcgen && t->hash == h >> 32 && t->len == len;
+}
+
 /* The cache slot of raw text raw of len bytes (hash h), or NOSLOT. */
 static size_t
 rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
@@ -927,7 +945,7 @@ rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 	size_t i, slot = h & (RCSLOTS - 2);
 
 	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
-		if (t->gen == s->rcgen && t->hash == h >> 32 && t->len == len &&
+		if (rcmay(s, t, h, len) &&
 		    memcmp(s->rctext + (slot + i) * RCTEXT, raw, len) == 0) {
 			t->hits += t->hits < UINT8_MAX;
 			return slot + i;
@@ -1130,26 +1148,35 @@ intaker(void *arg)
 #endif
 
 /*
- * Make the key of raw text entry e (Q_RAW) ahead of taking it in, and
- * start loading its table slot.
+ * Make the key of entry e (Q_RAW: convert its raw text; Q_CONV: the key
+ * and hash it holds) ahead of taking it in, and start loading its table
+ * slot.
  */
 static void
 qprep(struct spd *s, struct qahead *a, const unsigned char *e)
 {
-	struct qplace pl;
-
 	a->e = e;
-	memcpy(&pl, e + 3, sizeof(pl));
-	if (rawkey((const char *)e + 3 + sizeof(pl), pl.len, &a->rk) == -1)
-		errx(1, "internal error: a sample checked is not in key "
-		    "form");
-	if (s->qp->leaf) {
+	memcpy(&a->pl, e + 3, sizeof(a->pl));
+	if (*e == Q_CONV) {
+		memcpy(&a->khash, e + 3 + sizeof(a->pl), sizeof(a->khash));
+		a->key = (const char *)e + 3 + sizeof(a->pl) +
+		    sizeof(a->khash);
+		a->klen = a->pl.len;
+	} else {
+		if (rawkey((const char *)e + 3 + sizeof(a->pl), a->pl.len,
+		    &a->rk) == -1)
+			errx(1, "internal error: a sample checked is not in "
+			    "key form");
+		a->key = a->rk.key.data;
+		a->klen = a->rk.key.len;
+		a->pl.max = a->rk.max;
+		a->pl.hasidx = a->rk.at != (size_t)-1;
+		a->pl.col += 1 + a->rk.at;
 		/* intern() cuts the key to its leaf and hashes that. */
-		a->khash = 0;
-		return;
+		a->khash = s->qp->leaf ? 0 : ht_hash(a->key, a->klen);
 	}
-	a->khash = ht_hash(a->rk.key.data, a->rk.key.len);
-	ht_prefetch(s->qp->stacks, a->khash, 0);
+	if (!s->qp->leaf)
+		ht_prefetch(s->qp->stacks, a->khash, 0);
 }
 
 /*
@@ -1165,7 +1192,6 @@ intake(struct spd *s, struct qblock *q)
 	struct qplace pl;
 	struct qahead *a;
 	const unsigned char *x, *nx, *af, *end;
-	uint64_t h;
 	uint16_t slot;
 	size_t id, i;
 	double w;
@@ -1175,17 +1201,13 @@ intake(struct spd *s, struct qblock *q)
 	for (i = 0; i < 3; i++)
 		s->qa[i].e = NULL;
 	x = q->b.len > 0 ? (unsigned char *)q->b.data : NULL;
-	if ((nx = qskip(x, end)) != NULL && *nx == Q_RAW)
+	if ((nx = qskip(x, end)) != NULL && MADEAHEAD(*nx))
 		qprep(s, &s->qa[1], nx);
 	for (i = 0; x != NULL; i++, x = nx, nx = af) {
-		if ((af = qskip(nx, end)) != NULL && *af == Q_RAW)
+		if ((af = qskip(nx, end)) != NULL && MADEAHEAD(*af))
 			qprep(s, &s->qa[(i + 2) % 3], af);
-		if (nx != NULL && *nx == Q_RAW && !p->leaf)
+		if (nx != NULL && MADEAHEAD(*nx) && !p->leaf)
 			ht_prefetch(p->stacks, s->qa[(i + 1) % 3].khash, 1);
-		else if (nx != NULL && *nx == Q_CONV && !p->leaf) {
-			memcpy(&h, nx + 3 + sizeof(pl), sizeof(h));
-			ht_prefetch(p->stacks, h, 1);
-		}
 		a = &s->qa[i % 3];
 		switch (*x) {
 		case Q_SAME:
@@ -1196,26 +1218,14 @@ intake(struct spd *s, struct qblock *q)
 			id = s->tid[slot];
 			break;
 		case Q_RAW:
+		case Q_CONV:
 			if (a->e != x)
 				qprep(s, a, x);
 			memcpy(&slot, x + 1, sizeof(slot));
-			memcpy(&pl, x + 3, sizeof(pl));
-			id = intern(p, a->rk.key.data, a->rk.key.len,
-			    a->khash, &isnew);
+			id = intern(p, a->key, a->klen, a->khash, &isnew);
 			if (isnew)
-				notemax(p, a->rk.max, a->rk.at != (size_t)-1,
-				    pl.line, pl.col + 1 + a->rk.at);
-			if (slot != NOSLOT)
-				s->tid[slot] = (uint32_t)id;
-			break;
-		case Q_CONV:
-			memcpy(&slot, x + 1, sizeof(slot));
-			memcpy(&pl, x + 3, sizeof(pl));
-			memcpy(&h, x + 3 + sizeof(pl), sizeof(h));
-			id = intern(p, (const char *)x + 3 + sizeof(pl) +
-			    sizeof(h), pl.len, h, &isnew);
-			if (isnew)
-				notemax(p, pl.max, pl.hasidx, pl.line, pl.col);
+				notemax(p, a->pl.max, a->pl.hasidx, a->pl.line,
+				    a->pl.col);
 			if (slot != NOSLOT)
 				s->tid[slot] = (uint32_t)id;
 			break;

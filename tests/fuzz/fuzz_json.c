@@ -50,39 +50,6 @@ mix(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/*
- * From memory, the numbers spelled as the one just read (text s, len,
- * at pos) that json_skipsame() skips are mixed in as the tokens that
- * the walk by reads, which does not skip, sees: one after another, each
- * len + 1 bytes on.
- */
-static void
-skipsame(struct walk *w, struct json *j, const char *s, size_t len,
-    const unsigned long long *pos, int depth)
-{
-	enum json_tok t = JT_NUM;
-	unsigned long long at[3];
-	size_t i, k;
-
-	k = json_skipsame(j, 1 + (size_t)(w->ntok % 5) * 1000);
-	for (i = 1; i <= k; i++) {
-		at[0] = pos[0] + i * (len + 1);
-		at[1] = pos[1];
-		at[2] = pos[2] + i * (len + 1);
-		w->ntok++;
-		w->hash = mix(w->hash, &t, sizeof(t));
-		w->hash = mix(w->hash, &depth, sizeof(depth));
-		w->hash = mix(w->hash, s, len);
-		w->hash = mix(w->hash, at, sizeof(at));
-	}
-	if (k > 0 && (json_offset(j) != at[0] || json_line(j) != at[1] ||
-	    json_col(j) != at[2]))
-		fuzz_bug("json_skipsame: the last token read is not at the "
-		    "last one skipped");
-	if (k > 0 && (json_text(j, &i) != s || i != len))
-		fuzz_bug("json_skipsame: the token's text changed");
-}
-
 /* Mix in a token as the walk does: kind, depth, text, place. */
 static void
 seen(struct walk *w, enum json_tok t, int depth, const char *s, size_t len,
@@ -98,6 +65,34 @@ seen(struct walk *w, enum json_tok t, int depth, const char *s, size_t len,
 	w->hash = mix(w->hash, &depth, sizeof(depth));
 	w->hash = mix(w->hash, s, len);
 	w->hash = mix(w->hash, pos, sizeof(pos));
+}
+
+/*
+ * From memory, the numbers spelled as the one just read (text s, len,
+ * at pos) that json_skipsame() skips are mixed in as the tokens that
+ * the walk by reads, which does not skip, sees: one after another, each
+ * len + 1 bytes on.
+ */
+static void
+skipsame(struct walk *w, struct json *j, const char *s, size_t len,
+    const unsigned long long *pos, int depth)
+{
+	unsigned long long at[3];
+	size_t i, k;
+
+	k = json_skipsame(j, 1 + (size_t)(w->ntok % 5) * 1000);
+	for (i = 1; i <= k; i++) {
+		at[0] = pos[0] + i * (len + 1);
+		at[1] = pos[1];
+		at[2] = pos[2] + i * (len + 1);
+		seen(w, JT_NUM, depth, s, len, at[0], at[1], at[2]);
+	}
+	if (k > 0 && (json_offset(j) != at[0] || json_line(j) != at[1] ||
+	    json_col(j) != at[2]))
+		fuzz_bug("json_skipsame: the last token read is not at the "
+		    "last one skipped");
+	if (k > 0 && (json_text(j, &i) != s || i != len))
+		fuzz_bug("json_skipsame: the token's text changed");
 }
 
 /* Whether s[0..len) is numbers without a sign, '.', exponent or 0 lead. */
@@ -179,7 +174,6 @@ walk(void *arg)
 		if (w->fd == -1)
 			rawtake(w, j);
 		t = json_next(j);
-		w->ntok++;
 		depth = json_depth(j);
 		if (depth < 0 || depth > JSON_MAXDEPTH)
 			fuzz_bug("depth %d", depth);
@@ -196,10 +190,7 @@ walk(void *arg)
 		pos[2] = json_col(j);
 		if (pos[1] == 0 || pos[2] == 0)
 			fuzz_bug("line or column 0");
-		w->hash = mix(w->hash, &t, sizeof(t));
-		w->hash = mix(w->hash, &depth, sizeof(depth));
-		w->hash = mix(w->hash, s, len);
-		w->hash = mix(w->hash, pos, sizeof(pos));
+		seen(w, t, depth, s, len, pos[0], pos[1], pos[2]);
 		if (t == JT_ERROR || t == JT_EOF)
 			break;
 		if (t == JT_NUM && w->fd == -1)

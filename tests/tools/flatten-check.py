@@ -43,6 +43,11 @@ def model(path, persample):
     locs = ["%s:%s:%s:%d" % (plain(fr.get("file", ""), "file"),
             num(fr.get("line")), num(fr.get("col")), i)
             for i, fr in enumerate(frames)]
+
+    def text(stack):
+        return (";".join(names[i] for i in stack),
+                ";".join(locs[i] for i in stack))
+
     recs = []
     seen = set()
     for p in doc["profiles"]:
@@ -57,10 +62,8 @@ def model(path, persample):
         if persample:
             t = 0.0
             for stack, w in zip(p["samples"], p["weights"]):
-                recs.append((thread, 1, w, w,
-                             ";".join(names[i] for i in stack),
-                             ";".join(locs[i] for i in stack),
-                             p.get("startValue", 0) + t))
+                recs.append((thread, 1, w, w) + text(stack)
+                            + (p.get("startValue", 0) + t,))
                 t += w
             continue
         agg = {}
@@ -74,8 +77,7 @@ def model(path, persample):
             a[0] += 1
             a[1] += w
         for key, (n, tot, w) in agg.items():
-            recs.append((thread, n, tot, w, ";".join(names[i] for i in key),
-                         ";".join(locs[i] for i in key)))
+            recs.append((thread, n, tot, w) + text(key))
     return recs
 
 
