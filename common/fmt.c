@@ -351,12 +351,12 @@ fmt_strtou64(const char *s, size_t len, uint64_t *v)
  * fmt_double(d), remembered: a stream's weights and periods repeat (a
  * period on every record, the weights of 1, 2, 3 samples), and finding
  * the shortest text takes up to three conversions each way.  The text
- * stays until the next call; for one thread only.
+ * stays until the calling thread's next call; each thread has its own.
  */
 const char *
 fmt_dshort(double d, size_t *len)
 {
-	static struct {
+	static _Thread_local struct {
 		uint64_t	 bits;
 		int		 set;
 		unsigned char	 len;

@@ -56,10 +56,10 @@
 #define BIGTEXT		4096	/* frames and text counted past this */
 #define OBATCHES	3	/* batches of records made ready */
 #define OBRECS		1024	/* records in a batch at most */
-#define OBTEXT		(128 * 1024)	/* and text, about */
+#define OBCOST		2048	/* and frames, about: some 150 KB of text */
 #define OSPIN		100000	/* looks at a flag before sleeping */
 #define OTHREAD		4096	/* records that get a thread making them */
-#define OWLOCS		2	/* 1 batch in OWLOCS: locations by the writer */
+#define OWRITER		2	/* 1 batch in OWRITER: text by the writer */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
 #define QLAG		4	/* blocks behind: misses converted here */
@@ -139,27 +139,36 @@ struct rctag {
 };
 
 /*
- * A record made ready to write: its frames (ioff, nids in the batch's
- * ids) and its locations field (loff, llen in the batch's text, unless
- * the batch's wlocs says that the writing thread makes it); the stack
- * field is made by the writing thread.
+ * A record made ready to write: its numbers, its frames (ioff, nids in
+ * the batch's ids) and, with stacks as text, its stack and places
+ * fields (toff, tlen in the batch's text).
  */
 struct orec {
 	uint64_t	 n;
-	double		 w;
+	double		 period, weight, start;
 	size_t		 ioff, nids;
-	size_t		 loff, llen;
+	size_t		 toff, tlen;
 };
 
-/* Records made into text, to be written (see emitprof()). */
+/* What ends a profile's records before their end: an error. */
+enum obad {
+	OB_NONE,
+	OB_START,	/* the next record's start overflows */
+	OB_WEIGHT	/* its weight does */
+};
+
+/* Records made ready to write (see emitprof()). */
 struct obatch {
-	struct orec	*rec;		/* OBRECS */
+	struct orec	*rec;		/* OBRECS, and the bad one */
 	size_t		 nrec;
 	uint32_t	*ids;
 	size_t		 nids, idscap;
-	struct buf	 text;
-	int		 wlocs;		/* locations joined by the writer */
+	size_t		 cost;		/* frames of its records */
+	struct buf	 text;		/* their lines, stacks as text */
+	int		 bymain;	/* made into lines by the writer */
 	int		 end;		/* the profile's last */
+	enum obad	 bad;
+	uint64_t	 badpos;	/* the bad record's number, from 1 */
 	atomic_int	 full;		/* made, not yet written */
 };
 
@@ -226,7 +235,8 @@ struct spd {
 	int		 ids;		/* SPD_FRAMEIDS */
 	int		 leaves;	/* SPD_LEAVES */
 	struct sst_frames fr;		/* then the record's frames */
-	spd_emit	 emit;
+	spd_emit	 emit;		/* records, stacks as frame ids */
+	spd_text	 text;		/* lines, stacks as text */
 	void		*arg;
 	struct buf	 arena;		/* escaped names and locations */
 	size_t		*noff, *loff;	/* by frame: name, location */
@@ -263,8 +273,7 @@ struct spd {
 	uint32_t	 qprev;		/* the stack id of the sample before */
 	struct qahead	 qa[3];
 	struct buf	 sbuf;
-	struct buf	 lbuf;		/* locations joined by the writer */
-	struct obatch	 ob[OBATCHES];	/* records being made into text */
+	struct obatch	 ob[OBATCHES];	/* records being made ready */
 	struct prof	*op;		/* of this profile */
 	pthread_t	 oth;		/* by this thread, */
 	pthread_mutex_t	 omu;		/* which these hand over */
@@ -340,15 +349,17 @@ static size_t	 joinframes(const struct spd *, const uint32_t *, size_t,
 		    int, struct buf *);
 static void	 produce(struct spd *, struct prof *, struct obatch *,
 		    uint64_t *);
+static double	 startof(struct prof *, uint64_t);
+static void	 lines(struct spd *, struct prof *, struct obatch *);
+static void	 linehead(struct buf *, const struct prof *,
+		    const struct sst_rec *);
 #ifndef SPD_ONETHREAD
 static void	*producer(void *);
 #endif
 static void	 consume(struct spd *, struct prof *, struct sst_rec *,
-		    const struct obatch *, uint64_t *);
-static __dead void overflow(struct spd *, struct prof *,
-		    const struct sst_rec *, const char *);
-static void	 recstart(struct spd *, struct prof *, struct sst_rec *,
-		    uint64_t);
+		    struct obatch *);
+static __dead void badrec(struct spd *, struct prof *,
+		    const struct obatch *);
 static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok,
 		    const char *);
@@ -448,7 +459,8 @@ keybit(const char *k)
 }
 
 unsigned
-spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
+spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
+    void *arg)
 {
 	struct spd s;
 	struct prof *p, *np;
@@ -471,6 +483,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	s.fr.src = &s;
 	s.fr.serial = cp_serial();
 	s.emit = emit;
+	s.text = text;
 	s.arg = arg;
 	s.tail = &s.pending;
 	s.stkcap = 256;
@@ -487,7 +500,8 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	}
 	atomic_init(&s.qtaken, 0);
 	for (i = 0; i < OBATCHES; i++) {
-		s.ob[i].rec = xreallocarray(NULL, OBRECS, sizeof(*s.ob[i].rec));
+		s.ob[i].rec = xreallocarray(NULL, OBRECS + 1,
+		    sizeof(*s.ob[i].rec));
 		s.ob[i].idscap = 4096;
 		s.ob[i].ids = xreallocarray(NULL, s.ob[i].idscap,
 		    sizeof(*s.ob[i].ids));
@@ -500,7 +514,6 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 	s.zpool = zp_new();
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
-	buf_init(&s.lbuf);
 	atomic_init(&s.osleep, 0);
 	if (pthread_mutex_init(&s.omu, NULL) != 0 ||
 	    pthread_cond_init(&s.ocv, NULL) != 0)
@@ -564,7 +577,6 @@ spd_flatten(struct json *j, int flags, spd_emit emit, void *arg)
 		buf_free(&s.q[i].b);
 	zp_free(s.zpool);
 	buf_free(&s.sbuf);
-	buf_free(&s.lbuf);
 	for (i = 0; i < OBATCHES; i++) {
 		free(s.ob[i].rec);
 		free(s.ob[i].ids);
@@ -2074,10 +2086,11 @@ pname(struct spd *s, struct prof *p)
 
 /*
  * Make the next records of p, *pos made so far, ready in batch b: each
- * record's samples and weight, its frame ids in b's ids and, with
- * stacks as text, its locations field in b's text (a record of the
- * stack of the record before it shares them), until b is full or the
- * records end.
+ * record's numbers, its start (-s) and its frame ids in b's ids (a
+ * record of the stack of the record before it shares them), until b is
+ * full or the records end; with stacks as text, unless the writing
+ * thread is to, make them into lines too.  A start or weight that
+ * overflows ends the records at the one before it (see badrec()).
  */
 static void
 produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
@@ -2085,22 +2098,22 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 	struct orec *o;
 	const char *k;
 	uint32_t id, last = UINT32_MAX;
-	size_t len, n;
+	size_t len;
+	double w;
+	int starts = p->cstarts != NULL || p->starts != NULL;
 
-	buf_reset(&b->text);
-	b->nrec = b->nids = 0;
+	b->nrec = b->nids = b->cost = 0;
 	b->end = 0;
-	while (b->nrec < OBRECS && b->text.len < OBTEXT) {
+	b->bad = OB_NONE;
+	while (b->nrec < OBRECS && b->cost < OBCOST) {
 		o = &b->rec[b->nrec];
-		if (!nextrec(s, p, pos, &id, &o->n, &o->w)) {
+		if (!nextrec(s, p, pos, &id, &o->n, &w)) {
 			b->end = 1;
 			break;
 		}
 		if (id == last) {
 			o->ioff = o[-1].ioff;
 			o->nids = o[-1].nids;
-			o->loff = o[-1].loff;
-			o->llen = o[-1].llen;
 		} else {
 			k = pkey(p, id, &len);
 			if (b->nids + len > b->idscap) {
@@ -2109,17 +2122,99 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 				b->ids = xreallocarray(b->ids, b->idscap,
 				    sizeof(*b->ids));
 			}
-			n = keyids(b->ids + b->nids, k, len);
 			o->ioff = b->nids;
-			o->nids = n;
-			b->nids += n;
-			o->loff = b->text.len;
-			o->llen = s->ids || b->wlocs ? 0 : joinframes(s,
-			    b->ids + o->ioff, n, 1, &b->text);
+			o->nids = keyids(b->ids + b->nids, k, len);
+			b->nids += o->nids;
 			last = id;
+		}
+		b->cost += o->nids + 1;
+		o->period = w * p->factor;
+		o->weight = fmt_pysum(0, o->period, o->n);
+		if (starts && !isfinite(o->start = startof(p, *pos)))
+			b->bad = OB_START;
+		else if (!isfinite(o->weight))
+			b->bad = OB_WEIGHT;
+		if (b->bad != OB_NONE) {
+			b->badpos = *pos;
+			b->end = 1;
+			break;
 		}
 		b->nrec++;
 	}
+	if (!s->ids && !b->bymain)
+		lines(s, p, b);
+}
+
+/* With -s: when record pos (from 1) of p began, in seconds or as read. */
+static double
+startof(struct prof *p, uint64_t pos)
+{
+	double t;
+
+	if (p->cstarts != NULL)
+		t = p->cstarts[pos - 1];
+	else if (spill_read(p->starts, &t, sizeof(t)) == -1)
+		errx(1, "temporary file: short read");
+	return (p->state == PS_EVENTS ? t : p->startv + t) * p->factor;
+}
+
+/*
+ * Make the records of batch b of p into lines of the stream, laid out
+ * as rec_write() writes them, in b's text.  A record of the stack of the
+ * record before it copies that one's stack and places.
+ */
+static void
+lines(struct spd *s, struct prof *p, struct obatch *b)
+{
+	struct sst_rec r;
+	struct orec *o, *e = b->rec + b->nrec;
+	struct buf *t = &b->text;
+	const char *x;
+	size_t n;
+
+	buf_reset(t);
+	memset(&r, 0, sizeof(r));
+	r.unit = p->unit;
+	r.hasperiod = 1;
+	for (o = b->rec; o < e; o++) {
+		r.samples = o->n;
+		r.weight = o->weight;
+		r.period = o->period;
+		linehead(t, p, &r);
+		o->toff = t->len;
+		if (o > b->rec && o->ioff == o[-1].ioff &&
+		    o->nids == o[-1].nids) {
+			o->tlen = o[-1].tlen;
+			buf_grow(t, o->tlen);
+			memcpy(t->data + t->len, t->data + o[-1].toff, o->tlen);
+			t->len += o->tlen;
+		} else {
+			/* Each join ends in a NUL: a tab, then dropped. */
+			joinframes(s, b->ids + o->ioff, o->nids, 0, t);
+			t->data[t->len - 1] = '\t';
+			joinframes(s, b->ids + o->ioff, o->nids, 1, t);
+			t->len--;
+			o->tlen = t->len - o->toff;
+		}
+		if (p->cstarts != NULL || p->starts != NULL) {
+			x = fmt_dshort(o->start, &n);
+			buf_addc(t, '\t');
+			buf_add(t, x, n);
+		}
+		buf_addc(t, '\n');
+	}
+}
+
+/* Append record r's thread, its numbers and their tabs to t. */
+static void
+linehead(struct buf *t, const struct prof *p, const struct sst_rec *r)
+{
+	buf_grow(t, p->name.len + REC_NUMSZ + 2);
+	memcpy(t->data + t->len, p->name.data, p->name.len);
+	t->len += p->name.len;
+	t->data[t->len++] = '\t';
+	t->len += rec_nums(t->data + t->len, r);
+	t->data[t->len++] = '\t';
 }
 
 /*
@@ -2161,8 +2256,8 @@ aset(struct spd *s, atomic_int *f, int v)
 
 #ifndef SPD_ONETHREAD
 /*
- * The thread that makes the records of s->op into text, batch after
- * batch, while the caller writes the batch before (see emitprof()).
+ * The thread that makes the records of s->op ready, batch after batch,
+ * while the caller writes the batch before (see emitprof()).
  */
 static void *
 producer(void *arg)
@@ -2175,8 +2270,8 @@ producer(void *arg)
 	do {
 		b = &s->ob[i % OBATCHES];
 		await(s, &b->full, 0);
-		/* Some of the locations' text is made by the writing thread. */
-		b->wlocs = i++ % OWLOCS == OWLOCS - 1;
+		/* Some batches are made into lines by the writing thread. */
+		b->bymain = i++ % OWRITER == OWRITER - 1;
 		produce(s, s->op, b, &pos);
 		aset(s, &b->full, 1);
 	} while (!b->end);
@@ -2184,105 +2279,77 @@ producer(void *arg)
 }
 #endif
 
-/* Hand batch b of p's records, *pos written before it, to s->emit. */
+/*
+ * Hand batch b of p's records to s->text as lines, made now if the
+ * batch says so, or, stacks as frame ids, one by one to s->emit as r;
+ * then exit if a record could not be made.
+ */
 static void
-consume(struct spd *s, struct prof *p, struct sst_rec *r,
-    const struct obatch *b, uint64_t *pos)
+consume(struct spd *s, struct prof *p, struct sst_rec *r, struct obatch *b)
 {
 	const struct orec *o, *e = b->rec + b->nrec;
 
-	for (o = b->rec; o < e; o++) {
-		(*pos)++;
-		if (p->cstarts != NULL || p->starts != NULL)
-			recstart(s, p, r, *pos);
-		s->fr.ids = b->ids + o->ioff;
-		s->fr.n = o->nids;
-		if (!s->ids) {
-			/* A record of the stack before has its names. */
-			if (o == b->rec || o->ioff != o[-1].ioff ||
-			    o->nids != o[-1].nids) {
-				buf_reset(&s->sbuf);
-				r->stacklen = joinframes(s, s->fr.ids,
-				    s->fr.n, 0, &s->sbuf);
-				r->stack = s->sbuf.data;
-				if (b->wlocs) {
-					buf_reset(&s->lbuf);
-					r->locslen = joinframes(s, s->fr.ids,
-					    s->fr.n, 1, &s->lbuf);
-					r->locs = s->lbuf.data;
-				}
-			}
-			if (!b->wlocs) {
-				r->locs = b->text.data + o->loff;
-				r->locslen = o->llen;
-			}
+	if (!s->ids) {
+		if (b->bymain)
+			lines(s, p, b);
+		if (b->nrec > 0)
+			s->text(b->text.data, b->text.len, b->nrec, s->arg);
+	} else
+		for (o = b->rec; o < e; o++) {
+			s->fr.ids = b->ids + o->ioff;
+			s->fr.n = o->nids;
+			r->samples = o->n;
+			r->period = o->period;
+			r->weight = o->weight;
+			r->hasstart = p->cstarts != NULL || p->starts != NULL;
+			r->start = o->start;
+			s->emit(r, s->arg);
 		}
-		r->samples = o->n;
-		r->period = o->w * p->factor;
-		r->weight = fmt_pysum(0, r->period, o->n);
-		if (!isfinite(r->weight)) {
-			if (s->ids) {
-				buf_reset(&s->sbuf);
-				joinframes(s, s->fr.ids, s->fr.n, 0, &s->sbuf);
-				r->stack = s->sbuf.data;
-			}
-			overflow(s, p, r, r->stack);
-		}
-		s->emit(r, s->arg);
-	}
+	if (b->bad != OB_NONE)
+		badrec(s, p, b);
 }
 
-/* Exit: record r of p, of that stack, weighs more than a double holds. */
+/*
+ * Exit: the record after those of batch b of p has a start or a weight
+ * that overflows to inf.
+ */
 static void
-overflow(struct spd *s, struct prof *p, const struct sst_rec *r,
-    const char *stack)
+badrec(struct spd *s, struct prof *p, const struct obatch *b)
 {
+	const struct orec *o = &b->rec[b->nrec];
 	char num[FMTBUF];
 
 	progress_hide();
-	errx(1, "%s: profile \"%s\": the weight of %llu samples of %s on "
-	    "stack \"%s\" overflows to inf", json_name(s->j), p->name.data,
-	    (unsigned long long)r->samples, fmt_double(num, sizeof(num),
-	    r->period), stack);
-}
-
-/* With -s: when record pos (from 1) of p began, on the profile's clock. */
-static void
-recstart(struct spd *s, struct prof *p, struct sst_rec *r, uint64_t pos)
-{
-	double t;
-
-	if (p->cstarts != NULL)
-		t = p->cstarts[pos - 1];
-	else if (spill_read(p->starts, &t, sizeof(t)) == -1)
-		errx(1, "temporary file: short read");
-	r->hasstart = 1;
-	r->start = (p->state == PS_EVENTS ? t : p->startv + t) * p->factor;
-	if (!isfinite(r->start)) {
-		progress_hide();
+	if (b->bad == OB_START)
 		errx(1, "%s: profile \"%s\": the start time of sample %llu "
 		    "overflows to inf", json_name(s->j), p->name.data,
-		    (unsigned long long)pos);
-	}
+		    (unsigned long long)b->badpos);
+	buf_reset(&s->sbuf);
+	joinframes(s, b->ids + o->ioff, o->nids, 0, &s->sbuf);
+	errx(1, "%s: profile \"%s\": the weight of %llu samples of %s on "
+	    "stack \"%s\" overflows to inf", json_name(s->j), p->name.data,
+	    (unsigned long long)o->n, fmt_double(num, sizeof(num),
+	    o->period), s->sbuf.data);
 }
 
 /*
  * Write a profile's records.  They are made ready in batches
- * (produce(): the keys decompressed into frame ids, and with stacks as
- * text, the locations field) and written (consume(): the names joined,
- * the record handed to s->emit).  A profile of OTHREAD records or more
- * has them made ready by a thread of its own while the batch before is
- * written, in turns over OBATCHES batches; the locations of one batch in
- * OWLOCS are joined by the writing thread, which has less to do.  The
- * fuzzers' build (SPD_ONETHREAD), whose allocator and err() are for one
- * thread, makes and writes them in turns, as does a profile whose thread
- * cannot start.
+ * (produce(): the keys decompressed into frame ids, the numbers made)
+ * and, with stacks as text, made into lines (lines(): the names and
+ * places joined), which s->text writes in one piece; with frame ids,
+ * each record is handed to s->emit.  A profile of OTHREAD records or
+ * more has them made ready by a thread of its own while the batch
+ * before is written, in turns over OBATCHES batches; one batch in
+ * OWRITER is made into lines by the writing thread, which has less to
+ * do.  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
+ * are for one thread, makes and writes them in turns, as does a profile
+ * whose thread cannot start.
  */
 static void
 emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
-	uint64_t pos = 0, wpos = 0;
+	uint64_t pos = 0;
 #ifndef SPD_ONETHREAD
 	struct obatch *b;
 	size_t i;
@@ -2305,16 +2372,21 @@ emitprof(struct spd *s, struct prof *p)
 	if (p->nrecs == 0) {
 		r.hasperiod = 0;
 		r.stack = r.locs = "";
-		s->emit(&r, s->arg);
+		if (s->ids)
+			s->emit(&r, s->arg);
+		else {
+			buf_reset(&s->sbuf);
+			linehead(&s->sbuf, p, &r);
+			buf_adds(&s->sbuf, "\t\n");
+			s->text(s->sbuf.data, s->sbuf.len, 1, s->arg);
+		}
 		return;
 	}
 	rewindrecs(s, p);
 	if (p->starts != NULL)
 		spill_rewind(p->starts);
-	if (s->ids) {
-		r.stack = r.locs = "";
-		r.frames = &s->fr;
-	}
+	r.stack = r.locs = "";
+	r.frames = &s->fr;
 #ifndef SPD_ONETHREAD
 	s->op = p;
 	if (p->nrecs >= OTHREAD &&
@@ -2322,17 +2394,19 @@ emitprof(struct spd *s, struct prof *p)
 		for (i = 0, end = 0; !end; i++) {
 			b = &s->ob[i % OBATCHES];
 			await(s, &b->full, 1);
-			consume(s, p, &r, b, &wpos);
 			end = b->end;
+			if (end)
+				pthread_join(s->oth, NULL);
+			consume(s, p, &r, b);
 			aset(s, &b->full, 0);
 		}
-		pthread_join(s->oth, NULL);
 		return;
 	}
 #endif
+	s->ob[0].bymain = 0;
 	do {
 		produce(s, p, &s->ob[0], &pos);
-		consume(s, p, &r, &s->ob[0], &wpos);
+		consume(s, p, &r, &s->ob[0]);
 	} while (!s->ob[0].end);
 }
 

@@ -38,6 +38,8 @@ void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);
 int	 xopen(const char *);
 void	 fshut(FILE *, const char *);
+#define BIGWRITE	(32 * 1024)
+void	 xfwrite(const void *, size_t, FILE *, const char *);
 void	 sst_init(void);
 /* Usage text: with help to stdout and exit 0, else to stderr, exit 2. */
 __dead void sst_usage(int, const char *);
@@ -338,9 +340,12 @@ void	 spill_free(struct spill *);
 
 /* spd.c: speedscope JSON -> sst records, in bounded memory */
 typedef void (*spd_emit)(const struct sst_rec *, void *);
+typedef void (*spd_text)(const char *, size_t, size_t, void *);
 /*
  * Read one speedscope document, with flags SPD_SAMPLES, SPD_FRAMEIDS,
- * SPD_LEAVES (below).
+ * SPD_LEAVES (below).  Records go to text() as len bytes of whole lines
+ * of the stream, n records, as rec_write() writes them; with
+ * SPD_FRAMEIDS, one by one to emit() instead.
  * Returns what it found at the top level: SPD_NOTJSON (a tokenizer
  * error at the first token) or SPD_NOTOBJ (not an object) with nothing
  * read past the first token, else the SPD_* keys the object has.
@@ -358,7 +363,7 @@ typedef void (*spd_emit)(const struct sst_rec *, void *);
 #define SPD_SAMPLES	0x01	/* flags: one record per sample */
 #define SPD_FRAMEIDS	0x02	/* stacks as frame numbers (sst_frames) */
 #define SPD_LEAVES	0x04	/* each stack its leaf frame only */
-unsigned spd_flatten(struct json *, int, spd_emit, void *);
+unsigned spd_flatten(struct json *, int, spd_emit, spd_text, void *);
 
 #define FMTBUF	64
 

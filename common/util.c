@@ -159,6 +159,37 @@ fshut(FILE *fp, const char *name)
 }
 
 /*
+ * Write n bytes of p to fp (named name), exiting as fshut() does on
+ * failure.  A block of BIGWRITE bytes or more goes straight to fp's
+ * descriptor, after what fp holds, rather than through fp's buffer,
+ * which would copy most of it.
+ */
+void
+xfwrite(const void *p, size_t n, FILE *fp, const char *name)
+{
+	const char *q = p;
+	ssize_t k;
+
+	if (n < BIGWRITE) {
+		if (fwrite(p, 1, n, fp) != n)
+			fshut(fp, name);
+		return;
+	}
+	fshut(fp, name);
+	while (n > 0) {
+		if ((k = write(fileno(fp), q, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EPIPE)
+				exit(0);
+			err(1, "%s", name);
+		}
+		q += k;
+		n -= (size_t)k;
+	}
+}
+
+/*
  * Common start-up: a closed pipe ends the program quietly and at once,
  * and stdout gets a large buffer.
  */

@@ -30,6 +30,7 @@ struct out {
 };
 
 static void	emit(const struct sst_rec *, void *);
+static void	text(const char *, size_t, size_t, void *);
 static void	refuse(struct json *, unsigned);
 static void	flatten(const char *, int, int, struct cpw *);
 static __dead void usage(int);
@@ -42,16 +43,24 @@ usage(int status)
 	exit(status);
 }
 
+/* -z: write record r in compact form. */
 static void
 emit(const struct sst_rec *r, void *arg)
 {
 	struct out *o = arg;
 
-	if (o->cw != NULL)
-		cpw_write(o->cw, r);
-	else
-		rec_write(o->fp, r);
+	cpw_write(o->cw, r);
 	o->n++;
+}
+
+/* Write n records, the len bytes of lines t. */
+static void
+text(const char *t, size_t len, size_t n, void *arg)
+{
+	struct out *o = arg;
+
+	xfwrite(t, len, o->fp, "stdout");
+	o->n += n;
 }
 
 /*
@@ -114,7 +123,7 @@ flatten(const char *path, int flags, int progress, struct cpw *cw)
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
 	seen = spd_flatten(j, flags | (cw != NULL ? SPD_FRAMEIDS : 0), emit,
-	    &o);
+	    text, &o);
 	/* A speedscope document may hold no profile. */
 	if (o.n == 0 && !(seen & SPD_PROFILES))
 		refuse(j, seen);

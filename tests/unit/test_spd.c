@@ -1,7 +1,8 @@
 /*
  * test_spd.c: Check suite for the speedscope reader (common/spd.c).
  * Each test runs spd_flatten() over a document in memory, writes the
- * records it hands out with rec_write() and compares the text.
+ * lines it hands out (or, stacks as frame ids, the records, with
+ * rec_write()) and compares the text.
  */
 
 #include <sys/types.h>
@@ -24,7 +25,7 @@
 #define LF	"a.py:5:2:1"
 #define LG	":::2"
 
-static void	 emit(const struct sst_rec *, void *);
+static void	 text(const char *, size_t, size_t, void *);
 static void	 emitids(const struct sst_rec *, void *);
 static char	*flatten(const char *, int);
 static void	 same(const char *, int, const char *);
@@ -35,11 +36,17 @@ static void	 flatten_quiet(const char *, int);
 static char	*flatten_err(const char *, int, int *);
 static Suite	*spd_suite(void);
 
-/* The callback: append the record as a stream line. */
+/* The callback: append the lines, n of them, whole. */
 static void
-emit(const struct sst_rec *r, void *arg)
+text(const char *t, size_t len, size_t n, void *arg)
 {
-	rec_write(arg, r);
+	size_t i, lines = 0;
+
+	for (i = 0; i < len; i++)
+		lines += t[i] == '\n';
+	ck_assert_uint_eq(lines, n);
+	ck_assert(len > 0 && t[len - 1] == '\n');
+	ck_assert_uint_eq(fwrite(t, 1, len, arg), len);
 }
 
 /*
@@ -88,8 +95,7 @@ flatten(const char *doc, int persample)
 
 	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
 	j = json_open_mem(doc, strlen(doc), "doc.json");
-	spd_flatten(j, persample, persample & SPD_FRAMEIDS ? emitids : emit,
-	    fp);
+	spd_flatten(j, persample, emitids, text, fp);
 	json_close(j);
 	fclose(fp);
 	return out;
@@ -1238,8 +1244,8 @@ START_TEST(test_seen)
 	ck_assert_ptr_nonnull(fp = fopen("/dev/null", "w"));
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		j = json_open_mem(t[i].doc, strlen(t[i].doc), "doc.json");
-		ck_assert_msg(spd_flatten(j, 0, emit, fp) == t[i].seen, "%s",
-		    t[i].doc);
+		ck_assert_msg(spd_flatten(j, 0, NULL, text, fp) ==
+		    t[i].seen, "%s", t[i].doc);
 		json_close(j);
 	}
 	fclose(fp);
