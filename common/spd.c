@@ -59,7 +59,7 @@
 #define OBCOST		2048	/* and frames, about: some 150 KB of text */
 #define OSPIN		100000	/* looks at a flag before sleeping */
 #define OTHREAD		4096	/* records that get a thread making them */
-#define OWRITER		2	/* 1 batch in OWRITER: text by the writer */
+#define OWRITER		3	/* the making thread's lines: 1 batch in 3 */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
 #define QLAG		4	/* blocks behind: misses converted here */
@@ -2270,8 +2270,8 @@ producer(void *arg)
 	do {
 		b = &s->ob[i % OBATCHES];
 		await(s, &b->full, 0);
-		/* Some batches are made into lines by the writing thread. */
-		b->bymain = i++ % OWRITER == OWRITER - 1;
+		/* Most batches are made into lines by the writing thread. */
+		b->bymain = i++ % OWRITER != 0;
 		produce(s, s->op, b, &pos);
 		aset(s, &b->full, 1);
 	} while (!b->end);
@@ -2339,9 +2339,9 @@ badrec(struct spd *s, struct prof *p, const struct obatch *b)
  * places joined), which s->text writes in one piece; with frame ids,
  * each record is handed to s->emit.  A profile of OTHREAD records or
  * more has them made ready by a thread of its own while the batch
- * before is written, in turns over OBATCHES batches; one batch in
- * OWRITER is made into lines by the writing thread, which has less to
- * do.  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
+ * before is written, in turns over OBATCHES batches; all but one batch
+ * in OWRITER are made into lines by the writing thread, which has less
+ * to do.  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
  * are for one thread, makes and writes them in turns, as does a profile
  * whose thread cannot start.
  */
