@@ -66,8 +66,7 @@
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
 #define RBATCH		512	/* samples read at once, see rawbatch() */
-#define RHASH		8	/* hashed this many ahead, */
-#define RPROBE		4	/* their cached text loaded this many */
+#define RHASH		8	/* hashed this many ahead, their slots loaded */
 #define NOSLOT		0xffff	/* no slot of it */
 #define RCTEXT		512	/* 16 MB of text in all, touched as used */
 
@@ -295,7 +294,6 @@ static void	 readevents(struct spd *, struct prof *);
 static void	 readstack(struct spd *);
 static size_t	 rawbatch(struct spd *, size_t);
 static void	 rawhead(struct spd *, size_t);
-static void	 rawprobe(struct spd *, size_t);
 static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
 static int	 rawcheck(const char *, size_t, struct rawk *);
@@ -851,33 +849,26 @@ readstack(struct spd *s)
 	qdone(s);
 }
 
-/* Hash the raw text of sample i of s->rb and start loading its head. */
+/*
+ * Hash the raw text of sample i of s->rb and start loading its cache
+ * set: both heads, and as much of both slots' text as the sample has.
+ * Loading the text only when a head says it may be there would wait on
+ * the head first.
+ */
 static void
 rawhead(struct spd *s, size_t i)
 {
-	s->rh[i] = rawhash(s->rb[i].p, s->rb[i].len);
-	__builtin_prefetch(&s->rct[s->rh[i] & (RCSLOTS - 2)]);
-}
-
-/*
- * Start loading the cached text of sample i of s->rb if a cache head
- * says that it may be there (what is found is checked again later).
- */
-static void
-rawprobe(struct spd *s, size_t i)
-{
-	const struct rctag *t;
 	const char *x;
-	uint64_t h = s->rh[i];
-	size_t k, m, slot = h & (RCSLOTS - 2);
+	size_t m, slot;
 
-	for (k = 0, t = &s->rct[slot]; k < 2; k++, t++)
-		if (rcmay(s, t, h, s->rb[i].len)) {
-			x = s->rctext + (slot + k) * RCTEXT;
-			for (m = 0; m < s->rb[i].len; m += 64)
-				__builtin_prefetch(x + m);
-			return;
-		}
+	s->rh[i] = rawhash(s->rb[i].p, s->rb[i].len);
+	slot = s->rh[i] & (RCSLOTS - 2);
+	__builtin_prefetch(&s->rct[slot]);
+	x = s->rctext + slot * RCTEXT;
+	for (m = 0; m < s->rb[i].len && m < RCTEXT; m += 64) {
+		__builtin_prefetch(x + m);
+		__builtin_prefetch(x + RCTEXT + m);
+	}
 }
 
 /*
@@ -887,8 +878,8 @@ rawprobe(struct spd *s, size_t i)
  * converted and looked up by the interning thread (converted here
  * while that thread lags, see qlags()).  Returns how many were; the
  * next one, if any, is to be read token by token.  The cache
- * waits on memory, so each sample is hashed RHASH samples ahead and
- * its cache head loaded, and RPROBE ahead its cached text is.
+ * waits on memory, so each sample is hashed RHASH samples ahead and its
+ * cache set loaded.
  */
 static size_t
 rawbatch(struct spd *s, size_t n)
@@ -899,13 +890,9 @@ rawbatch(struct spd *s, size_t n)
 
 	for (i = 0; i < n && i < RHASH; i++)
 		rawhead(s, i);
-	for (i = 0; i < n && i < RPROBE; i++)
-		rawprobe(s, i);
 	for (i = 0; i < n; i++) {
 		if ((k = i + RHASH) < n)
 			rawhead(s, k);
-		if ((k = i + RPROBE) < n)
-			rawprobe(s, k);
 		if (i > 0 && r[i].len == r[i - 1].len &&
 		    s->rh[i] == s->rh[i - 1] &&
 		    memcmp(r[i].p, r[i - 1].p, r[i].len) == 0)
