@@ -158,7 +158,7 @@ enum obad {
 
 /* Records made ready to write (see emitprof()). */
 struct obatch {
-	struct orec	*rec;		/* OBRECS, and the bad one */
+	struct orec	*rec;		/* OBRECS, the bad one after nrec */
 	size_t		 nrec;
 	uint32_t	*ids;
 	size_t		 nids, idscap;
@@ -498,8 +498,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	}
 	atomic_init(&s.qtaken, 0);
 	for (i = 0; i < OBATCHES; i++) {
-		s.ob[i].rec = xreallocarray(NULL, OBRECS + 1,
-		    sizeof(*s.ob[i].rec));
+		s.ob[i].rec = xreallocarray(NULL, OBRECS, sizeof(*s.ob[i].rec));
 		s.ob[i].idscap = 4096;
 		s.ob[i].ids = xreallocarray(NULL, s.ob[i].idscap,
 		    sizeof(*s.ob[i].ids));
