@@ -142,6 +142,8 @@ if [ "${VALGRIND:-}" = 1 ]; then
 	# Errors and definite leaks: exit status 99 and a non-empty log.
 	VG="valgrind -q --error-exitcode=99 --leak-check=full"
 	VG="$VG --errors-for-leak-kinds=definite --log-file=$report/%p"
+	# Kept apart: the storage of threads still running at an exit.
+	VG="$VG --suppressions=$top/tests/valgrind.supp"
 	# valgrind finds the program in PATH, so that its argv[0] is
 	# the bare name, as when the shell finds it.
 	for p in "$bindir"/*; do
