@@ -300,8 +300,6 @@ static int	 rawcheck(const char *, size_t, struct rawk *);
 static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
 		    unsigned long long);
 static void	 rcnext(struct spd *);
-static int	 rcmay(const struct spd *, const struct rctag *, uint64_t,
-		    size_t);
 static size_t	 rcfind(struct spd *, uint64_t, const char *, size_t);
 static size_t	 rcput(struct spd *, uint64_t, const char *, size_t);
 static void	 qhit(struct spd *, size_t);
@@ -309,6 +307,7 @@ static void	 qraw(struct spd *, size_t, const struct qplace *,
 		    const char *);
 static void	 qkey(struct spd *, const struct qplace *, const char *);
 static void	 qconv(struct spd *, size_t, const struct json_raw *);
+static uint64_t	 keyof(struct spd *, const struct rawk *, struct qplace *);
 static int	 qlags(struct spd *);
 static unsigned char *qroom(struct spd *, size_t);
 static void	 qdone(struct spd *);
@@ -347,6 +346,7 @@ static size_t	 joinframes(const struct spd *, const uint32_t *, size_t,
 		    int, struct buf *);
 static void	 produce(struct spd *, struct prof *, struct obatch *,
 		    uint64_t *);
+static int	 hasstarts(const struct prof *);
 static double	 startof(struct prof *, uint64_t);
 static void	 lines(struct spd *, struct prof *, struct obatch *);
 static void	 linehead(struct buf *, const struct prof *,
@@ -928,13 +928,6 @@ rcnext(struct spd *s)
 	}
 }
 
-/* Whether cache head t may be of a raw text of hash h and len bytes. */
-static inline int
-rcmay(const struct spd *s, const struct rctag *t, uint64_t h, size_t len)
-{
-	return t->gen == s->rcgen && t->hash == h >> 32 && t->len == len;
-}
-
 /* The cache slot of raw text raw of len bytes (hash h), or NOSLOT. */
 static size_t
 rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
@@ -943,7 +936,7 @@ rcfind(struct spd *s, uint64_t h, const char *raw, size_t len)
 	size_t i, slot = h & (RCSLOTS - 2);
 
 	for (i = 0, t = &s->rct[slot]; i < 2; i++, t++)
-		if (rcmay(s, t, h, len) &&
+		if (t->gen == s->rcgen && t->hash == h >> 32 && t->len == len &&
 		    memcmp(s->rctext + (slot + i) * RCTEXT, raw, len) == 0) {
 			t->hits += t->hits < UINT8_MAX;
 			return slot + i;
@@ -1033,18 +1026,29 @@ qconv(struct spd *s, size_t slot, const struct json_raw *r)
 	uint16_t v = (uint16_t)slot;
 
 	pl.len = (uint32_t)s->chk.key.len;
-	pl.max = s->chk.max;
-	pl.hasidx = s->chk.at != (size_t)-1;
 	json_rawplace(s->j, r, &pl.line, &pl.col);
-	if (pl.hasidx)
-		pl.col += 1 + s->chk.at;
-	h = s->qp->leaf ? 0 : ht_hash(s->chk.key.data, pl.len);
+	h = keyof(s, &s->chk, &pl);
 	q = qroom(s, 3 + sizeof(pl) + sizeof(h) + pl.len);
 	q[0] = Q_CONV;
 	memcpy(q + 1, &v, sizeof(v));
 	memcpy(q + 3, &pl, sizeof(pl));
 	memcpy(q + 3 + sizeof(pl), &h, sizeof(h));
 	memcpy(q + 3 + sizeof(pl) + sizeof(h), s->chk.key.data, pl.len);
+}
+
+/*
+ * Of key rk, made of a sample's raw text whose '[' is at pl's place:
+ * its largest index and that index's place, into pl, and the key's hash
+ * (none with leaves: intern() cuts the key to its leaf and hashes that).
+ */
+static uint64_t
+keyof(struct spd *s, const struct rawk *rk, struct qplace *pl)
+{
+	pl->max = rk->max;
+	pl->hasidx = rk->at != (size_t)-1;
+	if (pl->hasidx)
+		pl->col += 1 + rk->at;
+	return s->qp->leaf ? 0 : ht_hash(rk->key.data, rk->key.len);
 }
 
 /*
@@ -1167,11 +1171,7 @@ qprep(struct spd *s, struct qahead *a, const unsigned char *e)
 			    "key form");
 		a->key = a->rk.key.data;
 		a->klen = a->rk.key.len;
-		a->pl.max = a->rk.max;
-		a->pl.hasidx = a->rk.at != (size_t)-1;
-		a->pl.col += 1 + a->rk.at;
-		/* intern() cuts the key to its leaf and hashes that. */
-		a->khash = s->qp->leaf ? 0 : ht_hash(a->key, a->klen);
+		a->khash = keyof(s, &a->rk, &a->pl);
 	}
 	if (!s->qp->leaf)
 		ht_prefetch(s->qp->stacks, a->khash, 0);
@@ -2086,7 +2086,7 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 	uint32_t id, last = UINT32_MAX;
 	size_t len;
 	double w;
-	int starts = p->cstarts != NULL || p->starts != NULL;
+	int starts = hasstarts(p);
 
 	b->nrec = b->nids = b->cost = 0;
 	b->end = 0;
@@ -2129,6 +2129,13 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 	}
 	if (!s->ids && !b->bymain)
 		lines(s, p, b);
+}
+
+/* Whether p's records have starts (-s). */
+static int
+hasstarts(const struct prof *p)
+{
+	return p->cstarts != NULL || p->starts != NULL;
 }
 
 /* With -s: when record pos (from 1) of p began, in seconds or as read. */
@@ -2182,7 +2189,7 @@ lines(struct spd *s, struct prof *p, struct obatch *b)
 			t->len--;
 			o->tlen = t->len - o->toff;
 		}
-		if (p->cstarts != NULL || p->starts != NULL) {
+		if (hasstarts(p)) {
 			x = fmt_dshort(o->start, &n);
 			buf_addc(t, '\t');
 			buf_add(t, x, n);
@@ -2287,7 +2294,6 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r, struct obatch *b)
 			r->samples = o->n;
 			r->period = o->period;
 			r->weight = o->weight;
-			r->hasstart = p->cstarts != NULL || p->starts != NULL;
 			r->start = o->start;
 			s->emit(r, s->arg);
 		}
@@ -2373,6 +2379,7 @@ emitprof(struct spd *s, struct prof *p)
 		spill_rewind(p->starts);
 	r.stack = r.locs = "";
 	r.frames = &s->fr;
+	r.hasstart = hasstarts(p);
 #ifndef SPD_ONETHREAD
 	s->op = p;
 	if (p->nrecs >= OTHREAD &&

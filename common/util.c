@@ -147,15 +147,21 @@ xopen(const char *path)
 	return fd;
 }
 
+/* Exit on a failed write to name: quietly (0) for a closed pipe. */
+static __dead void
+wfail(const char *name)
+{
+	if (errno == EPIPE)
+		exit(0);
+	err(1, "%s", name);
+}
+
 /* Flush fp and exit 1 with a message if anything written to it failed. */
 void
 fshut(FILE *fp, const char *name)
 {
-	if (fflush(fp) == EOF || ferror(fp)) {
-		if (errno == EPIPE)
-			exit(0);
-		err(1, "%s", name);
-	}
+	if (fflush(fp) == EOF || ferror(fp))
+		wfail(name);
 }
 
 /*
@@ -180,9 +186,7 @@ xfwrite(const void *p, size_t n, FILE *fp, const char *name)
 		if ((k = write(fileno(fp), q, n)) == -1) {
 			if (errno == EINTR)
 				continue;
-			if (errno == EPIPE)
-				exit(0);
-			err(1, "%s", name);
+			wfail(name);
 		}
 		q += k;
 		n -= (size_t)k;
