@@ -1,13 +1,18 @@
 /*
  * zlist.c: strings kept compressed (zlist.h).  Strings are appended to
  * a raw block as a varint length and the bytes; a block of BLOCK bytes
- * or more is compressed with zstd at level 3 and its bytes appended to
- * one buffer.  Reading decompresses one block at a time and indexes its
+ * or more is compressed with zstd at level 3 and its bytes kept in a
+ * chunk.  Reading decompresses one block at a time and indexes its
  * strings.  The stacks of a py-spy profile (frame indices as varints,
  * spd.c) take about 38 bytes each.  Full blocks are compressed by a
  * thread of their own while the caller goes on (spd.c reads on);
  * reading, and zl_done(), wait for it.  Lists made one after another
- * hand on their buffers and contexts through a pool (struct zpool).
+ * hand on their buffers and contexts through a pool (struct zpool); a
+ * list made without one has one of its own.  The chunks, of 2 MB in
+ * huge pages (xhuge()), are the pool's, filled by its lists in turn:
+ * the kept keys are most of the memory that spd.c touches first, and a
+ * page first touched is a fault, dear in a virtual machine; a buffer of
+ * each list, grown by copying, was faulted in page by page.
  */
 #include <err.h>
 #include <pthread.h>
@@ -23,11 +28,23 @@
 
 #define BLOCK	1048576
 #define LEVEL	3
-#define SPARES	1	/* blocks a list or a pool keeps for reuse */
+#define SPARES	4	/* blocks a list or a pool keeps for reuse */
+#define CHUNK	HUGEPAGE	/* bytes of compressed blocks kept together */
+
+/*
+ * A chunk of compressed blocks; refs counts its blocks still kept, so
+ * that one whose lists are freed is reused.
+ */
+struct zchunk {
+	char		*data;
+	size_t		 cap, len;
+	size_t		 refs;
+};
 
 struct zblock {
 	size_t		 first;		/* its first string's number */
-	size_t		 off, len;	/* its bytes in z */
+	struct zchunk	*ch, *ch2;	/* its len bytes: len1 at off in ch, */
+	size_t		 off, len, len1;	/* the rest at ch2's start */
 	size_t		 rawlen;
 };
 
@@ -58,8 +75,7 @@ struct zlist {
 	ZSTD_CCtx	*cc;		/* in ccmem */
 	void		*ccmem;
 	size_t		 ccsize;
-	struct buf	 z;		/* the blocks, compressed */
-	struct zblock	*blk;
+	struct zblock	*blk;		/* the blocks, compressed */
 	size_t		 nblk, blkcap;
 	size_t		 n;		/* strings */
 	ZSTD_DCtx	*dc;		/* in dcmem */
@@ -68,10 +84,12 @@ struct zlist {
 	size_t		 cur;
 	struct buf	 dec;
 	size_t		*doff;		/* its strings' offsets and lengths */
+	struct buf	 join;		/* or its bytes, if in two chunks */
 	size_t		 doffcap;
 	struct zraw	*spare;		/* compressed, kept for reuse */
 	size_t		 nspare;
-	struct zpool	*pool;		/* or NULL */
+	struct zpool	*pool;
+	struct zpool	*own;		/* or NULL: pool is the caller's */
 };
 
 /*
@@ -93,9 +111,15 @@ struct zpool {
 	struct buf	 dec;
 	size_t		*doff;
 	size_t		 doffcap;
+	struct zchunk	*cur;		/* being filled, or NULL */
+	struct zchunk	*free;		/* emptied, kept for reuse, or NULL */
 };
 
 static void	 zwait(struct zlist *);
+static void	 keep(struct zpool *, const char *, size_t, struct zblock *);
+static void	 unkeep(struct zpool *, struct zchunk *);
+static void	 recycle(struct zpool *, struct zchunk *);
+static void	 freechunk(struct zchunk *);
 static void	 freeraw(struct zraw *);
 static void	 keepraw(struct zraw **, size_t *, struct zraw *);
 static struct zraw *takeraw(struct zraw **, size_t *);
@@ -129,8 +153,92 @@ zp_free(struct zpool *p)
 	free(p->dcmem);
 	buf_free(&p->dec);
 	free(p->doff);
+	freechunk(p->cur);
+	freechunk(p->free);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
+}
+
+/*
+ * Keep the n bytes at b, compressed block x's, in pool p (held locked):
+ * as many as there is room for in the chunk being filled, the rest, if
+ * any, at the start of another one, which then is.  So chunks are
+ * filled to the brim; x->ch2 is the second chunk, or NULL.
+ */
+static void
+keep(struct zpool *p, const char *b, size_t n, struct zblock *x)
+{
+	struct zchunk *c = p->cur;
+
+	x->ch = x->ch2 = NULL;
+	if (c != NULL && c->len < c->cap) {
+		x->ch = c;
+		x->off = c->len;
+		x->len1 = n < c->cap - c->len ? n : c->cap - c->len;
+		memcpy(c->data + c->len, b, x->len1);
+		c->len += x->len1;
+		c->refs++;
+		if (x->len1 == n)
+			return;
+		b += x->len1;
+		n -= x->len1;
+	}
+	if ((c = p->free) != NULL && c->cap >= n)
+		p->free = NULL;
+	else {
+		c = xcalloc(1, sizeof(*c));
+		c->cap = n > CHUNK ? n : CHUNK;
+		c->data = xhuge(c->cap, 1);
+	}
+	p->cur = c;
+	memcpy(c->data, b, n);
+	c->len = n;
+	c->refs = 1;
+	if (x->ch != NULL)
+		x->ch2 = c;
+	else {
+		x->ch = c;
+		x->off = 0;
+		x->len1 = n;
+	}
+}
+
+/*
+ * A block kept in chunk c of pool p (held locked) given up: a chunk of
+ * none is filled again from its start if being filled, else recycled.
+ */
+static void
+unkeep(struct zpool *p, struct zchunk *c)
+{
+	if (c == NULL || --c->refs > 0)
+		return;
+	if (c == p->cur)
+		c->len = 0;
+	else
+		recycle(p, c);
+}
+
+/*
+ * Chunk c of pool p (held locked), of no block now, kept for reuse if
+ * none is, else freed.
+ */
+static void
+recycle(struct zpool *p, struct zchunk *c)
+{
+	if (p->free == NULL && c->cap == CHUNK)
+		p->free = c;
+	else
+		freechunk(c);
+}
+
+/* Free chunk c, if not NULL. */
+static void
+freechunk(struct zchunk *c)
+{
+	if (c != NULL) {
+		free(c->data);
+		free(c);
+	}
 }
 
 struct zlist *
@@ -139,19 +247,19 @@ zl_new(struct zpool *pool)
 	struct zlist *l;
 
 	l = xcalloc(1, sizeof(*l));
+	if (pool == NULL)
+		pool = l->own = zp_new();
 	l->pool = pool;
-	if (pool != NULL) {
-		pthread_mutex_lock(&pool->mu);
-		l->raw = pool->raw;
-		memset(&pool->raw, 0, sizeof(pool->raw));
-		pthread_mutex_unlock(&pool->mu);
-	}
+	pthread_mutex_lock(&pool->mu);
+	l->raw = pool->raw;
+	memset(&pool->raw, 0, sizeof(pool->raw));
+	pthread_mutex_unlock(&pool->mu);
 	if (l->raw.data == NULL)
 		buf_init(&l->raw);
 	else
 		buf_reset(&l->raw);
-	buf_init(&l->z);
 	buf_init(&l->dec);
+	buf_init(&l->join);
 	l->cur = (size_t)-1;
 	l->todotail = &l->todo;
 	l->donetail = &l->done;
@@ -164,20 +272,29 @@ zl_new(struct zpool *pool)
 void
 zl_free(struct zlist *l)
 {
+	size_t i;
+
 	if (l == NULL)
 		return;
 	zwait(l);
 	unspare(l);
 	unread(l);
+	pthread_mutex_lock(&l->pool->mu);
+	for (i = 0; i < l->nblk; i++) {
+		unkeep(l->pool, l->blk[i].ch);
+		unkeep(l->pool, l->blk[i].ch2);
+	}
+	pthread_mutex_unlock(&l->pool->mu);
 	pthread_mutex_destroy(&l->mu);
 	pthread_cond_destroy(&l->cv);
 	buf_free(&l->raw);
-	buf_free(&l->z);
 	buf_free(&l->dec);
+	buf_free(&l->join);
 	free(l->blk);
 	free(l->doff);
 	free(l->ccmem);
 	free(l->dcmem);
+	zp_free(l->own);
 	free(l);
 }
 
@@ -241,10 +358,11 @@ collect(struct zlist *l)
 		}
 		b = &l->blk[l->nblk++];
 		b->first = q->first;
-		b->off = l->z.len;
 		b->len = q->len;
 		b->rawlen = q->b.len;
-		buf_add(&l->z, q->out, q->len);
+		pthread_mutex_lock(&l->pool->mu);
+		keep(l->pool, q->out, q->len, b);
+		pthread_mutex_unlock(&l->pool->mu);
 		keepraw(&l->spare, &l->nspare, q);
 	}
 }
@@ -285,8 +403,8 @@ takeraw(struct zraw **sp, size_t *n)
 }
 
 /*
- * Hand l's spare blocks and compressing context to its pool, or free
- * them; no zl_add() follows.
+ * Hand l's spare blocks and compressing context to its pool (what it
+ * cannot take is freed); no zl_add() follows.
  */
 static void
 unspare(struct zlist *l)
@@ -294,22 +412,16 @@ unspare(struct zlist *l)
 	struct zpool *p = l->pool;
 	struct zraw *q;
 
-	if (p != NULL)
-		pthread_mutex_lock(&p->mu);
-	while ((q = takeraw(&l->spare, &l->nspare)) != NULL) {
-		if (p != NULL)
-			keepraw(&p->spare, &p->nspare, q);
-		else
-			freeraw(q);
-	}
-	if (p != NULL && l->ccmem != NULL && l->ccsize > p->ccsize) {
+	pthread_mutex_lock(&p->mu);
+	while ((q = takeraw(&l->spare, &l->nspare)) != NULL)
+		keepraw(&p->spare, &p->nspare, q);
+	if (l->ccmem != NULL && l->ccsize > p->ccsize) {
 		free(p->ccmem);
 		p->ccmem = l->ccmem;
 		p->ccsize = l->ccsize;
 		l->ccmem = NULL;
 	}
-	if (p != NULL)
-		pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->mu);
 	free(l->ccmem);
 	l->ccmem = NULL;
 	l->cc = NULL;
@@ -349,7 +461,7 @@ unread(struct zlist *l)
 {
 	struct zpool *p = l->pool;
 
-	if (p == NULL || l->dcmem == NULL)
+	if (l->dcmem == NULL)
 		return;
 	pthread_mutex_lock(&p->mu);
 	if (p->dcmem == NULL)
@@ -385,16 +497,14 @@ context(struct zlist *l, size_t n)
 	zwait(l);
 	free(l->ccmem);
 	l->ccmem = NULL;
-	if (l->pool != NULL) {
-		pthread_mutex_lock(&l->pool->mu);
-		if (l->pool->ccmem != NULL && l->pool->ccsize >= need) {
-			l->ccmem = l->pool->ccmem;
-			need = l->pool->ccsize;
-			l->pool->ccmem = NULL;
-			l->pool->ccsize = 0;
-		}
-		pthread_mutex_unlock(&l->pool->mu);
+	pthread_mutex_lock(&l->pool->mu);
+	if (l->pool->ccmem != NULL && l->pool->ccsize >= need) {
+		l->ccmem = l->pool->ccmem;
+		need = l->pool->ccsize;
+		l->pool->ccmem = NULL;
+		l->pool->ccsize = 0;
 	}
+	pthread_mutex_unlock(&l->pool->mu);
 	if (l->ccmem == NULL)
 		l->ccmem = xmalloc(need);
 	l->ccsize = need;
@@ -412,8 +522,7 @@ zl_flush(struct zlist *l)
 	if (l->raw.len == 0)
 		return;
 	context(l, l->raw.len);
-	if ((q = takeraw(&l->spare, &l->nspare)) == NULL &&
-	    l->pool != NULL) {
+	if ((q = takeraw(&l->spare, &l->nspare)) == NULL) {
 		pthread_mutex_lock(&l->pool->mu);
 		q = takeraw(&l->pool->spare, &l->pool->nspare);
 		pthread_mutex_unlock(&l->pool->mu);
@@ -465,15 +574,13 @@ zl_done(struct zlist *l)
 	 * Empty, but maybe a spare block's buffer: handed on, not kept by
 	 * a list held to the end.
 	 */
-	if (l->pool != NULL) {
-		pthread_mutex_lock(&l->pool->mu);
-		if (l->pool->raw.cap < l->raw.cap) {
-			spare = l->pool->raw;
-			l->pool->raw = l->raw;
-			l->raw = spare;
-		}
-		pthread_mutex_unlock(&l->pool->mu);
+	pthread_mutex_lock(&l->pool->mu);
+	if (l->pool->raw.cap < l->raw.cap) {
+		spare = l->pool->raw;
+		l->pool->raw = l->raw;
+		l->raw = spare;
 	}
+	pthread_mutex_unlock(&l->pool->mu);
 	buf_free(&l->raw);
 	buf_init(&l->raw);
 }
@@ -496,10 +603,11 @@ load(struct zlist *l, size_t b)
 {
 	const struct zblock *x = &l->blk[b];
 	const unsigned char *p, *e;
+	const char *z = x->ch->data + x->off;
 	size_t i, n, r;
 	uint64_t len;
 
-	if (l->dcmem == NULL && l->pool != NULL) {
+	if (l->dcmem == NULL) {
 		pthread_mutex_lock(&l->pool->mu);
 		if (l->pool->dcmem != NULL)
 			swapread(l, l->pool);
@@ -512,10 +620,15 @@ load(struct zlist *l, size_t b)
 		    ZSTD_estimateDCtxSize())) == NULL)
 			errx(1, "ZSTD_initStaticDCtx failed");
 	}
+	if (x->ch2 != NULL) {
+		buf_reset(&l->join);
+		buf_add(&l->join, z, x->len1);
+		buf_add(&l->join, x->ch2->data, x->len - x->len1);
+		z = l->join.data;
+	}
 	buf_reset(&l->dec);
 	buf_grow(&l->dec, x->rawlen);
-	r = ZSTD_decompressDCtx(l->dc, l->dec.data, x->rawlen,
-	    l->z.data + x->off, x->len);
+	r = ZSTD_decompressDCtx(l->dc, l->dec.data, x->rawlen, z, x->len);
 	if (ZSTD_isError(r) || r != x->rawlen)
 		errx(1, "zstd: a block of %zu bytes came back as %zu",
 		    x->rawlen, r);

@@ -10,10 +10,13 @@
 
 struct zlist;
 struct zpool;
-/* A pool that lists made one after another take memory from. */
+/*
+ * A pool that lists made one after another take memory from; the
+ * blocks they keep are in it, so it is freed after them.
+ */
 struct zpool *zp_new(void);
 void	 zp_free(struct zpool *);
-/* A list that takes from and hands on to pool (or NULL). */
+/* A list that takes from and hands on to pool (NULL: one of its own). */
 struct zlist *zl_new(struct zpool *);
 void	 zl_free(struct zlist *);
 /* Append s[0..n) as string number zl_count(). */

@@ -4,10 +4,13 @@
  * order, backwards and at random, across many blocks; empty strings,
  * strings longer than a block, adding after reading, and zl_done();
  * lists made one after another through a pool, each reading back its
- * own strings.
+ * own strings; strings that do not compress, so that their blocks take
+ * more than a chunk of the pool and are split between two, or take one
+ * of their own, and chunks emptied by a list freed are filled again.
  */
 
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,55 @@ mkstr(char *b, size_t i)
 	for (k = 0; k < i % 97; k++)
 		b[n++] = (char)('a' + i % 26);
 	return n;
+}
+
+/*
+ * Random string i: 1 + i % 200 bytes of a generator seeded by i, or
+ * with i >= BIGRND, BIGRND bytes: more than a chunk.
+ */
+#define BIGRND	(5 << 20)
+static size_t
+mkrnd(char *b, size_t i)
+{
+	uint64_t x = i * 0x9e3779b97f4a7c15ULL + 1;
+	size_t n, k;
+
+	n = i >= BIGRND ? BIGRND : 1 + i % 200;
+	for (k = 0; k < n; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		b[k] = (char)(x >> 32);
+	}
+	return n;
+}
+
+/* String i of l is random string i + off. */
+static void
+checkrnd(struct zlist *l, size_t i, size_t off, char *want)
+{
+	const char *got;
+	size_t n, len;
+
+	n = mkrnd(want, i + off);
+	got = zl_get(l, i, &len);
+	ck_assert_uint_eq(len, n);
+	ck_assert_int_eq(memcmp(got, want, n), 0);
+}
+
+/* A list of random strings off .. off + n - 1, made in pool p. */
+static struct zlist *
+mkrndlist(struct zpool *p, size_t n, size_t off, char *b)
+{
+	struct zlist *l;
+	size_t i;
+
+	l = zl_new(p);
+	for (i = 0; i < n; i++)
+		zl_add(l, b, mkrnd(b, i + off));
+	zl_done(l);
+	ck_assert_uint_eq(zl_count(l), n);
+	return l;
 }
 
 /* String i of l is string i + off of the rule. */
@@ -181,6 +233,47 @@ START_TEST(test_pool)
 }
 END_TEST
 
+START_TEST(test_chunks)
+{
+	struct zpool *p;
+	struct zlist *a, *b, *c, *e;
+	char *w;
+	size_t i;
+
+	/*
+	 * a's 3 MB, not compressed much, take a chunk and part of the
+	 * next, one of its blocks split between them; e's string of 5 MB
+	 * fills the rest of that chunk and one of its own.  Freed, a
+	 * leaves its first chunk empty, which c's blocks fill again after
+	 * b's.
+	 */
+	w = malloc(BIGRND);
+	ck_assert_ptr_nonnull(w);
+	p = zp_new();
+	a = mkrndlist(p, 30000, 0, w);
+	e = mkrndlist(p, 2, BIGRND - 1, w);
+	b = mkrndlist(p, 20000, 100000, w);
+	for (i = 30000; i-- > 0;)
+		checkrnd(a, i, 0, w);
+	checkrnd(e, 1, BIGRND - 1, w);
+	checkrnd(e, 0, BIGRND - 1, w);
+	zl_free(a);
+	c = mkrndlist(p, 40000, 200000, w);
+	for (i = 0; i < 20000; i++)
+		checkrnd(b, i, 100000, w);
+	for (i = 0; i < 40000; i++)
+		checkrnd(c, i, 200000, w);
+	checkrnd(e, 1, BIGRND - 1, w);
+	zl_free(b);
+	zl_free(e);
+	for (i = 40000; i-- > 0;)
+		checkrnd(c, i, 200000, w);
+	zl_free(c);
+	zp_free(p);
+	free(w);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	struct zlist *l;
@@ -208,6 +301,7 @@ zlist_suite(void)
 	tcase_add_test(tc, test_interleaved);
 	tcase_add_test(tc, test_long);
 	tcase_add_test(tc, test_pool);
+	tcase_add_test(tc, test_chunks);
 	tcase_add_test(tc, test_empty);
 	suite_add_tcase(s, tc);
 	return s;
