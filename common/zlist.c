@@ -109,6 +109,7 @@ struct zpool {
 	size_t		 ccsize;
 	void		*dcmem;
 	struct buf	 dec;
+	struct buf	 join;
 	size_t		*doff;
 	size_t		 doffcap;
 	struct zchunk	*cur;		/* being filled, or NULL */
@@ -134,6 +135,7 @@ zp_new(void)
 
 	p = xcalloc(1, sizeof(*p));
 	buf_init(&p->dec);
+	buf_init(&p->join);
 	if (pthread_mutex_init(&p->mu, NULL) != 0)
 		errx(1, "zlist: cannot make a lock");
 	return p;
@@ -152,6 +154,7 @@ zp_free(struct zpool *p)
 	free(p->ccmem);
 	free(p->dcmem);
 	buf_free(&p->dec);
+	buf_free(&p->join);
 	free(p->doff);
 	freechunk(p->cur);
 	freechunk(p->free);
@@ -445,6 +448,9 @@ swapread(struct zlist *l, struct zpool *p)
 	b = p->dec;
 	p->dec = l->dec;
 	l->dec = b;
+	b = p->join;
+	p->join = l->join;
+	l->join = b;
 	o = p->doff;
 	n = p->doffcap;
 	p->doff = l->doff;
