@@ -84,8 +84,8 @@ struct zlist {
 	size_t		 cur;
 	struct buf	 dec;
 	size_t		*doff;		/* its strings' offsets and lengths */
-	struct buf	 join;		/* or its bytes, if in two chunks */
 	size_t		 doffcap;
+	struct buf	 join;		/* a block in two chunks, joined */
 	struct zraw	*spare;		/* compressed, kept for reuse */
 	size_t		 nspare;
 	struct zpool	*pool;
