@@ -9,10 +9,10 @@
  * reading, and zl_done(), wait for it.  Lists made one after another
  * hand on their buffers and contexts through a pool (struct zpool); a
  * list made without one has one of its own.  The chunks, of 2 MB in
- * huge pages (xhuge()), are the pool's, filled by its lists in turn:
- * the kept keys are most of the memory that spd.c touches first, and a
- * page first touched is a fault, dear in a virtual machine; a buffer of
- * each list, grown by copying, was faulted in page by page.
+ * huge pages (xhuge()), are the pool's, filled by its lists in turn
+ * and never copied: the kept keys are most of the memory that spd.c
+ * touches first, and a page first touched is a fault, dear in a
+ * virtual machine.
  */
 #include <err.h>
 #include <pthread.h>

@@ -56,29 +56,32 @@ mkrnd(char *b, size_t i)
 	return n;
 }
 
-/* String i of l is random string i + off. */
+/* A rule: string i made in a buffer, its length returned. */
+typedef size_t	(*rule)(char *, size_t);
+
+/* String i of l is string i + off of rule r (made in want). */
 static void
-checkrnd(struct zlist *l, size_t i, size_t off, char *want)
+checkby(struct zlist *l, rule r, size_t i, size_t off, char *want)
 {
 	const char *got;
 	size_t n, len;
 
-	n = mkrnd(want, i + off);
+	n = r(want, i + off);
 	got = zl_get(l, i, &len);
 	ck_assert_uint_eq(len, n);
 	ck_assert_int_eq(memcmp(got, want, n), 0);
 }
 
-/* A list of random strings off .. off + n - 1, made in pool p. */
+/* A list of strings off .. off + n - 1 of rule r, made in pool p (in b). */
 static struct zlist *
-mkrndlist(struct zpool *p, size_t n, size_t off, char *b)
+mkby(struct zpool *p, rule r, size_t n, size_t off, char *b)
 {
 	struct zlist *l;
 	size_t i;
 
 	l = zl_new(p);
 	for (i = 0; i < n; i++)
-		zl_add(l, b, mkrnd(b, i + off));
+		zl_add(l, b, r(b, i + off));
 	zl_done(l);
 	ck_assert_uint_eq(zl_count(l), n);
 	return l;
@@ -89,13 +92,8 @@ static void
 checkoff(struct zlist *l, size_t i, size_t off)
 {
 	char want[160];
-	const char *got;
-	size_t n, len;
 
-	n = mkstr(want, i + off);
-	got = zl_get(l, i, &len);
-	ck_assert_uint_eq(len, n);
-	ck_assert_int_eq(memcmp(got, want, n), 0);
+	checkby(l, mkstr, i, off, want);
 }
 
 static void
@@ -108,16 +106,9 @@ check(struct zlist *l, size_t i)
 static struct zlist *
 mklist(struct zpool *p, size_t n, size_t off)
 {
-	struct zlist *l;
 	char b[160];
-	size_t i;
 
-	l = zl_new(p);
-	for (i = 0; i < n; i++)
-		zl_add(l, b, mkstr(b, i + off));
-	zl_done(l);
-	ck_assert_uint_eq(zl_count(l), n);
-	return l;
+	return mkby(p, mkstr, n, off, b);
 }
 
 START_TEST(test_orders)
@@ -250,24 +241,24 @@ START_TEST(test_chunks)
 	w = malloc(BIGRND);
 	ck_assert_ptr_nonnull(w);
 	p = zp_new();
-	a = mkrndlist(p, 30000, 0, w);
-	e = mkrndlist(p, 2, BIGRND - 1, w);
-	b = mkrndlist(p, 20000, 100000, w);
+	a = mkby(p, mkrnd, 30000, 0, w);
+	e = mkby(p, mkrnd, 2, BIGRND - 1, w);
+	b = mkby(p, mkrnd, 20000, 100000, w);
 	for (i = 30000; i-- > 0;)
-		checkrnd(a, i, 0, w);
-	checkrnd(e, 1, BIGRND - 1, w);
-	checkrnd(e, 0, BIGRND - 1, w);
+		checkby(a, mkrnd, i, 0, w);
+	checkby(e, mkrnd, 1, BIGRND - 1, w);
+	checkby(e, mkrnd, 0, BIGRND - 1, w);
 	zl_free(a);
-	c = mkrndlist(p, 40000, 200000, w);
+	c = mkby(p, mkrnd, 40000, 200000, w);
 	for (i = 0; i < 20000; i++)
-		checkrnd(b, i, 100000, w);
+		checkby(b, mkrnd, i, 100000, w);
 	for (i = 0; i < 40000; i++)
-		checkrnd(c, i, 200000, w);
-	checkrnd(e, 1, BIGRND - 1, w);
+		checkby(c, mkrnd, i, 200000, w);
+	checkby(e, mkrnd, 1, BIGRND - 1, w);
 	zl_free(b);
 	zl_free(e);
 	for (i = 40000; i-- > 0;)
-		checkrnd(c, i, 200000, w);
+		checkby(c, mkrnd, i, 200000, w);
 	zl_free(c);
 	zp_free(p);
 	free(w);
