@@ -172,6 +172,7 @@ struct json {
 	unsigned long long klineoff;
 	unsigned long long erroff;	/* offset of the error */
 	int		 fd;		/* -1 for memory input */
+	off_t		 base;		/* fd's offset of byte 0, or -1 */
 	struct input	*in;		/* NULL for memory input */
 	unsigned long long rawpos;	/* bytes of the file read, if known */
 	struct ahead	*ah;		/* the reader thread, or NULL */
@@ -221,6 +222,7 @@ json_new(int fd, const char *name, size_t cap)
 
 	j = xcalloc(1, sizeof(*j));
 	j->fd = fd;
+	j->base = -1;
 	if (name == NULL || strcmp(name, "-") == 0)
 		name = "<stdin>";
 	j->name = xstrdup(name);
@@ -244,9 +246,13 @@ json_open(int fd, const char *name)
 	struct stat st;
 
 	j = json_new(fd, name, JSON_BUFSZ);
+	j->base = lseek(fd, 0, SEEK_CUR);
 	j->in = input_open(fd);
-	if (input_kind(j->in) != IN_PLAIN || (fstat(fd, &st) == 0 &&
-	    S_ISREG(st.st_mode) && st.st_size > JSON_BUFSZ))
+	if (input_kind(j->in) != IN_PLAIN || fstat(fd, &st) == -1 ||
+	    !S_ISREG(st.st_mode))
+		j->base = -1;
+	if (input_kind(j->in) != IN_PLAIN || (j->base != -1 &&
+	    st.st_size > JSON_BUFSZ))
 		startahead(j);
 	return j;
 }
@@ -1482,6 +1488,13 @@ const char *
 json_name(const struct json *j)
 {
 	return j->name;
+}
+
+int
+json_reread(const struct json *j, off_t *base)
+{
+	*base = j->base;
+	return j->base == -1 ? -1 : j->fd;
 }
 
 const char *

@@ -26,9 +26,14 @@
  * started samples ahead (see rawbatch(), intake()).  Runs of equal
  * weights, as py-spy writes them, are converted once.  At the end, a
  * thread of its own makes a big profile's records into text while the
- * caller writes them (see emitprof()).  With SPD_LEAVES a record's stack
- * is its leaf frame: the samples are read and checked as ever, but only
- * their leaves are interned and kept (see intern()).
+ * caller writes them (see emitprof()).  A profile's table of stacks
+ * goes when its samples end, but its records wait for the frames: so
+ * each stack's key is kept, compressed, or, when the input is a plain
+ * file, only the offset of its first sample, which is read again then
+ * (see rekey(); 12 bytes a stack where the compressed key takes some
+ * 36, and no compressing).  With SPD_LEAVES a record's stack is its
+ * leaf frame: the samples are read and checked as ever, but only their
+ * leaves are interned and kept (see intern()).
  */
 #include <err.h>
 #include <math.h>
@@ -39,6 +44,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sst.h"
 #include "zlist.h"
@@ -50,6 +56,11 @@
 #define KEYMAX		32
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
+#define NOOFF		UINT64_MAX	/* a key read from no sample */
+#define ZLKEY		(1ULL << 63)	/* a key kept in a zlist */
+#define WIN		65536	/* bytes read again at once, see window() */
+#define WINJUMP		4096	/* or after a jump back or far ahead, */
+#define WINNEAR		(4 << 20)	/* farther than this */
 
 #define MOVE		32	/* bytes joinframes() moves at once */
 #define SLACK		(2 * MOVE)	/* and may write or read past */
@@ -59,7 +70,6 @@
 #define OBCOST		2048	/* and frames, about: some 150 KB of text */
 #define OSPIN		100000	/* looks at a flag before sleeping */
 #define OTHREAD		4096	/* records that get a thread making them */
-#define OWRITER		3	/* the making thread's lines: 1 batch in 3 */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
 #define QLAG		4	/* blocks behind: misses converted here */
@@ -96,6 +106,7 @@ struct qplace {
 	uint32_t	 max;		/* Q_CONV, Q_KEY: its largest index, */
 	int		 hasidx;	/* if it has one */
 	unsigned long long line, col;	/* Q_RAW: the '[', else max's */
+	uint64_t	 off;		/* the input's offset of its '[' */
 };
 
 /* Entries whose key intake() makes ahead (see qprep()). */
@@ -210,7 +221,13 @@ struct prof {
 	uint64_t	 nrecs;		/* in recs */
 	uint64_t	 recbytes;	/* and their bytes */
 	unsigned char	*crecs;		/* or these, once pending */
-	struct zlist	*keys;		/* the stacks' keys, compressed */
+	struct zlist	*keys;		/* the stacks' keys, compressed, */
+	int		 reread;	/* or, if 1, read again (rekey()): */
+	uint64_t	*offs;		/* by stack id, its first sample's
+					   offset, or ZLKEY and its index
+					   in keys, */
+	uint32_t	*tags;		/* and its key's hash's top half */
+	size_t		 offcap;
 	enum pstate	 state;
 	struct spill	*sids;		/* the samples' stack ids */
 	uint64_t	 nsids;
@@ -258,6 +275,11 @@ struct spd {
 	struct json_raw	 rb[RBATCH];	/* samples' raw text, */
 	uint64_t	 rh[RBATCH];	/* its hashes (see rawbatch()) */
 	struct zpool	*zpool;		/* for the profiles' stack keys */
+	int		 kfd;		/* the input read again, or -1, */
+	off_t		 kbase;		/* at this offset plus a sample's, */
+	struct buf	 win;		/* into this window (see window()), */
+	uint64_t	 winoff;	/* from this offset, */
+	struct buf	 rekey;		/* and made into this key */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint8_t		 rcgen;		/* 1 to 255 */
@@ -296,6 +318,10 @@ static size_t	 rawbatch(struct spd *, size_t);
 static void	 rawhead(struct spd *, size_t);
 static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
+static const unsigned char *window(struct spd *, uint64_t,
+		    const unsigned char **);
+static const char *rekey(struct spd *, struct prof *, size_t, size_t *);
+static __dead void changed(struct spd *, uint64_t);
 static int	 rawcheck(const char *, size_t, struct rawk *);
 static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
 		    unsigned long long);
@@ -332,13 +358,14 @@ static void	 resetstacks(struct spd *, struct prof *);
 static void	 transit(struct spd *, struct prof *, enum pstate);
 static void	 shrink(struct spd *, struct prof *);
 static void	 unspare(struct spd *);
-static const char *pkey(struct prof *, size_t, size_t *);
+static const char *pkey(struct spd *, struct prof *, size_t, size_t *);
 static void	 rewindrecs(struct spd *, struct prof *);
 static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 		    uint64_t *, double *);
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
-static size_t	 intern(struct prof *, const char *, size_t, uint64_t, int *);
+static size_t	 intern(struct prof *, const char *, size_t, uint64_t,
+		    uint64_t, int *);
 static size_t	 keyids(uint32_t *, const char *, size_t);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
@@ -352,6 +379,7 @@ static void	 lines(struct spd *, struct prof *, struct obatch *);
 static void	 linehead(struct buf *, const struct prof *,
 		    const struct sst_rec *);
 #ifndef SPD_ONETHREAD
+static int	 behind(struct spd *, const struct obatch *);
 static void	*producer(void *);
 #endif
 static void	 consume(struct spd *, struct prof *, struct sst_rec *,
@@ -509,6 +537,9 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
 	s.rctext = xhuge(RCSLOTS, RCTEXT);
 	s.zpool = zp_new();
+	s.kfd = json_reread(j, &s.kbase);
+	buf_init(&s.win);
+	buf_init(&s.rekey);
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
 	atomic_init(&s.osleep, 0);
@@ -573,6 +604,8 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	for (i = 0; i < QBLOCKS; i++)
 		buf_free(&s.q[i].b);
 	zp_free(s.zpool);
+	buf_free(&s.win);
+	buf_free(&s.rekey);
 	buf_free(&s.sbuf);
 	for (i = 0; i < OBATCHES; i++) {
 		free(s.ob[i].rec);
@@ -708,6 +741,7 @@ readprofile(struct spd *s, size_t i)
 		p->stacks = ht_new();
 	p->leaf = s->leaves;
 	p->keys = zl_new(s->zpool);
+	p->reread = s->kfd != -1;
 	p->factor = 1;
 	p->nbatch = 1;
 	while ((t = member(s, k)) != JT_OBJ_END) {
@@ -774,14 +808,18 @@ readprofile(struct spd *s, size_t i)
 }
 
 /*
- * The id of stack key k[0..len), of hash hv, in p; a new key is kept
- * compressed too, and *isnew (if isnew is not NULL) says it was new.
- * With SPD_LEAVES the key is cut to its last frame (a stack of the leaf
- * alone, or of none), and every stack counts as new: its largest index
- * is noted again, which changes nothing.
+ * The id of stack key k[0..len), of hash hv, in p, of the sample at
+ * offset off of the input (NOOFF: none); *isnew (if isnew is not NULL)
+ * says it was new.  A new key is kept for the records: compressed, or,
+ * when the input can be read again, as the offset of its sample, which
+ * rekey() makes into the key again.  With SPD_LEAVES the key is cut to
+ * its last frame (a stack of the leaf alone, or of none), and every
+ * stack counts as new: its largest index is noted again, which changes
+ * nothing.
  */
 static size_t
-intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
+intern(struct prof *p, const char *k, size_t len, uint64_t hv,
+    uint64_t off, int *isnew)
 {
 	const unsigned char *u = (const unsigned char *)k, *e = u + len, *l;
 	uint64_t v;
@@ -798,7 +836,20 @@ intern(struct prof *p, const char *k, size_t len, uint64_t hv, int *isnew)
 		hv = ht_hash(k, len);
 	}
 	id = ht_internh(p->stacks, k, len, hv, &nw);
-	if (nw)
+	if (nw && p->reread) {
+		if (id >= p->offcap) {
+			p->offcap = p->offcap ? 2 * p->offcap : 1024;
+			p->offs = xreallocarray(p->offs, p->offcap,
+			    sizeof(*p->offs));
+			p->tags = xreallocarray(p->tags, p->offcap,
+			    sizeof(*p->tags));
+		}
+		p->tags[id] = (uint32_t)(hv >> 32);
+		if ((p->offs[id] = off) == NOOFF) {
+			p->offs[id] = ZLKEY | zl_count(p->keys);
+			zl_add(p->keys, k, len);
+		}
+	} else if (nw)
 		zl_add(p->keys, k, len);
 	if (isnew != NULL)
 		*isnew = nw || p->leaf;
@@ -823,6 +874,7 @@ readstack(struct spd *s)
 		json_rawskip(s->j, s->rb[0].len);
 		return;
 	}
+	pl.off = json_offset(s->j);
 	pl.hasidx = 0;
 	pl.max = 0;
 	while ((t = next(s)) != JT_ARR_END) {
@@ -905,7 +957,7 @@ rawbatch(struct spd *s, size_t n)
 			qconv(s, rcput(s, s->rh[i], r[i].p, r[i].len), &r[i]);
 		} else if (rawcheck(r[i].p, r[i].len, &s->chk) == 0) {
 			pl.len = (uint32_t)r[i].len;
-			json_rawplace(s->j, &r[i], &pl.line, &pl.col);
+			pl.off = json_rawplace(s->j, &r[i], &pl.line, &pl.col);
 			qraw(s, rcput(s, s->rh[i], r[i].p, r[i].len), &pl,
 			    r[i].p);
 		} else
@@ -1026,7 +1078,7 @@ qconv(struct spd *s, size_t slot, const struct json_raw *r)
 	uint16_t v = (uint16_t)slot;
 
 	pl.len = (uint32_t)s->chk.key.len;
-	json_rawplace(s->j, r, &pl.line, &pl.col);
+	pl.off = json_rawplace(s->j, r, &pl.line, &pl.col);
 	h = keyof(s, &s->chk, &pl);
 	q = qroom(s, 3 + sizeof(pl) + sizeof(h) + pl.len);
 	q[0] = Q_CONV;
@@ -1220,7 +1272,8 @@ intake(struct spd *s, struct qblock *q)
 			if (a->e != x)
 				qprep(s, a, x);
 			memcpy(&slot, x + 1, sizeof(slot));
-			id = intern(p, a->key, a->klen, a->khash, &isnew);
+			id = intern(p, a->key, a->klen, a->khash, a->pl.off,
+			    &isnew);
 			if (isnew)
 				notemax(p, a->pl.max, a->pl.hasidx, a->pl.line,
 				    a->pl.col);
@@ -1231,7 +1284,8 @@ intake(struct spd *s, struct qblock *q)
 			memcpy(&pl, x + 1, sizeof(pl));
 			notemax(p, pl.max, pl.hasidx, pl.line, pl.col);
 			id = intern(p, (const char *)x + 1 + sizeof(pl),
-			    pl.len, ht_hash(x + 1 + sizeof(pl), pl.len), NULL);
+			    pl.len, ht_hash(x + 1 + sizeof(pl), pl.len), pl.off,
+			    NULL);
 			break;
 		}
 		s->qprev = (uint32_t)id;
@@ -1792,7 +1846,7 @@ readevents(struct spd *s, struct prof *p)
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
 			id = intern(p, s->key.data, s->key.len,
-			    ht_hash(s->key.data, s->key.len), NULL);
+			    ht_hash(s->key.data, s->key.len), NOOFF, NULL);
 			addsample(s, p, id, at - last, last);
 		}
 		started = 1;
@@ -1978,9 +2032,103 @@ unspare(struct spd *s)
 
 /* The kept key of stack id of p (varints). */
 static const char *
-pkey(struct prof *p, size_t id, size_t *len)
+pkey(struct spd *s, struct prof *p, size_t id, size_t *len)
 {
-	return zl_get(p->keys, id, len);
+	if (!p->reread)
+		return zl_get(p->keys, id, len);
+	if (p->offs[id] & ZLKEY)
+		return zl_get(p->keys, p->offs[id] & ~ZLKEY, len);
+	return rekey(s, p, id, len);
+}
+
+/*
+ * The key of stack id of p made again from its first sample, read
+ * again from the input (see intern()): the same key, if the input is
+ * the same, which the top half of its hash checks.  The sample's array
+ * was read as valid JSON, so its numbers are its runs of digits (the
+ * only other bytes are blanks, commas and the '-' of a -0).
+ */
+static const char *
+rekey(struct spd *s, struct prof *p, size_t id, size_t *len)
+{
+	const unsigned char *c, *e;
+	unsigned char *k, *k0, *last;
+	uint64_t n;
+
+	if ((c = window(s, p->offs[id], &e)) == NULL || *c != '[')
+		changed(s, p->offs[id]);
+	/* A varint takes no more bytes than the digits of its number. */
+	buf_reset(&s->rekey);
+	buf_grow(&s->rekey, (size_t)(e - c));
+	k = k0 = last = (unsigned char *)s->rekey.data;
+	for (c++; c < e; c++) {
+		if (*c < '0' || *c > '9')
+			continue;
+		for (n = 0; *c >= '0' && *c <= '9'; c++)
+			if ((n = n * 10 + (*c - '0')) > UINT32_MAX)
+				changed(s, p->offs[id]);
+		last = k;
+		k += varint_put(k, n);
+	}
+	if (p->leaf)
+		k0 = last;
+	*len = (size_t)(k - k0);
+	if ((uint32_t)(ht_hash(k0, *len) >> 32) != p->tags[id])
+		changed(s, p->offs[id]);
+	return (const char *)k0;
+}
+
+/*
+ * The input from offset off to the first ']' after it, read again into
+ * s->win: *end is the ']'; NULL if the input ends before one.  Keys are
+ * made again in about the order their samples came, so WIN bytes are
+ * read at once, and the next key is mostly in them; WINJUMP bytes after
+ * a jump back or WINNEAR ahead (records in another order); more if the
+ * array is longer.
+ */
+static const unsigned char *
+window(struct spd *s, uint64_t off, const unsigned char **end)
+{
+	struct buf *w = &s->win;
+	const unsigned char *q;
+	size_t want;
+	ssize_t r;
+
+	if (off >= s->winoff && off < s->winoff + w->len &&
+	    (q = memchr(w->data + (off - s->winoff), ']', w->len -
+	    (off - s->winoff))) != NULL) {
+		*end = q;
+		return (unsigned char *)w->data + (off - s->winoff);
+	}
+	want = off >= s->winoff && off - s->winoff < WINNEAR ? WIN : WINJUMP;
+	buf_reset(w);
+	s->winoff = off;
+	for (;;) {
+		buf_grow(w, want);
+		if ((r = pread(s->kfd, w->data + w->len, want, s->kbase +
+		    (off_t)(off + w->len))) == -1) {
+			progress_hide();
+			err(1, "%s", json_name(s->j));
+		}
+		if (r == 0)
+			return NULL;
+		q = memchr(w->data + w->len, ']', (size_t)r);
+		w->len += (size_t)r;
+		if (q != NULL) {
+			*end = q;
+			return (unsigned char *)w->data;
+		}
+		want = w->len;
+	}
+}
+
+/* Exit: the sample at offset off of the input is not what was read. */
+static __dead void
+changed(struct spd *s, uint64_t off)
+{
+	progress_hide();
+	errx(1, "%s: the sample at byte %llu changed while the file was "
+	    "read", json_name(s->j), (unsigned long long)off);
 }
 
 /* Start reading p's records from the first. */
@@ -2101,7 +2249,7 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			o->ioff = o[-1].ioff;
 			o->nids = o[-1].nids;
 		} else {
-			k = pkey(p, id, &len);
+			k = pkey(s, p, id, &len);
 			if (b->nids + len > b->idscap) {
 				while (b->nids + len > b->idscap)
 					b->idscap *= 2;
@@ -2249,6 +2397,21 @@ aset(struct spd *s, atomic_int *f, int v)
 
 #ifndef SPD_ONETHREAD
 /*
+ * Whether the writing thread has every batch but b still to write: then
+ * the making thread makes b's lines too, else the writing thread does.
+ */
+static int
+behind(struct spd *s, const struct obatch *b)
+{
+	size_t i;
+
+	for (i = 0; i < OBATCHES; i++)
+		if (&s->ob[i] != b && !atomic_load(&s->ob[i].full))
+			return 0;
+	return 1;
+}
+
+/*
  * The thread that makes the records of s->op ready, batch after batch,
  * while the caller writes the batch before (see emitprof()).
  */
@@ -2261,11 +2424,14 @@ producer(void *arg)
 	size_t i = 0;
 
 	do {
-		b = &s->ob[i % OBATCHES];
+		b = &s->ob[i++ % OBATCHES];
 		await(s, &b->full, 0);
-		/* Most batches are made into lines by the writing thread. */
-		b->bymain = i++ % OWRITER != 0;
+		b->bymain = 1;
 		produce(s, s->op, b, &pos);
+		if (!s->ids && behind(s, b)) {
+			lines(s, s->op, b);
+			b->bymain = 0;
+		}
 		aset(s, &b->full, 1);
 	} while (!b->end);
 	return NULL;
@@ -2326,14 +2492,14 @@ badrec(struct spd *s, struct prof *p, const struct obatch *b)
 
 /*
  * Write a profile's records.  They are made ready in batches
- * (produce(): the keys decompressed into frame ids, the numbers made)
- * and, with stacks as text, made into lines (lines(): the names and
- * places joined), which s->text writes in one piece; with frame ids,
- * each record is handed to s->emit.  A profile of OTHREAD records or
- * more has them made ready by a thread of its own while the batch
- * before is written, in turns over OBATCHES batches; all but one batch
- * in OWRITER are made into lines by the writing thread, which has less
- * to do.  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
+ * (produce(): the keys made into frame ids, the numbers made) and, with
+ * stacks as text, made into lines (lines(): the names and places
+ * joined), which s->text writes in one piece; with frame ids, each
+ * record is handed to s->emit.  A profile of OTHREAD records or more
+ * has them made ready by a thread of its own while the batch before is
+ * written, in turns over OBATCHES batches; the writing thread makes
+ * them into lines, unless it has all the others still to write (see
+ * behind()).  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
  * are for one thread, makes and writes them in turns, as does a profile
  * whose thread cannot start.
  */
@@ -2417,5 +2583,7 @@ freeprof(struct prof *p)
 	free(p->cstarts);
 	free(p->crecs);
 	zl_free(p->keys);
+	free(p->offs);
+	free(p->tags);
 	free(p);
 }

@@ -15,6 +15,8 @@
 #ifndef SST_H
 #define SST_H
 
+#include <sys/types.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,6 +126,11 @@ unsigned long long json_line(const struct json *);
 unsigned long long json_col(const struct json *);
 /* The input's name for messages ("<stdin>" for standard input). */
 const char *json_name(const struct json *);
+/*
+ * The descriptor of a plain regular file, whose bytes can be read again
+ * with pread(2) at *base plus json_offset()'s offsets; else -1.
+ */
+int	 json_reread(const struct json *, off_t *);
 /* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
 const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */

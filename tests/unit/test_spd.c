@@ -2,7 +2,8 @@
  * test_spd.c: Check suite for the speedscope reader (common/spd.c).
  * Each test runs spd_flatten() over a document in memory, writes the
  * lines it hands out (or, stacks as frame ids, the records, with
- * rec_write()) and compares the text.
+ * rec_write()) and compares the text; same() runs it over the document
+ * in a file too, where the stacks' samples are read again (rekey()).
  */
 
 #include <sys/types.h>
@@ -28,11 +29,18 @@
 static void	 text(const char *, size_t, size_t, void *);
 static void	 emitids(const struct sst_rec *, void *);
 static char	*flatten(const char *, int);
+static char	*fromfile(const char *, int, spd_text);
+static char	*flatten_file(const char *, int);
+static void	 text_change(const char *, size_t, size_t, void *);
+static char	*flatten_changing(const char *, int);
+static void	 matches(const char *, const char *);
 static void	 same(const char *, int, const char *);
 static void	 samples20(struct buf *, size_t, size_t);
 static void	 weights(struct buf *, size_t, const char *);
 static void	 rec20(struct buf *, const char *, size_t, size_t, size_t);
 static void	 flatten_quiet(const char *, int);
+static char	*errof(char *(*)(const char *, int), const char *, int,
+		    int *);
 static char	*flatten_err(const char *, int, int *);
 static Suite	*spd_suite(void);
 
@@ -101,17 +109,83 @@ flatten(const char *doc, int persample)
 	return out;
 }
 
+/* A line before the document in the file of fromfile(). */
+#define LINE	"not of the document\n"
+
+/* The file of fromfile(), and the byte of its document to change. */
+static int	 docfd = -1;
+static off_t	 changeat;
+
 /*
- * doc flattens to want.  A long output that differs is reported from the
+ * All records of doc read from a file, as stream text, handed to tx: a
+ * temporary file that holds LINE and then doc, read from a descriptor
+ * past the line (as a shell's read(1) leaves its standard input).
+ */
+static char *
+fromfile(const char *doc, int persample, spd_text tx)
+{
+	char path[] = "/tmp/sst-test.XXXXXX", *out = NULL;
+	struct json *j;
+	size_t n = 0;
+	FILE *fp;
+	int fd;
+
+	ck_assert_int_ne(fd = mkstemp(path), -1);
+	unlink(path);
+	ck_assert_int_eq(write(fd, LINE, sizeof(LINE) - 1),
+	    (ssize_t)sizeof(LINE) - 1);
+	ck_assert_int_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
+	ck_assert_int_eq(lseek(fd, sizeof(LINE) - 1, SEEK_SET),
+	    (off_t)sizeof(LINE) - 1);
+	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
+	docfd = fd;
+	j = json_open(fd, "doc.json");
+	spd_flatten(j, persample, emitids, tx, fp);
+	json_close(j);
+	fclose(fp);
+	close(fd);
+	docfd = -1;
+	return out;
+}
+
+/* All records of doc read from a file, as stream text. */
+static char *
+flatten_file(const char *doc, int persample)
+{
+	return fromfile(doc, persample, text);
+}
+
+/*
+ * The text callback that, once, after the first lines, makes byte
+ * changeat of the document in the file of fromfile() a '2'.
+ */
+static void
+text_change(const char *t, size_t len, size_t n, void *arg)
+{
+	text(t, len, n, arg);
+	if (docfd != -1) {
+		ck_assert_int_eq(pwrite(docfd, "2", 1, (off_t)sizeof(LINE) -
+		    1 + changeat), 1);
+		docfd = -1;
+	}
+}
+
+/* As flatten_file(), the file changed after the first lines. */
+static char *
+flatten_changing(const char *doc, int persample)
+{
+	return fromfile(doc, persample, text_change);
+}
+
+/*
+ * Output out is want.  A long output that differs is reported from the
  * line where it does (Check cannot carry a long message).
  */
 static void
-same(const char *doc, int persample, const char *want)
+matches(const char *out, const char *want)
 {
-	char *out;
 	size_t i, line = 1, bol = 0;
 
-	out = flatten(doc, persample);
 	for (i = 0; out[i] == want[i] && out[i] != '\0'; i++)
 		if (out[i] == '\n') {
 			line++;
@@ -119,6 +193,19 @@ same(const char *doc, int persample, const char *want)
 		}
 	ck_assert_msg(out[i] == want[i], "line %zu differs: got \"%.200s\", "
 	    "want \"%.200s\"", line, out + bol, want + bol);
+}
+
+/* doc flattens to want, from memory and from a file. */
+static void
+same(const char *doc, int persample, const char *want)
+{
+	char *out;
+
+	out = flatten(doc, persample);
+	matches(out, want);
+	free(out);
+	out = flatten_file(doc, persample);
+	matches(out, want);
 	free(out);
 }
 
@@ -130,12 +217,19 @@ flatten_quiet(const char *doc, int persample)
 	free(flatten(doc, persample));
 }
 
-/*
- * Flatten doc with flags in a child; its exit status in *st, its stderr
- * returned.
- */
+/* Flatten doc with flags in a child; see errof(). */
 static char *
 flatten_err(const char *doc, int flags, int *st)
+{
+	return errof(flatten, doc, flags, st);
+}
+
+/*
+ * Flatten doc with flags by fn in a child; its exit status in *st, its
+ * stderr returned.
+ */
+static char *
+errof(char *(*fn)(const char *, int), const char *doc, int flags, int *st)
 {
 	struct buf b;
 	char tmp[512];
@@ -148,7 +242,7 @@ flatten_err(const char *doc, int flags, int *st)
 	if (pid == 0) {
 		dup2(p[1], 2);
 		close(p[0]);
-		free(flatten(doc, flags));
+		free(fn(doc, flags));
 		_exit(0);
 	}
 	close(p[1]);
@@ -1252,6 +1346,51 @@ START_TEST(test_seen)
 }
 END_TEST
 
+/*
+ * A file whose stacks are read again at the end (they wait for the
+ * frames) and changed by then is an error that says where.  The records
+ * of 30 stacks of 100 frames make two batches; a sample of the second
+ * lies 80 KB past those of the first, past what is read again at once,
+ * and is changed once the first batch is written.
+ */
+START_TEST(test_changed)
+{
+	struct buf doc;
+	char want[256], *err;
+	size_t i, j, k, at = 0;
+	int status;
+
+	buf_init(&doc);
+	buf_adds(&doc, "{\"profiles\":[{\"name\":\"T\",\"samples\":[");
+	for (i = 0; i < 430; i++) {
+		/* Stack k: 96 zeros, then k's 4 digits in base 3. */
+		k = i < 29 ? i : i < 429 ? 0 : 29;
+		if (i > 0)
+			buf_addc(&doc, ',');
+		at = doc.len;
+		buf_adds(&doc, "[0");
+		for (j = 1; j < 96; j++)
+			buf_adds(&doc, ",0");
+		buf_printf(&doc, ",%zu,%zu,%zu,%zu]", k / 27 % 3, k / 9 % 3,
+		    k / 3 % 3, k % 3);
+	}
+	buf_adds(&doc, "],\"weights\":[1");
+	for (i = 1; i < 430; i++)
+		buf_adds(&doc, ",1");
+	buf_adds(&doc, "]}]," FRAMES "}");
+	/* Stack 29 ends in 1,0,0,2: made 1,0,2,2, stack 35. */
+	changeat = (off_t)(strchr(doc.data + at, ']') - doc.data) - 3;
+	ck_assert_int_eq(doc.data[changeat], '0');
+	err = errof(flatten_changing, doc.data, 0, &status);
+	snprintf(want, sizeof(want), "%s: doc.json: the sample at byte %zu "
+	    "changed while the file was read\n", getprogname(), at);
+	ck_assert_str_eq(err, want);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	free(err);
+	buf_free(&doc);
+}
+END_TEST
+
 /* The messages say where. */
 START_TEST(test_messages)
 {
@@ -1309,6 +1448,7 @@ spd_suite(void)
 	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
 	    (int)(sizeof(bad_docs) / sizeof(bad_docs[0])));
 	tcase_add_test(tc, test_messages);
+	tcase_add_test(tc, test_changed);
 	tcase_add_test(tc, test_seen);
 	tcase_add_test(tc, test_duplicate_keys);
 	tcase_add_test(tc, test_mixed_kinds);
