@@ -61,11 +61,12 @@
 #define WIN		65536	/* bytes read again at once, see window() */
 #define WINJUMP		4096	/* or after a jump back or far ahead, */
 #define WINNEAR		(4 << 20)	/* farther than this */
+#define RAWFRAME	4	/* bytes of a sample's text a frame, about */
 
 #define MOVE		32	/* bytes joinframes() moves at once */
 #define SLACK		(2 * MOVE)	/* and may write or read past */
 #define BIGTEXT		4096	/* frames and text counted past this */
-#define OBATCHES	3	/* batches of records made ready */
+#define OBATCHES	6	/* batches of records made ready */
 #define OBRECS		1024	/* records in a batch at most */
 #define OBCOST		2048	/* and frames, about: some 150 KB of text */
 #define OSPIN		100000	/* looks at a flag before sleeping */
@@ -149,6 +150,16 @@ struct rctag {
 };
 
 /*
+ * Of a record made ready to write: whether its frame ids are made yet,
+ * or are to be made from its sample's text read again (see fill()).
+ */
+enum later {
+	L_MADE,
+	L_RAW,		/* from its sample's raw text */
+	L_SAME		/* the same as the record's before it */
+};
+
+/*
  * A record made ready to write: its numbers, its frames (ioff, nids in
  * the batch's ids) and, with stacks as text, its stack and places
  * fields (toff, tlen in the batch's text).
@@ -156,6 +167,9 @@ struct rctag {
 struct orec {
 	uint64_t	 n;
 	double		 period, weight, start;
+	uint32_t	 id;		/* its stack */
+	enum later	 later;		/* its frame ids made yet, */
+	size_t		 roff, rlen;	/* or from its sample in b->raw */
 	size_t		 ioff, nids;
 	size_t		 toff, tlen;
 };
@@ -174,12 +188,18 @@ struct obatch {
 	uint32_t	*ids;
 	size_t		 nids, idscap;
 	size_t		 cost;		/* frames of its records */
+	int		 later;		/* some records' ids not made, */
+	struct buf	 raw;		/* their samples' text, */
+	struct buf	 key;		/* and a key made of one */
 	struct buf	 text;		/* their lines, stacks as text */
 	int		 bymain;	/* made into lines by the writer */
+	uint64_t	 seq;		/* the batch's number */
 	int		 end;		/* the profile's last */
 	enum obad	 bad;
 	uint64_t	 badpos;	/* the bad record's number, from 1 */
-	atomic_int	 full;		/* made, not yet written */
+	atomic_int	 full;		/* made, not yet written, */
+	atomic_int	 claim;		/* its lines claimed by a thread, */
+	atomic_int	 lined;		/* made by the making one */
 };
 
 /* A stack's samples in the current batch. */
@@ -277,9 +297,8 @@ struct spd {
 	struct zpool	*zpool;		/* for the profiles' stack keys */
 	int		 kfd;		/* the input read again, or -1, */
 	off_t		 kbase;		/* at this offset plus a sample's, */
-	struct buf	 win;		/* into this window (see window()), */
-	uint64_t	 winoff;	/* from this offset, */
-	struct buf	 rekey;		/* and made into this key */
+	struct buf	 win;		/* into this window (see window()) */
+	uint64_t	 winoff;	/* from this offset */
 	struct rctag	*rct;		/* RCSLOTS */
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint8_t		 rcgen;		/* 1 to 255 */
@@ -320,7 +339,10 @@ static void	 stackkey(struct spd *, size_t);
 static int	 rawkey(const char *, size_t, struct rawk *);
 static const unsigned char *window(struct spd *, uint64_t,
 		    const unsigned char **);
-static const char *rekey(struct spd *, struct prof *, size_t, size_t *);
+static const unsigned char *rawof(struct spd *, struct prof *, size_t,
+		    size_t *);
+static size_t	 rekey(struct spd *, struct prof *, size_t,
+		    const unsigned char *, size_t, struct buf *, uint32_t *);
 static __dead void changed(struct spd *, uint64_t);
 static int	 rawcheck(const char *, size_t, struct rawk *);
 static void	 notemax(struct prof *, uint32_t, int, unsigned long long,
@@ -358,7 +380,7 @@ static void	 resetstacks(struct spd *, struct prof *);
 static void	 transit(struct spd *, struct prof *, enum pstate);
 static void	 shrink(struct spd *, struct prof *);
 static void	 unspare(struct spd *);
-static const char *pkey(struct spd *, struct prof *, size_t, size_t *);
+static const char *pkey(struct prof *, size_t, size_t *);
 static void	 rewindrecs(struct spd *, struct prof *);
 static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 		    uint64_t *, double *);
@@ -367,6 +389,9 @@ static void	 emitprof(struct spd *, struct prof *);
 static size_t	 intern(struct prof *, const char *, size_t, uint64_t,
 		    uint64_t, int *);
 static size_t	 keyids(uint32_t *, const char *, size_t);
+static void	 idsroom(struct obatch *, size_t);
+static void	 addids(struct obatch *, struct orec *, const char *, size_t);
+static void	 fill(struct spd *, struct prof *, struct obatch *);
 static void	 frametext(const void *, uint32_t, const char **, size_t *,
 		    const char **, size_t *);
 static size_t	 joinframes(const struct spd *, const uint32_t *, size_t,
@@ -379,7 +404,7 @@ static void	 lines(struct spd *, struct prof *, struct obatch *);
 static void	 linehead(struct buf *, const struct prof *,
 		    const struct sst_rec *);
 #ifndef SPD_ONETHREAD
-static int	 behind(struct spd *, const struct obatch *);
+static struct obatch *steal(struct spd *);
 static void	*producer(void *);
 #endif
 static void	 consume(struct spd *, struct prof *, struct sst_rec *,
@@ -531,7 +556,11 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 		s.ob[i].ids = xreallocarray(NULL, s.ob[i].idscap,
 		    sizeof(*s.ob[i].ids));
 		buf_init(&s.ob[i].text);
+		buf_init(&s.ob[i].raw);
+		buf_init(&s.ob[i].key);
 		atomic_init(&s.ob[i].full, 0);
+		atomic_init(&s.ob[i].claim, 0);
+		atomic_init(&s.ob[i].lined, 0);
 	}
 	s.tid = xcalloc(RCSLOTS, sizeof(*s.tid));
 	s.rct = xcalloc(RCSLOTS, sizeof(*s.rct));
@@ -539,7 +568,6 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	s.zpool = zp_new();
 	s.kfd = json_reread(j, &s.kbase);
 	buf_init(&s.win);
-	buf_init(&s.rekey);
 	s.rcgen = 1;
 	buf_init(&s.sbuf);
 	atomic_init(&s.osleep, 0);
@@ -605,12 +633,13 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 		buf_free(&s.q[i].b);
 	zp_free(s.zpool);
 	buf_free(&s.win);
-	buf_free(&s.rekey);
 	buf_free(&s.sbuf);
 	for (i = 0; i < OBATCHES; i++) {
 		free(s.ob[i].rec);
 		free(s.ob[i].ids);
 		buf_free(&s.ob[i].text);
+		buf_free(&s.ob[i].raw);
+		buf_free(&s.ob[i].key);
 	}
 	pthread_mutex_destroy(&s.omu);
 	pthread_cond_destroy(&s.ocv);
@@ -2030,52 +2059,67 @@ unspare(struct spd *s)
 	s->ssids = NULL;
 }
 
-/* The kept key of stack id of p (varints). */
+/* The key of stack id of p (varints) kept compressed. */
 static const char *
-pkey(struct spd *s, struct prof *p, size_t id, size_t *len)
+pkey(struct prof *p, size_t id, size_t *len)
 {
-	if (!p->reread)
-		return zl_get(p->keys, id, len);
-	if (p->offs[id] & ZLKEY)
-		return zl_get(p->keys, p->offs[id] & ~ZLKEY, len);
-	return rekey(s, p, id, len);
+	return zl_get(p->keys, p->reread ? p->offs[id] & ~ZLKEY : id, len);
 }
 
 /*
- * The key of stack id of p made again from its first sample, read
- * again from the input (see intern()): the same key, if the input is
- * the same, which the top half of its hash checks.  The sample's array
- * was read as valid JSON, so its numbers are its runs of digits (the
- * only other bytes are blanks, commas and the '-' of a -0).
+ * The text of the first sample of stack id of p, read again from the
+ * input (see intern()), from its '[' to its ']' (*len bytes).
  */
-static const char *
-rekey(struct spd *s, struct prof *p, size_t id, size_t *len)
+static const unsigned char *
+rawof(struct spd *s, struct prof *p, size_t id, size_t *len)
 {
 	const unsigned char *c, *e;
-	unsigned char *k, *k0, *last;
-	uint64_t n;
 
 	if ((c = window(s, p->offs[id], &e)) == NULL || *c != '[')
 		changed(s, p->offs[id]);
+	*len = (size_t)(e - c) + 1;
+	return c;
+}
+
+/*
+ * The frame ids of stack id of p made again into ids (room for clen / 2
+ * + 1) from the text c[0..clen) of its first sample (rawof()); returns
+ * how many.  The same, if the input is the same, which the top half of
+ * the hash of its key (made in kb) checks.  The sample's array was read
+ * as valid JSON, so its numbers are its runs of digits (the only other
+ * bytes are blanks, commas and the '-' of a -0).
+ */
+static size_t
+rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
+    size_t clen, struct buf *kb, uint32_t *ids)
+{
+	const unsigned char *e = c + clen - 1;
+	unsigned char *k, *k0, *last;
+	uint64_t v;
+	size_t n = 0;
+
 	/* A varint takes no more bytes than the digits of its number. */
-	buf_reset(&s->rekey);
-	buf_grow(&s->rekey, (size_t)(e - c));
-	k = k0 = last = (unsigned char *)s->rekey.data;
+	buf_reset(kb);
+	buf_grow(kb, clen);
+	k = k0 = last = (unsigned char *)kb->data;
 	for (c++; c < e; c++) {
 		if (*c < '0' || *c > '9')
 			continue;
-		for (n = 0; *c >= '0' && *c <= '9'; c++)
-			if ((n = n * 10 + (*c - '0')) > UINT32_MAX)
+		for (v = 0; *c >= '0' && *c <= '9'; c++)
+			if ((v = v * 10 + (*c - '0')) > UINT32_MAX)
 				changed(s, p->offs[id]);
+		ids[n++] = (uint32_t)v;
 		last = k;
-		k += varint_put(k, n);
+		k += varint_put(k, v);
 	}
-	if (p->leaf)
+	if (p->leaf && n > 0) {
 		k0 = last;
-	*len = (size_t)(k - k0);
-	if ((uint32_t)(ht_hash(k0, *len) >> 32) != p->tags[id])
+		ids[0] = ids[n - 1];
+		n = 1;
+	}
+	if ((uint32_t)(ht_hash(k0, (size_t)(k - k0)) >> 32) != p->tags[id])
 		changed(s, p->offs[id]);
-	return (const char *)k0;
+	return n;
 }
 
 /*
@@ -2230,6 +2274,7 @@ static void
 produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 {
 	struct orec *o;
+	const unsigned char *c;
 	const char *k;
 	uint32_t id, last = UINT32_MAX;
 	size_t len;
@@ -2239,29 +2284,34 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 	b->nrec = b->nids = b->cost = 0;
 	b->end = 0;
 	b->bad = OB_NONE;
+	b->later = 0;
+	buf_reset(&b->raw);
 	while (b->nrec < OBRECS && b->cost < OBCOST) {
 		o = &b->rec[b->nrec];
 		if (!nextrec(s, p, pos, &id, &o->n, &w)) {
 			b->end = 1;
 			break;
 		}
+		o->id = id;
 		if (id == last) {
+			o->later = o[-1].later == L_MADE ? L_MADE : L_SAME;
+			o->rlen = o[-1].rlen;
 			o->ioff = o[-1].ioff;
 			o->nids = o[-1].nids;
+		} else if (p->reread && !(p->offs[id] & ZLKEY)) {
+			c = rawof(s, p, id, &o->rlen);
+			o->later = L_RAW;
+			o->roff = b->raw.len;
+			buf_add(&b->raw, c, o->rlen);
+			b->later = 1;
 		} else {
-			k = pkey(s, p, id, &len);
-			if (b->nids + len > b->idscap) {
-				while (b->nids + len > b->idscap)
-					b->idscap *= 2;
-				b->ids = xreallocarray(b->ids, b->idscap,
-				    sizeof(*b->ids));
-			}
-			o->ioff = b->nids;
-			o->nids = keyids(b->ids + b->nids, k, len);
-			b->nids += o->nids;
-			last = id;
+			k = pkey(p, id, &len);
+			o->later = L_MADE;
+			addids(b, o, k, len);
 		}
-		b->cost += o->nids + 1;
+		last = id;
+		b->cost += (o->later == L_MADE ? o->nids : o->rlen / RAWFRAME) +
+		    1;
 		o->period = w * p->factor;
 		o->weight = fmt_pysum(0, o->period, o->n);
 		if (starts && !isfinite(o->start = startof(p, *pos)))
@@ -2277,6 +2327,52 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 	}
 	if (!s->ids && !b->bymain)
 		lines(s, p, b);
+}
+
+/* Room in batch b for n more frame ids. */
+static void
+idsroom(struct obatch *b, size_t n)
+{
+	if (b->nids + n > b->idscap) {
+		while (b->nids + n > b->idscap)
+			b->idscap *= 2;
+		b->ids = xreallocarray(b->ids, b->idscap, sizeof(*b->ids));
+	}
+}
+
+/* Record o of batch b gets the frame ids of key k of len bytes. */
+static void
+addids(struct obatch *b, struct orec *o, const char *k, size_t len)
+{
+	idsroom(b, len);
+	o->ioff = b->nids;
+	o->nids = keyids(b->ids + b->nids, k, len);
+	b->nids += o->nids;
+}
+
+/*
+ * The frame ids of the records of batch b of p (the bad one's too) that
+ * produce() left to make from their samples' text, which takes time:
+ * made by the thread that makes b's lines, or writes its records.
+ */
+static void
+fill(struct spd *s, struct prof *p, struct obatch *b)
+{
+	struct orec *o, *e = b->rec + b->nrec + (b->bad != OB_NONE);
+
+	for (o = b->rec; o < e; o++)
+		if (o->later == L_RAW) {
+			idsroom(b, o->rlen / 2 + 1);
+			o->ioff = b->nids;
+			o->nids = rekey(s, p, o->id, (unsigned char *)
+			    b->raw.data + o->roff, o->rlen, &b->key,
+			    b->ids + b->nids);
+			b->nids += o->nids;
+		} else if (o->later == L_SAME) {
+			o->ioff = o[-1].ioff;
+			o->nids = o[-1].nids;
+		}
+	b->later = 0;
 }
 
 /* Whether p's records have starts (-s). */
@@ -2313,6 +2409,8 @@ lines(struct spd *s, struct prof *p, struct obatch *b)
 	const char *x;
 	size_t n;
 
+	if (b->later)
+		fill(s, p, b);
 	buf_reset(t);
 	memset(&r, 0, sizeof(r));
 	r.unit = p->unit;
@@ -2397,41 +2495,54 @@ aset(struct spd *s, atomic_int *f, int v)
 
 #ifndef SPD_ONETHREAD
 /*
- * Whether the writing thread has every batch but b still to write: then
- * the making thread makes b's lines too, else the writing thread does.
+ * The batch made last whose lines no thread has claimed, claimed for
+ * the making thread; NULL if there is none (or the writing thread took
+ * it first).
  */
-static int
-behind(struct spd *s, const struct obatch *b)
+static struct obatch *
+steal(struct spd *s)
 {
+	struct obatch *b = NULL;
 	size_t i;
+	int z = 0;
 
 	for (i = 0; i < OBATCHES; i++)
-		if (&s->ob[i] != b && !atomic_load(&s->ob[i].full))
-			return 0;
-	return 1;
+		if (atomic_load(&s->ob[i].full) &&
+		    !atomic_load(&s->ob[i].claim) &&
+		    (b == NULL || s->ob[i].seq > b->seq))
+			b = &s->ob[i];
+	if (b == NULL || !atomic_compare_exchange_strong(&b->claim, &z, 1))
+		return NULL;
+	return b;
 }
 
 /*
  * The thread that makes the records of s->op ready, batch after batch,
- * while the caller writes the batch before (see emitprof()).
+ * while the caller writes the batches before (see emitprof()); while
+ * they are all still to write, it makes the lines of the one it made
+ * last, unless the caller has begun them.
  */
 static void *
 producer(void *arg)
 {
 	struct spd *s = arg;
-	struct obatch *b;
-	uint64_t pos = 0;
-	size_t i = 0;
+	struct obatch *b, *x;
+	uint64_t pos = 0, i = 0;
 
 	do {
-		b = &s->ob[i++ % OBATCHES];
+		b = &s->ob[i % OBATCHES];
+		while (!s->ids && atomic_load(&b->full) &&
+		    (x = steal(s)) != NULL) {
+			lines(s, s->op, x);
+			aset(s, &x->lined, 1);
+		}
 		await(s, &b->full, 0);
+		/* Written, its lines claimed: no longer stolen. */
+		atomic_store(&b->claim, 0);
+		atomic_store(&b->lined, 0);
+		b->seq = i++;
 		b->bymain = 1;
 		produce(s, s->op, b, &pos);
-		if (!s->ids && behind(s, b)) {
-			lines(s, s->op, b);
-			b->bymain = 0;
-		}
 		aset(s, &b->full, 1);
 	} while (!b->end);
 	return NULL;
@@ -2453,7 +2564,9 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r, struct obatch *b)
 			lines(s, p, b);
 		if (b->nrec > 0)
 			s->text(b->text.data, b->text.len, b->nrec, s->arg);
-	} else
+	} else {
+		if (b->later)
+			fill(s, p, b);
 		for (o = b->rec; o < e; o++) {
 			s->fr.ids = b->ids + o->ioff;
 			s->fr.n = o->nids;
@@ -2463,6 +2576,7 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r, struct obatch *b)
 			r->start = o->start;
 			s->emit(r, s->arg);
 		}
+	}
 	if (b->bad != OB_NONE)
 		badrec(s, p, b);
 }
@@ -2496,10 +2610,12 @@ badrec(struct spd *s, struct prof *p, const struct obatch *b)
  * stacks as text, made into lines (lines(): the names and places
  * joined), which s->text writes in one piece; with frame ids, each
  * record is handed to s->emit.  A profile of OTHREAD records or more
- * has them made ready by a thread of its own while the batch before is
- * written, in turns over OBATCHES batches; the writing thread makes
- * them into lines, unless it has all the others still to write (see
- * behind()).  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
+ * has them made ready by a thread of its own while the batches before
+ * are written, in turns over OBATCHES batches; the writing thread makes
+ * them into lines, but the making one, when all are still to write,
+ * makes those of the one it made last (see steal()), and whichever
+ * makes a batch's lines makes the frame ids left to make first (see
+ * fill()).  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
  * are for one thread, makes and writes them in turns, as does a profile
  * whose thread cannot start.
  */
@@ -2511,7 +2627,7 @@ emitprof(struct spd *s, struct prof *p)
 #ifndef SPD_ONETHREAD
 	struct obatch *b;
 	size_t i;
-	int end;
+	int end, z;
 #endif
 
 	if (p->hasidx && p->maxidx >= s->nframes) {
@@ -2553,6 +2669,11 @@ emitprof(struct spd *s, struct prof *p)
 		for (i = 0, end = 0; !end; i++) {
 			b = &s->ob[i % OBATCHES];
 			await(s, &b->full, 1);
+			z = 0;
+			b->bymain = atomic_compare_exchange_strong(&b->claim,
+			    &z, 1);
+			if (!s->ids && !b->bymain)
+				await(s, &b->lined, 1);
 			end = b->end;
 			if (end)
 				pthread_join(s->oth, NULL);

@@ -1349,36 +1349,35 @@ END_TEST
 /*
  * A file whose stacks are read again at the end (they wait for the
  * frames) and changed by then is an error that says where.  The records
- * of 30 stacks of 100 frames make two batches; a sample of the second
- * lies 80 KB past those of the first, past what is read again at once,
- * and is changed once the first batch is written.
+ * of 2,000 stacks make batches (1,024 records at most); the first sample
+ * of the last stack lies 96 KB past the others, past what is read again
+ * at once, and is changed once the first batch is written.
  */
 START_TEST(test_changed)
 {
 	struct buf doc;
 	char want[256], *err;
-	size_t i, j, k, at = 0;
+	size_t i, j, k, n = 8000, at = 0;
 	int status;
 
 	buf_init(&doc);
 	buf_adds(&doc, "{\"profiles\":[{\"name\":\"T\",\"samples\":[");
-	for (i = 0; i < 430; i++) {
-		/* Stack k: 96 zeros, then k's 4 digits in base 3. */
-		k = i < 29 ? i : i < 429 ? 0 : 29;
+	for (i = 0; i < n; i++) {
+		/* Stack k: k's 7 digits in base 3. */
+		k = i < 1999 ? i : i < n - 1 ? 0 : 1999;
 		if (i > 0)
 			buf_addc(&doc, ',');
 		at = doc.len;
-		buf_adds(&doc, "[0");
-		for (j = 1; j < 96; j++)
-			buf_adds(&doc, ",0");
-		buf_printf(&doc, ",%zu,%zu,%zu,%zu]", k / 27 % 3, k / 9 % 3,
-		    k / 3 % 3, k % 3);
+		for (j = 729; j > 0; j /= 3)
+			buf_printf(&doc, "%c%zu", j == 729 ? '[' : ',',
+			    k / j % 3);
+		buf_addc(&doc, ']');
 	}
 	buf_adds(&doc, "],\"weights\":[1");
-	for (i = 1; i < 430; i++)
+	for (i = 1; i < n; i++)
 		buf_adds(&doc, ",1");
 	buf_adds(&doc, "]}]," FRAMES "}");
-	/* Stack 29 ends in 1,0,0,2: made 1,0,2,2, stack 35. */
+	/* Stack 1999 is 2,2,0,1,2,0,1: made 2,2,0,1,2,2,1, stack 2005. */
 	changeat = (off_t)(strchr(doc.data + at, ']') - doc.data) - 3;
 	ck_assert_int_eq(doc.data[changeat], '0');
 	err = errof(flatten_changing, doc.data, 0, &status);
