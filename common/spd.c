@@ -73,6 +73,7 @@
 #define OTHREAD		4096	/* records that get a thread making them */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
+#define QROOM		(QBLOCK + 16384)	/* a block's room, see qinit() */
 #define QLAG		4	/* blocks behind: misses converted here */
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
@@ -303,6 +304,7 @@ struct spd {
 	char		*rctext;	/* RCSLOTS * RCTEXT */
 	uint8_t		 rcgen;		/* 1 to 255 */
 	struct qblock	 q[QBLOCKS];	/* samples handed over */
+	char		*qmem;		/* the blocks' room, see qinit() */
 	size_t		 qi;		/* the block being filled */
 	int		 qon;		/* the thread taking them in runs */
 	atomic_size_t	 qtaken;	/* blocks it has taken in */
@@ -357,6 +359,8 @@ static void	 qkey(struct spd *, const struct qplace *, const char *);
 static void	 qconv(struct spd *, size_t, const struct json_raw *);
 static uint64_t	 keyof(struct spd *, const struct rawk *, struct qplace *);
 static int	 qlags(struct spd *);
+static void	 qinit(struct spd *);
+static int	 inqmem(const struct spd *, const char *);
 static unsigned char *qroom(struct spd *, size_t);
 static void	 qdone(struct spd *);
 static void	 qhand(struct spd *, int);
@@ -545,10 +549,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	buf_init(&s.chk.key);
 	for (i = 0; i < 3; i++)
 		buf_init(&s.qa[i].rk.key);
-	for (i = 0; i < QBLOCKS; i++) {
-		buf_init(&s.q[i].b);
-		atomic_init(&s.q[i].full, 0);
-	}
+	qinit(&s);
 	atomic_init(&s.qtaken, 0);
 	for (i = 0; i < OBATCHES; i++) {
 		s.ob[i].rec = xreallocarray(NULL, OBRECS, sizeof(*s.ob[i].rec));
@@ -630,7 +631,9 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	for (i = 0; i < 3; i++)
 		buf_free(&s.qa[i].rk.key);
 	for (i = 0; i < QBLOCKS; i++)
-		buf_free(&s.q[i].b);
+		if (!inqmem(&s, s.q[i].b.data))
+			buf_free(&s.q[i].b);
+	free(s.qmem);
 	zp_free(s.zpool);
 	buf_free(&s.win);
 	buf_free(&s.sbuf);
@@ -1150,15 +1153,52 @@ qlags(struct spd *s)
 #endif
 }
 
-/* Room for n more bytes in the block being filled. */
+/*
+ * The blocks of samples handed over, in one region of QROOM bytes each,
+ * in huge pages: the reading thread writes them, and faulting in a
+ * block page by page as it grew took that thread some 3% of z50k.
+ */
+static void
+qinit(struct spd *s)
+{
+	size_t i;
+
+	s->qmem = xhuge(QBLOCKS, QROOM);
+	for (i = 0; i < QBLOCKS; i++) {
+		s->q[i].b.data = s->qmem + i * QROOM;
+		s->q[i].b.cap = QROOM;
+		buf_reset(&s->q[i].b);
+		atomic_init(&s->q[i].full, 0);
+	}
+}
+
+/* Whether p lies in the blocks' region (else it was allocated apart). */
+static int
+inqmem(const struct spd *s, const char *p)
+{
+	return p >= s->qmem && p < s->qmem + QBLOCKS * QROOM;
+}
+
+/*
+ * Room for n more bytes in the block being filled: a block in the
+ * region that needs more (a sample of many frames) is moved out of it.
+ */
 static unsigned char *
 qroom(struct spd *s, size_t n)
 {
-	struct buf *b = &s->q[s->qi % QBLOCKS].b;
+	struct buf *b = &s->q[s->qi % QBLOCKS].b, nb;
 
 	/* buf_grow()'s test, without a call for each sample. */
-	if (b->len + n + 1 > b->cap)
-		buf_grow(b, n);
+	if (b->len + n + 1 > b->cap) {
+		if (inqmem(s, b->data)) {
+			buf_init(&nb);
+			buf_grow(&nb, b->len + n);
+			memcpy(nb.data, b->data, b->len);
+			nb.len = b->len;
+			*b = nb;
+		} else
+			buf_grow(b, n);
+	}
 	b->len += n;
 	return (unsigned char *)b->data + b->len - n;
 }

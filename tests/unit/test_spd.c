@@ -602,6 +602,42 @@ START_TEST(test_many_frames)
 END_TEST
 
 /*
+ * A sample longer than a block of samples handed over has room for
+ * (spd.c's QROOM, 80 KB): 45,000 frames, taken twice, around others.
+ */
+START_TEST(test_deep_sample)
+{
+	struct buf doc, big, st, lo, want;
+	size_t i, n = 45000;
+
+	buf_init(&doc);
+	buf_init(&big);
+	buf_init(&st);
+	buf_init(&lo);
+	buf_init(&want);
+	for (i = 0; i < n; i++) {
+		buf_adds(&big, i ? ",0" : "[0");
+		buf_adds(&st, i ? ";main" : "main");
+		buf_adds(&lo, i ? ";" LMAIN : LMAIN);
+	}
+	buf_addc(&big, ']');
+	buf_printf(&doc, "{\"profiles\":[{\"name\":\"T\",\"samples\":"
+	    "[%s,[0,1],%s,[0]],\"weights\":[1,1,1,1]}]," FRAMES "}",
+	    big.data, big.data);
+	buf_printf(&want, "T\t2\t2\tseconds\t1\t%s\t%s\n", st.data,
+	    lo.data);
+	buf_adds(&want, "T\t1\t1\tseconds\t1\tmain;f\t" LMAIN ";" LF "\n"
+	    "T\t1\t1\tseconds\t1\tmain\t" LMAIN "\n");
+	same(doc.data, 0, want.data);
+	buf_free(&doc);
+	buf_free(&big);
+	buf_free(&st);
+	buf_free(&lo);
+	buf_free(&want);
+}
+END_TEST
+
+/*
  * Names and files of every length about the sizes joinframes() copies
  * at once (32 and 64 bytes), in stacks of one frame and of all of them
  * (many records, so that the records are made by a thread of their
@@ -1438,6 +1474,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_persample);
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_many_frames);
+	tcase_add_test(tc, test_deep_sample);
 	tcase_add_test(tc, test_spellings);
 	tcase_add_test(tc, test_text_lengths);
 	tcase_add_test(tc, test_raw_cache);
