@@ -50,6 +50,7 @@
 #include "zlist.h"
 #include "varint.h"
 #include "compact.h"
+#include "digits.h"
 
 #define SPILLMEM	(1 << 20)
 #define CHUNK		4096	/* bytes moved to or from a spill at once */
@@ -2123,11 +2124,13 @@ rawof(struct spd *s, struct prof *p, size_t id, size_t *len)
 
 /*
  * The frame ids of stack id of p made again into ids (room for clen / 2
- * + 1) from the text c[0..clen) of its first sample (rawof()); returns
- * how many.  The same, if the input is the same, which the top half of
- * the hash of its key (made in kb) checks.  The sample's array was read
- * as valid JSON, so its numbers are its runs of digits (the only other
- * bytes are blanks, commas and the '-' of a -0).
+ * + 1) from the text c[0..clen) of its first sample (rawof()), which 7
+ * bytes follow; returns how many.  The same, if the input is the same,
+ * which the top half of the hash of its key (made in kb) checks.  The
+ * sample's array was read as valid JSON, so its numbers are its runs of
+ * digits (the only other bytes are blanks, commas and the '-' of a -0):
+ * of 8 digits or fewer and followed by ',' or ']', a number is read 8
+ * bytes at a time (digits.h).
  */
 static size_t
 rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
@@ -2135,19 +2138,28 @@ rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
 {
 	const unsigned char *e = c + clen - 1;
 	unsigned char *k, *k0, *last;
-	uint64_t v;
-	size_t n = 0;
+	uint64_t v, w, m;
+	size_t n = 0, d;
 
 	/* A varint takes no more bytes than the digits of its number. */
 	buf_reset(kb);
 	buf_grow(kb, clen);
 	k = k0 = last = (unsigned char *)kb->data;
-	for (c++; c < e; c++) {
-		if (*c < '0' || *c > '9')
+	for (c++; c < e;) {
+		w = load64(c);
+		m = nondigits(w);
+		d = m != 0 ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+		if (d == 0) {
+			c++;
 			continue;
-		for (v = 0; *c >= '0' && *c <= '9'; c++)
-			if ((v = v * 10 + (*c - '0')) > UINT32_MAX)
-				changed(s, p->offs[id]);
+		}
+		if (d < 8 && (c[d] == ',' || c[d] == ']')) {
+			v = digitsval(w ^ ZEROS, d);
+			c += d + 1;
+		} else
+			for (v = 0; *c >= '0' && *c <= '9'; c++)
+				if ((v = v * 10 + (*c - '0')) > UINT32_MAX)
+					changed(s, p->offs[id]);
 		ids[n++] = (uint32_t)v;
 		last = k;
 		k += varint_put(k, v);
@@ -2348,6 +2360,11 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			k = pkey(p, id, &len);
 			o->later = L_MADE;
 			addids(b, o, k, len);
+		}
+		/* The 7 bytes that rekey() reads past a sample's end. */
+		if (o->later == L_RAW) {
+			buf_grow(&b->raw, 7);
+			memset(b->raw.data + b->raw.len, 0, 7);
 		}
 		last = id;
 		b->cost += (o->later == L_MADE ? o->nids : o->rlen / RAWFRAME) +
