@@ -845,7 +845,7 @@ readprofile(struct spd *s, size_t i)
  * offset off of the input (NOOFF: none); *isnew (if isnew is not NULL)
  * says it was new.  A new key is kept for the records: compressed, or,
  * when the input can be read again, as the offset of its sample, which
- * rekey() makes into the key again.  With SPD_LEAVES the key is cut to
+ * rekey() reads again.  With SPD_LEAVES the key is cut to
  * its last frame (a stack of the leaf alone, or of none), and every
  * stack counts as new: its largest index is noted again, which changes
  * nothing.
@@ -871,7 +871,7 @@ intern(struct prof *p, const char *k, size_t len, uint64_t hv,
 	id = ht_internh(p->stacks, k, len, hv, &nw);
 	if (nw && p->reread) {
 		if (id >= p->offcap) {
-			p->offcap = p->offcap ? 2 * p->offcap : 1024;
+			p->offcap = p->offcap ? 2 * p->offcap : 16;
 			p->offs = xreallocarray(p->offs, p->offcap,
 			    sizeof(*p->offs));
 			p->tags = xreallocarray(p->tags, p->offcap,
