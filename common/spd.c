@@ -2355,16 +2355,14 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 			o->later = L_RAW;
 			o->roff = b->raw.len;
 			buf_add(&b->raw, c, o->rlen);
+			/* The 7 bytes that rekey() reads past its end. */
+			buf_grow(&b->raw, 7);
+			memset(b->raw.data + b->raw.len, 0, 7);
 			b->later = 1;
 		} else {
 			k = pkey(p, id, &len);
 			o->later = L_MADE;
 			addids(b, o, k, len);
-		}
-		/* The 7 bytes that rekey() reads past a sample's end. */
-		if (o->later == L_RAW) {
-			buf_grow(&b->raw, 7);
-			memset(b->raw.data + b->raw.len, 0, 7);
 		}
 		last = id;
 		b->cost += (o->later == L_MADE ? o->nids : o->rlen / RAWFRAME) +

@@ -4,7 +4,7 @@
  * or more is compressed with zstd (see cparams()) and its bytes kept in
  * a chunk.  Reading decompresses one block at a time and indexes its
  * strings.  The stacks of a py-spy profile (frame indices as varints,
- * spd.c) take about 38 bytes each.  Full blocks are compressed by a
+ * spd.c) take about 36 bytes each.  Full blocks are compressed by a
  * thread of their own while the caller goes on (spd.c reads on);
  * reading, and zl_done(), wait for it.  Lists made one after another
  * hand on their buffers and contexts through a pool (struct zpool); a

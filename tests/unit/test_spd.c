@@ -28,6 +28,7 @@
 
 static void	 text(const char *, size_t, size_t, void *);
 static void	 emitids(const struct sst_rec *, void *);
+static char	*collect(struct json *, int, spd_text);
 static char	*flatten(const char *, int);
 static char	*fromfile(const char *, int, spd_text);
 static char	*flatten_file(const char *, int);
@@ -92,21 +93,27 @@ emitids(const struct sst_rec *r, void *arg)
 	buf_free(&lo);
 }
 
-/* All records of doc, as stream text. */
+/* All records read from j, which is closed, as stream text handed to tx. */
 static char *
-flatten(const char *doc, int persample)
+collect(struct json *j, int persample, spd_text tx)
 {
-	struct json *j;
 	char *out = NULL;
 	size_t n = 0;
 	FILE *fp;
 
 	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
-	j = json_open_mem(doc, strlen(doc), "doc.json");
-	spd_flatten(j, persample, emitids, text, fp);
+	spd_flatten(j, persample, emitids, tx, fp);
 	json_close(j);
 	fclose(fp);
 	return out;
+}
+
+/* All records of doc, as stream text. */
+static char *
+flatten(const char *doc, int persample)
+{
+	return collect(json_open_mem(doc, strlen(doc), "doc.json"),
+	    persample, text);
 }
 
 /* A line before the document in the file of fromfile(). */
@@ -124,10 +131,7 @@ static off_t	 changeat;
 static char *
 fromfile(const char *doc, int persample, spd_text tx)
 {
-	char path[] = "/tmp/sst-test.XXXXXX", *out = NULL;
-	struct json *j;
-	size_t n = 0;
-	FILE *fp;
+	char path[] = "/tmp/sst-test.XXXXXX", *out;
 	int fd;
 
 	ck_assert_int_ne(fd = mkstemp(path), -1);
@@ -137,12 +141,8 @@ fromfile(const char *doc, int persample, spd_text tx)
 	ck_assert_int_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
 	ck_assert_int_eq(lseek(fd, sizeof(LINE) - 1, SEEK_SET),
 	    (off_t)sizeof(LINE) - 1);
-	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
 	docfd = fd;
-	j = json_open(fd, "doc.json");
-	spd_flatten(j, persample, emitids, tx, fp);
-	json_close(j);
-	fclose(fp);
+	out = collect(json_open(fd, "doc.json"), persample, tx);
 	close(fd);
 	docfd = -1;
 	return out;
