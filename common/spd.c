@@ -1410,7 +1410,10 @@ qskip(const unsigned char *e, const unsigned char *end)
  * -1, left to the tokens, which say what is wrong where.  q[len] is the
  * array's ']' (json_rawarray(), json_rawnext()), which ends the digits
  * of the last index.  An index of d digits takes d varint bytes or
- * fewer.
+ * fewer.  While 8 bytes up to that ']' can be read, an index of 7
+ * digits or fewer is read 8 bytes at a time (digits.h): its length is
+ * that of the run of digits, with no branch that depends on it; so is
+ * its varint of one byte or two, which writes a byte more.
  */
 static int
 rawkey(const char *q, size_t len, struct rawk *h)
@@ -1418,27 +1421,49 @@ rawkey(const char *q, size_t len, struct rawk *h)
 	const unsigned char *b = (const unsigned char *)q, *e = b + len, *u, *d;
 	unsigned char *k, *k0;
 	uint32_t max = 0;
-	uint64_t v;
+	uint64_t v, w, m;
+	size_t n;
 	unsigned c;
 
 	buf_reset(&h->key);
-	buf_grow(&h->key, len);
+	buf_grow(&h->key, len + 1);
 	k = k0 = (unsigned char *)h->key.data;
 	h->at = (size_t)-1;
 	for (u = b; u < e; u++) {
 		d = u;
+		if (e - u >= 7) {
+			w = load64(u);
+			m = nondigits(w);
+			n = m != 0 ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+			if (n == 0 || (n > 1 && *u == '0'))
+				return -1;
+			if (n < 8) {
+				v = digitsval(w ^ ZEROS, n);
+				u += n;
+				goto ended;
+			}
+		}
 		if ((v = (unsigned)*u - '0') > 9)
 			return -1;
 		while ((c = (unsigned)*++u - '0') <= 9)
 			v = v * 10 + c;
 		if (u - d > 10 || (*d == '0' && u - d > 1) ||
-		    v > UINT32_MAX - 1 || (u < e && (*u != ',' || u + 1 == e)))
+		    v > UINT32_MAX - 1)
+			return -1;
+ended:
+		if (u < e && (*u != ',' || u + 1 == e))
 			return -1;
 		if (v > max || h->at == (size_t)-1) {
 			max = (uint32_t)v;
 			h->at = (size_t)(d - b);
 		}
-		k += varint_put(k, v);
+		if (v < 1 << 14) {
+			/* One or two bytes, without a branch on which. */
+			k[0] = (unsigned char)(v | (v > 0x7f) << 7);
+			k[1] = (unsigned char)(v >> 7);
+			k += 1 + (v > 0x7f);
+		} else
+			k += varint_put(k, v);
 	}
 	h->max = max;
 	h->key.len = (size_t)(k - k0);

@@ -1015,6 +1015,15 @@ START_TEST(test_spellings)
 	    "T\t9\t9\tnone\t1\tmain;f\t" LMAIN ";" LF "\n"
 	    "T\t2\t2\tnone\t1\t\t\n"
 	    "T\t1\t1\tnone\t1\tf;main\t" LF ";" LMAIN "\n");
+	/* Long samples, their numbers read 8 bytes at a time. */
+	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+	    "\"samples\":[[0,1,0,1,0,1,0,2],[0, 1,0,1,0,1,0,2],"
+	    "[0,1,0,1,0,1,0,2],[0,1,0,1,0,1,0,1]],\"weights\":[1,1,1,1]}]}",
+	    0,
+	    "T\t3\t3\tnone\t1\tmain;f;main;f;main;f;main;g\t" LMAIN ";"
+	    LF ";" LMAIN ";" LF ";" LMAIN ";" LF ";" LMAIN ";" LG "\n"
+	    "T\t1\t1\tnone\t1\tmain;f;main;f;main;f;main;f\t" LMAIN ";"
+	    LF ";" LMAIN ";" LF ";" LMAIN ";" LF ";" LMAIN ";" LF "\n");
 	/* Weights spelt differently, of equal value, are equal. */
 	same("{" FRAMES ",\"profiles\":[{\"name\":\"T\",\"samples\":[[0],"
 	    "[0],[0],[0]],\"weights\":[0.5,0.50,5e-1,0.5]}]}", 0,
@@ -1106,6 +1115,11 @@ START_TEST(test_raw_long_errors)
 		{ "12345678901", 0, "sample: expected a frame index" },
 		{ "4294967295", 0, "sample: expected a frame index" },
 		{ "1 2", 2, "expected ',' or ']'" },
+		/* Followed by 7 bytes or more before the ']'. */
+		{ "01,1,1,1", 1, "invalid number" },
+		{ "0,,1,1,1,1", 2, "unexpected character ','" },
+		{ "1 2,1,1,1", 2, "expected ',' or ']'" },
+		{ "12345678901,1,1", 0, "sample: expected a frame index" },
 	};
 	static const size_t at[] = { 14, 15, 16, 17, 62, 63, 64, 65, 127,
 	    128 };
@@ -1158,6 +1172,14 @@ START_TEST(test_index_place)
 		{ "[0,4],[0,4],[0,4]", "4]", 4 },
 		{ "[1,5,2,7,0,7]", "7,0", 7 },
 		{ "[2],[12,1,12]", "12,1", 12 },
+		/* Read 8 bytes at a time, and a byte at a time near ']'. */
+		{ "[0,1,2,1,0,1,2,1234567,1,0,2,1234567,0,2]",
+		    "1234567,1,0", 1234567 },
+		{ "[0,1,2,1,0,1,2,12345678,1,0,12345679,1,0,2]",
+		    "12345679", 12345679 },
+		{ "[0,1,2,0,1,2,0,1,2,0,1,2,0,1,2,0,1,2,1,0,7]", "7]", 7 },
+		{ "[0,1,2,0,1,2,0,1,2,0,1,2,0,1,2,0,1,2,1,0,2,77]", "77]",
+		    77 },
 	};
 	char doc[512], w[64], want[512], *err;
 	const char *p;
