@@ -140,14 +140,8 @@ main(int argc, char *argv[])
 	int ch, i, flags = 0, progress = -1;
 
 	sst_init();
-#ifdef M_MMAP_THRESHOLD
-	/*
-	 * The tables of a profile grow to megabytes and are freed when it
-	 * ends: mapped, they go back whole and grow without a copy, where
-	 * glibc's rising threshold would keep them on the heap.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
+	/* Its tables grow, are freed and grow again, in huge pages. */
+	heap_huge();
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0)
 			usage(0);

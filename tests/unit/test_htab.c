@@ -5,6 +5,7 @@
  */
 
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,77 @@ START_TEST(test_huge)
 }
 END_TEST
 
+/*
+ * The flags of the mapping that holds p (VmFlags of /proc/self/smaps)
+ * into fl, its bounds into *lo and *hi; -1 if not found.
+ */
+static int
+vmaof(const void *p, char *fl, size_t n, uintptr_t *lo, uintptr_t *hi)
+{
+	FILE *f;
+	char line[512];
+	uintptr_t a, b, u = (uintptr_t)p;
+	int in = 0, r = -1;
+
+	if ((f = fopen("/proc/self/smaps", "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 &&
+		    strchr(line, ':') != NULL && line[0] != 'V') {
+			if ((in = u >= a && u < b)) {
+				*lo = a;
+				*hi = b;
+			}
+		} else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			snprintf(fl, n, "%s", line + 8);
+			r = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+static void *
+threadblock(void *arg)
+{
+	(void)arg;
+	return malloc(1000);
+}
+
+/*
+ * heap_huge(): past its first 2 MB, the heap is advised to be in huge
+ * pages ("hg" in its flags), and another thread's blocks come from it.
+ */
+START_TEST(test_heap_huge)
+{
+#if defined(__GLIBC__) && defined(__linux__)
+	char fl[512];
+	void *p[64], *t;
+	uintptr_t lo, hi, tlo, thi;
+	pthread_t th;
+	size_t i;
+
+	heap_huge();
+	for (i = 0; i < 64; i++)
+		p[i] = xmalloc(64 * 1024);
+	if (vmaof(p[63], fl, sizeof(fl), &lo, &hi) == -1)
+		return;		/* no /proc */
+	ck_assert_msg(strstr(fl, " hg") != NULL, "flags:%s", fl);
+	ck_assert_int_eq(pthread_create(&th, NULL, threadblock, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, &t), 0);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(vmaof(t, fl, sizeof(fl), &tlo, &thi), 0);
+	ck_assert_msg(tlo <= (uintptr_t)p[63] + HEAPPAD &&
+	    thi >= (uintptr_t)p[0] - HEAPPAD, "a thread's block at %p, "
+	    "the heap's at %p", t, p[0]);
+	free(t);
+	for (i = 0; i < 64; i++)
+		free(p[i]);
+#endif
+}
+END_TEST
+
 /* One long key grows the arena past several doublings at once. */
 START_TEST(test_long_key)
 {
@@ -382,6 +454,7 @@ htab_suite(void)
 	tcase_add_test(tc, test_long_key);
 	tcase_add_test(tc, test_clear);
 	tcase_add_test(tc, test_huge);
+	tcase_add_test(tc, test_heap_huge);
 	tcase_add_test(tc, test_hash);
 	suite_add_tcase(s, tc);
 	return s;
