@@ -69,6 +69,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,8 @@ struct ahead {
 	size_t		 cap;		/* of buf, without the padding */
 	ssize_t		 len;		/* what was read, -1 on error */
 	size_t		 used;		/* of it, handed out already */
+	int		 lazy;		/* a refill waits for json_kick() */
+	atomic_int	 kick;		/* a refill is waiting */
 };
 
 /* Container types on the stack; stack[0] is the top level. */
@@ -271,6 +274,7 @@ startahead(struct json *j)
 	a->cap = AHEAD + JSON_READSZ;
 	a->buf = xcalloc(1, a->cap + JSON_PAD);
 	a->state = A_READ;
+	atomic_init(&a->kick, 0);
 	j->buf = xreallocarray(j->buf, a->cap + JSON_PAD, 1);
 	j->cap = a->cap;
 	j->p = j->end = j->buf;
@@ -312,6 +316,36 @@ reader(void *arg)
 }
 
 /*
+ * Whether a refill of j's reader thread waits for json_kick() (lazy
+ * nonzero) rather than being started by the thread that reads the
+ * tokens, which the woken reader would take the CPU from: another
+ * thread of the program, less pressed, wakes it.  A refill still
+ * waiting when its data are needed is started then (swapahead()).
+ */
+void
+json_lazyahead(struct json *j, int lazy)
+{
+	if (j->ah != NULL)
+		j->ah->lazy = lazy;
+	if (!lazy)
+		json_kick(j);
+}
+
+/* Start the refill of j's reader thread that waits, if one does. */
+void
+json_kick(struct json *j)
+{
+	struct ahead *a = j->ah;
+
+	if (a == NULL || atomic_load_explicit(&a->kick,
+	    memory_order_relaxed) == 0 || atomic_exchange(&a->kick, 0) == 0)
+		return;
+	pthread_mutex_lock(&a->mu);
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+/*
  * refill() with a reader thread: wait for its chunk, put the unconsumed
  * data in front of it and make that buffer j's, then have the thread
  * read the next chunk into j's old one (shrunk back if a long token
@@ -329,6 +363,7 @@ swapahead(struct json *j)
 	size_t keep, cap, n;
 	ssize_t len;
 
+	json_kick(j);
 	pthread_mutex_lock(&a->mu);
 	while (a->state == A_READ)
 		pthread_cond_wait(&a->cv, &a->mu);
@@ -378,7 +413,10 @@ swapahead(struct json *j)
 		a->used = 0;
 		pthread_mutex_lock(&a->mu);
 		a->state = A_READ;
-		pthread_cond_broadcast(&a->cv);
+		if (a->lazy)
+			atomic_store(&a->kick, 1);
+		else
+			pthread_cond_broadcast(&a->cv);
 		pthread_mutex_unlock(&a->mu);
 	}
 	if (j->prog != NULL)
@@ -410,6 +448,7 @@ stopahead(struct json *j)
 
 	if ((a = j->ah) == NULL)
 		return;
+	json_kick(j);
 	pthread_mutex_lock(&a->mu);
 	while (a->state == A_READ)
 		pthread_cond_wait(&a->cv, &a->mu);

@@ -1232,6 +1232,8 @@ qhand(struct spd *s, int last)
 		s->qstart = s->qi;
 		atomic_store(&s->qtaken, s->qi);
 		s->qon = pthread_create(&s->qth, NULL, intaker, s) == 0;
+		/* That thread starts the reads ahead (json_lazyahead()). */
+		json_lazyahead(s->j, s->qon);
 	}
 #endif
 	if (!s->qon) {
@@ -1244,6 +1246,7 @@ qhand(struct spd *s, int last)
 	if (last) {
 		pthread_join(s->qth, NULL);
 		s->qon = 0;
+		json_lazyahead(s->j, 0);
 	} else
 		await(s, &q->full, 0);
 	buf_reset(&q->b);
@@ -1261,6 +1264,7 @@ intaker(void *arg)
 
 	do {
 		q = &s->q[i++ % QBLOCKS];
+		json_kick(s->j);
 		await(s, &q->full, 1);
 		intake(s, q);
 		last = q->last;

@@ -134,6 +134,8 @@ const char *json_name(const struct json *);
  * with pread(2) at *base plus json_offset()'s offsets; else -1.
  */
 int	 json_reread(const struct json *, off_t *);
+void	 json_lazyahead(struct json *, int);
+void	 json_kick(struct json *);
 /* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
 const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */

@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1267,6 +1269,86 @@ START_TEST(test_readahead)
 }
 END_TEST
 
+/* A thread that starts j's refills until told to stop. */
+struct kicker {
+	struct json	*j;
+	atomic_int	 stop;
+	size_t		 kicks;
+};
+
+static void *
+kick(void *arg)
+{
+	struct kicker *k = arg;
+
+	while (!k->stop) {
+		json_kick(k->j);
+		k->kicks++;
+	}
+	return NULL;
+}
+
+/*
+ * Refills that wait for json_kick() (json_lazyahead()): started by
+ * another thread, or by the reading one when it needs their data; the
+ * same tokens either way, and closing before the end stops the reader.
+ */
+START_TEST(test_lazyahead)
+{
+	struct json *j;
+	struct kicker k;
+	pthread_t th;
+	struct buf b;
+	FILE *fp;
+	char *a, *r;
+	size_t i;
+	int n;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"a\":[");
+	for (i = 0; i < 160000; i++)
+		buf_printf(&b, "%s%zu", i ? (i % 100 ? "," : ",\n") : "",
+		    i * 7);
+	buf_adds(&b, "],\"b\":\"x\"}");
+	ck_assert_uint_gt(b.len, 1 << 20);
+	a = dump_mem(b.data, b.len);
+	ck_assert_ptr_nonnull(fp = tmpfile());
+	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
+	ck_assert_int_eq(fflush(fp), 0);
+	for (n = 0; n < 3; n++) {
+		ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+		j = json_open(fileno(fp), "file");
+		json_lazyahead(j, 1);
+		k.j = j;
+		k.stop = 0;
+		k.kicks = 0;
+		if (n == 1)
+			ck_assert_int_eq(pthread_create(&th, NULL, kick, &k),
+			    0);
+		if (n == 2) {
+			/* Closed before the end, a refill waiting. */
+			ck_assert_int_eq(json_next(j), JT_OBJ);
+			ck_assert_int_eq(json_next(j), JT_KEY);
+			ck_assert_int_eq(json_next(j), JT_ARR);
+			json_close(j);
+			continue;
+		}
+		r = dump(j, 0);
+		if (n == 1) {
+			k.stop = 1;
+			ck_assert_int_eq(pthread_join(th, NULL), 0);
+			ck_assert_uint_gt(k.kicks, 0);
+		}
+		json_close(j);
+		ck_assert(strcmp(a, r) == 0);
+		free(r);
+	}
+	fclose(fp);
+	free(a);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(test_token_too_long)
 {
 	struct json *j;
@@ -1924,6 +2006,7 @@ json_suite(void)
 	tcase_add_test(tc, test_token_too_long);
 	tcase_add_test(tc, test_rawskip);
 	tcase_add_test(tc, test_readahead);
+	tcase_add_test(tc, test_lazyahead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 120);
