@@ -59,6 +59,7 @@
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 #define NOOFF		UINT64_MAX	/* a key read from no sample */
 #define ZLKEY		(1ULL << 63)	/* a key kept in a zlist */
+#define RAWTAG		(1ULL << 62)	/* a tag of raw text, see intern() */
 #define WIN		65536	/* bytes read again at once, see window() */
 #define WINJUMP		4096	/* or after a jump back or far ahead, */
 #define WINNEAR		(4 << 20)	/* farther than this */
@@ -108,6 +109,7 @@ struct qplace {
 	uint32_t	 len;		/* of its raw text or key */
 	uint32_t	 max;		/* Q_CONV, Q_KEY: its largest index, */
 	int		 hasidx;	/* if it has one */
+	uint32_t	 rtag;		/* Q_RAW, Q_CONV: its hash's top */
 	unsigned long long line, col;	/* Q_RAW: the '[', else max's */
 	uint64_t	 off;		/* the input's offset of its '[' */
 };
@@ -357,7 +359,8 @@ static void	 qhit(struct spd *, size_t);
 static void	 qraw(struct spd *, size_t, const struct qplace *,
 		    const char *);
 static void	 qkey(struct spd *, const struct qplace *, const char *);
-static void	 qconv(struct spd *, size_t, const struct json_raw *);
+static void	 qconv(struct spd *, size_t, const struct json_raw *,
+		    uint64_t);
 static uint64_t	 keyof(struct spd *, const struct rawk *, struct qplace *);
 static int	 qlags(struct spd *);
 static void	 qinit(struct spd *);
@@ -392,7 +395,7 @@ static int	 nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 static void	 pname(struct spd *, struct prof *);
 static void	 emitprof(struct spd *, struct prof *);
 static size_t	 intern(struct prof *, const char *, size_t, uint64_t,
-		    uint64_t, int *);
+		    uint64_t, uint32_t, int *);
 static size_t	 keyids(uint32_t *, const char *, size_t);
 static void	 idsroom(struct obatch *, size_t);
 static void	 addids(struct obatch *, struct orec *, const char *, size_t);
@@ -421,6 +424,7 @@ static void	 expect(struct spd *, enum json_tok, enum json_tok,
 		    const char *);
 static enum json_tok next(struct spd *);
 static uint64_t	 rawhash(const char *, size_t);
+static uint32_t	 rawtag(uint64_t, const char *, size_t);
 static enum json_tok member(struct spd *, char *);
 
 /*
@@ -437,6 +441,23 @@ rawhash(const char *raw, size_t len)
 	return len * 0x9e3779b97f4a7c15ULL;
 #else
 	return ht_hash(raw, len);
+#endif
+}
+
+/*
+ * The tag of raw text raw of len bytes, whose hash is rh (see intern()):
+ * the top half of its ht_hash(), which is rh but with SPD_COLLIDE.
+ */
+static inline uint32_t
+rawtag(uint64_t rh, const char *raw, size_t len)
+{
+#ifdef SPD_COLLIDE
+	(void)rh;
+	return (uint32_t)(ht_hash(raw, len) >> 32);
+#else
+	(void)raw;
+	(void)len;
+	return (uint32_t)(rh >> 32);
 #endif
 }
 
@@ -845,14 +866,17 @@ readprofile(struct spd *s, size_t i)
  * offset off of the input (NOOFF: none); *isnew (if isnew is not NULL)
  * says it was new.  A new key is kept for the records: compressed, or,
  * when the input can be read again, as the offset of its sample, which
- * rekey() reads again.  With SPD_LEAVES the key is cut to
+ * rekey() reads again, and a tag that tells whether it is the same: the
+ * top half of the hash of the sample's raw text, rtag, when off has
+ * RAWTAG set (the sample was handed over by its raw text), else of the
+ * key.  With SPD_LEAVES the key is cut to
  * its last frame (a stack of the leaf alone, or of none), and every
  * stack counts as new: its largest index is noted again, which changes
  * nothing.
  */
 static size_t
 intern(struct prof *p, const char *k, size_t len, uint64_t hv,
-    uint64_t off, int *isnew)
+    uint64_t off, uint32_t rtag, int *isnew)
 {
 	const unsigned char *u = (const unsigned char *)k, *e = u + len, *l;
 	uint64_t v;
@@ -877,7 +901,8 @@ intern(struct prof *p, const char *k, size_t len, uint64_t hv,
 			p->tags = xreallocarray(p->tags, p->offcap,
 			    sizeof(*p->tags));
 		}
-		p->tags[id] = (uint32_t)(hv >> 32);
+		p->tags[id] = off != NOOFF && (off & RAWTAG) ? rtag :
+		    (uint32_t)(hv >> 32);
 		if ((p->offs[id] = off) == NOOFF) {
 			p->offs[id] = ZLKEY | zl_count(p->keys);
 			zl_add(p->keys, k, len);
@@ -987,9 +1012,11 @@ rawbatch(struct spd *s, size_t n)
 		else if (qlags(s)) {
 			if (rawkey(r[i].p, r[i].len, &s->chk) == -1)
 				break;
-			qconv(s, rcput(s, s->rh[i], r[i].p, r[i].len), &r[i]);
+			qconv(s, rcput(s, s->rh[i], r[i].p, r[i].len), &r[i],
+			    s->rh[i]);
 		} else if (rawcheck(r[i].p, r[i].len, &s->chk) == 0) {
 			pl.len = (uint32_t)r[i].len;
+			pl.rtag = rawtag(s->rh[i], r[i].p, r[i].len);
 			pl.off = json_rawplace(s->j, &r[i], &pl.line, &pl.col);
 			qraw(s, rcput(s, s->rh[i], r[i].p, r[i].len), &pl,
 			    r[i].p);
@@ -1103,7 +1130,7 @@ qkey(struct spd *s, const struct qplace *pl, const char *key)
  * hash (that of its leaf is made over there, see intern()).
  */
 static void
-qconv(struct spd *s, size_t slot, const struct json_raw *r)
+qconv(struct spd *s, size_t slot, const struct json_raw *r, uint64_t rh)
 {
 	struct qplace pl;
 	unsigned char *q;
@@ -1111,6 +1138,7 @@ qconv(struct spd *s, size_t slot, const struct json_raw *r)
 	uint16_t v = (uint16_t)slot;
 
 	pl.len = (uint32_t)s->chk.key.len;
+	pl.rtag = rawtag(rh, r->p, r->len);
 	pl.off = json_rawplace(s->j, r, &pl.line, &pl.col);
 	h = keyof(s, &s->chk, &pl);
 	q = qroom(s, 3 + sizeof(pl) + sizeof(h) + pl.len);
@@ -1346,8 +1374,8 @@ intake(struct spd *s, struct qblock *q)
 			if (a->e != x)
 				qprep(s, a, x);
 			memcpy(&slot, x + 1, sizeof(slot));
-			id = intern(p, a->key, a->klen, a->khash, a->pl.off,
-			    &isnew);
+			id = intern(p, a->key, a->klen, a->khash,
+			    a->pl.off | RAWTAG, a->pl.rtag, &isnew);
 			if (isnew)
 				notemax(p, a->pl.max, a->pl.hasidx, a->pl.line,
 				    a->pl.col);
@@ -1359,7 +1387,7 @@ intake(struct spd *s, struct qblock *q)
 			notemax(p, pl.max, pl.hasidx, pl.line, pl.col);
 			id = intern(p, (const char *)x + 1 + sizeof(pl),
 			    pl.len, ht_hash(x + 1 + sizeof(pl), pl.len), pl.off,
-			    NULL);
+			    0, NULL);
 			break;
 		}
 		s->qprev = (uint32_t)id;
@@ -1945,7 +1973,7 @@ readevents(struct spd *s, struct prof *p)
 		if (depth > 0 && at > last) {
 			stackkey(s, depth);
 			id = intern(p, s->key.data, s->key.len,
-			    ht_hash(s->key.data, s->key.len), NOOFF, NULL);
+			    ht_hash(s->key.data, s->key.len), NOOFF, 0, NULL);
 			addsample(s, p, id, at - last, last);
 		}
 		started = 1;
@@ -2145,7 +2173,7 @@ rawof(struct spd *s, struct prof *p, size_t id, size_t *len)
 {
 	const unsigned char *c, *e;
 
-	if ((c = window(s, p->offs[id], &e)) == NULL || *c != '[')
+	if ((c = window(s, p->offs[id] & ~RAWTAG, &e)) == NULL || *c != '[')
 		changed(s, p->offs[id]);
 	*len = (size_t)(e - c) + 1;
 	return c;
@@ -2155,20 +2183,22 @@ rawof(struct spd *s, struct prof *p, size_t id, size_t *len)
  * The frame ids of stack id of p made again into ids (room for clen / 2
  * + 1) from the text c[0..clen) of its first sample (rawof()), which 7
  * bytes follow; returns how many.  The same, if the input is the same,
- * which the top half of the hash of its key (made in kb) checks.  The
- * sample's array was read as valid JSON, so its numbers are its runs of
- * digits (the only other bytes are blanks, commas and the '-' of a -0):
- * of 8 digits or fewer and followed by ',' or ']', a number is read 8
- * bytes at a time (digits.h).
+ * which its tag checks (see intern()): the top half of the hash of the
+ * sample's raw text, or of its key, made in kb.  The sample's array was
+ * read as valid JSON, so its numbers are its runs of digits (the only
+ * other bytes are blanks, commas and the '-' of a -0): of 8 digits or
+ * fewer and followed by ',' or ']', a number is read 8 bytes at a time
+ * (digits.h).
  */
 static size_t
 rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
     size_t clen, struct buf *kb, uint32_t *ids)
 {
-	const unsigned char *e = c + clen - 1;
+	const unsigned char *b = c, *e = c + clen - 1;
 	unsigned char *k, *k0, *last;
-	uint64_t v, w, m;
+	uint64_t v, w, m, h;
 	size_t n = 0, d;
+	int raw = (p->offs[id] & RAWTAG) != 0;
 
 	/* A varint takes no more bytes than the digits of its number. */
 	buf_reset(kb);
@@ -2190,15 +2220,18 @@ rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
 				if ((v = v * 10 + (*c - '0')) > UINT32_MAX)
 					changed(s, p->offs[id]);
 		ids[n++] = (uint32_t)v;
-		last = k;
-		k += varint_put(k, v);
+		if (!raw) {
+			last = k;
+			k += varint_put(k, v);
+		}
 	}
 	if (p->leaf && n > 0) {
 		k0 = last;
 		ids[0] = ids[n - 1];
 		n = 1;
 	}
-	if ((uint32_t)(ht_hash(k0, (size_t)(k - k0)) >> 32) != p->tags[id])
+	h = raw ? ht_hash(b + 1, clen - 2) : ht_hash(k0, (size_t)(k - k0));
+	if ((uint32_t)(h >> 32) != p->tags[id])
 		changed(s, p->offs[id]);
 	return n;
 }
@@ -2253,7 +2286,7 @@ changed(struct spd *s, uint64_t off)
 {
 	progress_hide();
 	errx(1, "%s: the sample at byte %llu changed while the file was "
-	    "read", json_name(s->j), (unsigned long long)off);
+	    "read", json_name(s->j), (unsigned long long)(off & ~RAWTAG));
 }
 
 /* Start reading p's records from the first. */
