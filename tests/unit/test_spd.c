@@ -36,6 +36,7 @@ static void	 text_change(const char *, size_t, size_t, void *);
 static char	*flatten_changing(const char *, int);
 static void	 matches(const char *, const char *);
 static void	 same(const char *, int, const char *);
+static void	 textlengths(const size_t *, size_t);
 static void	 samples20(struct buf *, size_t, size_t);
 static void	 weights(struct buf *, size_t, const char *);
 static void	 rec20(struct buf *, const char *, size_t, size_t, size_t);
@@ -638,17 +639,19 @@ START_TEST(test_deep_sample)
 END_TEST
 
 /*
- * Names and files of every length about the sizes joinframes() copies
- * at once (32 and 64 bytes), in stacks of one frame and of all of them
- * (many records, so that the records are made by a thread of their
- * own), root first and leaf first: each joined as written.
+ * Names and files of lengths len[0 .. n - 1] (n <= 14), about the sizes
+ * joinframes() copies at once (multiples of 32 bytes), in stacks of one
+ * frame and of all of them (many records, so that the records are made
+ * by a thread of their own), root first and leaf first: each joined as
+ * written.
  */
-START_TEST(test_text_lengths)
+static void
+textlengths(const size_t *len, size_t n)
 {
-	static const size_t len[] = { 1, 2, 31, 32, 33, 63, 64, 65, 95, 96,
-	    97, 128, 129, 300 };
 	struct buf doc, want, name[14], file[14], st, lo, rst, rlo;
-	size_t i, k, d, x, n = sizeof(len) / sizeof(len[0]), nrec = 6000;
+	size_t i, k, d, x, nrec = 6000;
+
+	ck_assert_uint_le(n, 14);
 
 	buf_init(&doc);
 	buf_init(&want);
@@ -726,6 +729,18 @@ START_TEST(test_text_lengths)
 	buf_free(&lo);
 	buf_free(&rst);
 	buf_free(&rlo);
+}
+
+START_TEST(test_text_lengths)
+{
+	static const size_t all[] = { 1, 2, 31, 32, 33, 63, 64, 65, 95, 96,
+	    97, 128, 129, 300 }, most[] = { 1, 2, 31, 32, 33, 63, 64, 65,
+	    70 };
+
+	/* Places moved whole up to 128 bytes, and past them. */
+	textlengths(all, sizeof(all) / sizeof(all[0]));
+	/* The longest place 80 bytes: moved whole up to 96. */
+	textlengths(most, sizeof(most) / sizeof(most[0]));
 }
 END_TEST
 
