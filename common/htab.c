@@ -14,7 +14,12 @@
  */
 #include <sys/mman.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <err.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -185,6 +190,75 @@ ht_hash(const void *key, size_t len)
 	}
 	a = mum(v ^ 0x8ebc6af09c88c6e3ULL, w ^ a ^ b);
 	return mum(a ^ 0x589965cc75374cc3ULL, a ^ len);
+}
+
+/*
+ * The hash of the bytes from start up to the first byte c before end,
+ * found while they are mixed, and their length into *len; if there is
+ * no c, 0 and SIZE_MAX.  The bytes are mixed as ht_hash() mixes them,
+ * but 32 at a time while 32 or more are left (not more than 32) and the
+ * length last only, so that no pass over them is needed to find c
+ * first; with SSE2, each 32 bytes are looked at for c as they are read.
+ * Not ht_hash(): the same bytes hash alike however they were found.
+ */
+uint64_t
+ht_hashto(const void *start, const void *end, int c, size_t *len)
+{
+	const unsigned char *p = start, *q = start, *e = end, *f;
+	uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0x6a09e667f3bcc909ULL;
+	uint64_t v, w;
+	size_t n, t;
+#ifdef __SSE2__
+	const __m128i cc = _mm_set1_epi8((char)c);
+	unsigned m = 0;
+
+	while (e - q >= 32) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
+		    (const __m128i *)q), cc)) |
+		    (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
+		    (const __m128i *)(q + 16)), cc)) << 16;
+		if (m != 0)
+			break;
+		a = mum(rd64(q) ^ 0xa0761d6478bd642fULL, rd64(q + 8) ^ a);
+		b = mum(rd64(q + 16) ^ 0xe7037ed1a0b428dbULL,
+		    rd64(q + 24) ^ b);
+		q += 32;
+	}
+	if (m != 0)
+		t = (size_t)__builtin_ctz(m);
+	else if ((f = memchr(q, c, (size_t)(e - q))) != NULL)
+		t = (size_t)(f - q);
+	else {
+		*len = SIZE_MAX;
+		return 0;
+	}
+#else
+	if ((f = memchr(q, c, (size_t)(e - q))) == NULL) {
+		*len = SIZE_MAX;
+		return 0;
+	}
+	for (t = (size_t)(f - q); t >= 32; q += 32, t -= 32) {
+		a = mum(rd64(q) ^ 0xa0761d6478bd642fULL, rd64(q + 8) ^ a);
+		b = mum(rd64(q + 16) ^ 0xe7037ed1a0b428dbULL,
+		    rd64(q + 24) ^ b);
+	}
+#endif
+	n = (size_t)(q - p) + t;
+	*len = n;
+	if (t > 16) {
+		a = mum(rd64(q) ^ 0xa0761d6478bd642fULL, rd64(q + 8) ^ a);
+		q += 16;
+		t -= 16;
+	}
+	if (t > 8) {
+		v = rd64(q);
+		w = rd64(q + t - 8);
+	} else {
+		for (v = 0, w = 0; t > 0; t--)
+			v = v << 8 | q[t - 1];
+	}
+	a = mum(v ^ 0x8ebc6af09c88c6e3ULL, w ^ a ^ b);
+	return mum(a ^ 0x589965cc75374cc3ULL, a ^ n);
 }
 
 /*

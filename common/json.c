@@ -1236,21 +1236,26 @@ atelem(const struct json *j)
 
 /*
  * The arrays from the tokenizer's place on, in an array: each '[', its
- * bytes up to the first ']', then ",[" before the next one.  What comes
- * after the last one's ']' is left to the tokens.
+ * bytes up to the first ']', found as they are hashed (ht_hashto()),
+ * then ",[" before the next one.  What comes after the last one's ']'
+ * is left to the tokens.
  */
 size_t
 json_rawarrays(struct json *j, struct json_raw *r, size_t max)
 {
 	unsigned char *p = j->p, *q;
-	size_t n = 0;
+	size_t n = 0, len;
+	uint64_t h;
 
 	if (!atelem(j) || j->stack[j->depth] != T_ARR ||
 	    j->depth >= JSON_MAXDEPTH || *p != '[')
 		return 0;
-	while (n < max && (q = memchr(p + 1, ']', j->end - p - 1)) != NULL) {
+	while (n < max && (h = ht_hashto(p + 1, j->end, ']', &len),
+	    len != SIZE_MAX)) {
+		q = p + 1 + len;
 		r[n].p = (const char *)p + 1;
-		r[n].len = q - p - 1;
+		r[n].len = len;
+		r[n].hash = h;
 		n++;
 		if (q[1] != ',' || q[2] != '[')
 			break;

@@ -424,37 +424,41 @@ static void	 freeprof(struct prof *);
 static void	 expect(struct spd *, enum json_tok, enum json_tok,
 		    const char *);
 static enum json_tok next(struct spd *);
-static uint64_t	 rawhash(const char *, size_t);
+static uint64_t	 rawhash(const struct json_raw *);
 static uint32_t	 rawtag(uint64_t, const char *, size_t);
 static enum json_tok member(struct spd *, char *);
 
 /*
- * The hash of a sample's raw text, which picks its cache slot and tells
- * texts apart before their bytes are compared.  Built with SPD_COLLIDE
- * (test_spdcollide), the texts of a length share one, so that the cache
- * meets heads that say "maybe" of another text at every turn.
+ * The hash of a sample's raw text r, which picks its cache slot and
+ * tells texts apart before their bytes are compared: ht_hashto()'s,
+ * made as its end was found (json_rawarrays(), or readstack()).  Built
+ * with SPD_COLLIDE (test_spdcollide), the texts of a length share one,
+ * so that the cache meets heads that say "maybe" of another text at
+ * every turn.
  */
 static inline uint64_t
-rawhash(const char *raw, size_t len)
+rawhash(const struct json_raw *r)
 {
 #ifdef SPD_COLLIDE
-	(void)raw;
-	return len * 0x9e3779b97f4a7c15ULL;
+	return r->len * 0x9e3779b97f4a7c15ULL;
 #else
-	return ht_hash(raw, len);
+	return r->hash;
 #endif
 }
 
 /*
  * The tag of raw text raw of len bytes, whose hash is rh (see intern()):
- * the top half of its ht_hash(), which is rh but with SPD_COLLIDE.
+ * the top half of its ht_hashto(), which is rh but with SPD_COLLIDE.
  */
 static inline uint32_t
 rawtag(uint64_t rh, const char *raw, size_t len)
 {
 #ifdef SPD_COLLIDE
+	size_t n;
+
 	(void)rh;
-	return (uint32_t)(ht_hash(raw, len) >> 32);
+	(void)len;
+	return (uint32_t)(ht_hashto(raw, raw + len + 1, ']', &n) >> 32);
 #else
 	(void)raw;
 	(void)len;
@@ -933,12 +937,15 @@ readstack(struct spd *s)
 	enum json_tok t;
 	struct qplace pl;
 	long long v;
-	size_t n = 0;
+	size_t n = 0, len;
 
-	if (json_rawarray(s->j, &s->rb[0].p, &s->rb[0].len) == 0 &&
-	    rawbatch(s, 1) == 1) {
-		json_rawskip(s->j, s->rb[0].len);
-		return;
+	if (json_rawarray(s->j, &s->rb[0].p, &s->rb[0].len) == 0) {
+		s->rb[0].hash = ht_hashto(s->rb[0].p, s->rb[0].p +
+		    s->rb[0].len + 1, ']', &len);
+		if (rawbatch(s, 1) == 1) {
+			json_rawskip(s->j, s->rb[0].len);
+			return;
+		}
 	}
 	pl.off = json_offset(s->j);
 	pl.hasidx = 0;
@@ -978,7 +985,7 @@ rawhead(struct spd *s, size_t i)
 	const char *x;
 	size_t m, slot;
 
-	s->rh[i] = rawhash(s->rb[i].p, s->rb[i].len);
+	s->rh[i] = rawhash(&s->rb[i]);
 	slot = s->rh[i] & (RCSLOTS - 2);
 	__builtin_prefetch(&s->rct[slot]);
 	x = s->rctext + slot * RCTEXT;
@@ -2238,7 +2245,8 @@ rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
 		ids[0] = ids[n - 1];
 		n = 1;
 	}
-	h = raw ? ht_hash(b + 1, clen - 2) : ht_hash(k0, (size_t)(k - k0));
+	h = raw ? ht_hashto(b + 1, b + clen, ']', &d) :
+	    ht_hash(k0, (size_t)(k - k0));
 	if ((uint32_t)(h >> 32) != p->tags[id])
 		changed(s, p->offs[id]);
 	return n;

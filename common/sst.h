@@ -175,6 +175,7 @@ int	 json_rawskip(struct json *, size_t);
 struct json_raw {
 	const char	*p;
 	size_t		 len;
+	uint64_t	 hash;		/* ht_hashto() of its bytes and ']' */
 };
 size_t	 json_rawarrays(struct json *, struct json_raw *, size_t);
 int	 json_rawtake(struct json *, const struct json_raw *, size_t);
@@ -311,6 +312,11 @@ void	 ht_prefetch(const struct htab *, uint64_t, int);
 const char *ht_key(const struct htab *, size_t, size_t *);
 size_t	 ht_count(const struct htab *);
 uint64_t ht_hash(const void *, size_t);
+/*
+ * The hash of the bytes from the first pointer up to the first byte c
+ * before the second, their length into *len (SIZE_MAX: no c).
+ */
+uint64_t ht_hashto(const void *, const void *, int, size_t *);
 
 /* sort.c: stable merge sort of an index array */
 typedef int (*sst_cmp)(size_t, size_t, void *);

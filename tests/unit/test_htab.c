@@ -402,6 +402,54 @@ START_TEST(test_heap_huge)
 }
 END_TEST
 
+/*
+ * ht_hashto(): the length up to the first c at every place about the
+ * 32 and 16-byte steps, and a hash that depends on the bytes up to it,
+ * not on what follows nor on how far the buffer goes on; no c, none.
+ */
+START_TEST(test_hashto)
+{
+	unsigned char b[300];
+	uint64_t h[140], g;
+	size_t i, k, len, ends[] = { 0, 1, 31, 32, 33, 100 };
+
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = (unsigned char)('a' + i * 7 % 26);
+	for (i = 0; i < 140; i++) {
+		b[i] = ']';
+		b[i + 1] = ']';
+		for (k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+			g = ht_hashto(b, b + i + 1 + ends[k], ']', &len);
+			ck_assert_uint_eq(len, i);
+			if (k == 0)
+				h[i] = g;
+			else
+				ck_assert_msg(g == h[i], "%zu bytes, %zu after",
+				    i, ends[k]);
+		}
+		b[i] = (unsigned char)('a' + i * 7 % 26);
+		b[i + 1] = (unsigned char)('a' + (i + 1) * 7 % 26);
+		for (k = 0; k < i; k++)
+			ck_assert_msg(h[k] != h[i], "%zu and %zu bytes", k, i);
+	}
+	/* One byte changed anywhere changes the hash. */
+	b[64] = ']';
+	g = ht_hashto(b, b + sizeof(b), ']', &len);
+	ck_assert_uint_eq(len, 64);
+	for (i = 0; i < 64; i++) {
+		b[i] ^= 1;
+		ck_assert_uint_ne(ht_hashto(b, b + sizeof(b), ']', &len), g);
+		b[i] ^= 1;
+	}
+	ck_assert_uint_eq(ht_hashto(b, b + sizeof(b), ']', &len), g);
+	/* No ']' before the end. */
+	ck_assert_uint_eq(ht_hashto(b, b + 64, ']', &len), 0);
+	ck_assert_uint_eq(len, SIZE_MAX);
+	ck_assert_uint_eq(ht_hashto(b, b, ']', &len), 0);
+	ck_assert_uint_eq(len, SIZE_MAX);
+}
+END_TEST
+
 /* One long key grows the arena past several doublings at once. */
 START_TEST(test_long_key)
 {
@@ -454,6 +502,7 @@ htab_suite(void)
 	tcase_add_test(tc, test_long_key);
 	tcase_add_test(tc, test_clear);
 	tcase_add_test(tc, test_huge);
+	tcase_add_test(tc, test_hashto);
 	tcase_add_test(tc, test_heap_huge);
 	tcase_add_test(tc, test_hash);
 	suite_add_tcase(s, tc);
