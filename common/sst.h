@@ -37,7 +37,7 @@ void	*xhugezero(size_t, size_t);
 void	*xhugegrow(void *, size_t, size_t, size_t);
 /* The heap in huge pages, grown HEAPPAD bytes at a time (util.c). */
 #define HEAPPAD	(32 << 20)
-void	 heap_huge(void);
+int	 heap_huge(void);
 char	*xstrdup(const char *);
 void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);

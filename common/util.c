@@ -118,9 +118,10 @@ xhugegrow(void *p, size_t old, size_t n, size_t size)
  * mappings of their own, given back whole when freed and grown without
  * a copy, where glibc's rising threshold would keep them on the heap;
  * the heap past its first HEAPPAD bytes is in pages of 4 KB, so that
- * what a program keeps costs about what it touches.
+ * what a program keeps costs about what it touches.  Returns 0, or -1
+ * if the heap was not advised (another malloc(3), as under a sanitizer).
  */
-void
+int
 heap_huge(void)
 {
 #if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
@@ -132,10 +133,10 @@ heap_huge(void)
 	    mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 0 ||
 	    mallopt(M_TOP_PAD, HEAPPAD) == 0 ||
 	    mallopt(M_TRIM_THRESHOLD, 2 * HEAPPAD) == 0)
-		return;
+		return -1;
 	/* Blocks from the heap's top until it grows by HEAPPAD. */
 	if ((a = (uintptr_t)sbrk(0)) == (uintptr_t)-1)
-		return;
+		return -1;
 	for (n = 0, e = a; n < 64 && e == a; n++) {
 		if ((p[n] = malloc(64 * 1024)) == NULL)
 			break;
@@ -144,8 +145,12 @@ heap_huge(void)
 	for (i = 0; i < n; i++)
 		free(p[i]);
 	a = (a + HUGEPAGE - 1) & ~(uintptr_t)(HUGEPAGE - 1);
-	if (e != (uintptr_t)-1 && e > a && e - a <= 2 * HEAPPAD)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	if (e == (uintptr_t)-1 || e <= a || e - a > 2 * HEAPPAD ||
+	    madvise((void *)a, e - a, MADV_HUGEPAGE) == -1)
+		return -1;
+	return 0;
+#else
+	return -1;
 #endif
 }
 

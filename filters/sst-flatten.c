@@ -141,7 +141,7 @@ main(int argc, char *argv[])
 
 	sst_init();
 	/* Its tables grow, are freed and grow again, in huge pages. */
-	heap_huge();
+	(void)heap_huge();
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0)
 			usage(0);
