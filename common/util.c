@@ -111,15 +111,16 @@ xhugegrow(void *p, size_t old, size_t n, size_t size)
  * nothing).  Every thread allocates from the one heap, which grows
  * HEAPPAD bytes at a time and is trimmed only when twice that is free
  * at its top; it is grown once here, and those HEAPPAD bytes are
- * advised to be in huge pages.  A page first touched is a fault, dear in a virtual
- * machine (some 10 microseconds each on this project's hosts): the
- * arenas of the threads, each grown and trimmed page by page, took
- * sst-flatten thousands of them.  Blocks of 128 KB or more are still
- * mappings of their own, given back whole when freed and grown without
- * a copy, where glibc's rising threshold would keep them on the heap;
- * the heap past its first HEAPPAD bytes is in pages of 4 KB, so that
- * what a program keeps costs about what it touches.  Returns 0, or -1
- * if the heap was not advised (another malloc(3), as under a sanitizer).
+ * advised to be in huge pages.  A page first touched is a fault, dear
+ * in a virtual machine (some 10 microseconds each on this project's
+ * hosts): the arenas of the threads, each grown and trimmed page by
+ * page, took sst-flatten thousands of them.  Blocks of 128 KB or more
+ * are still mappings of their own, given back whole when freed and
+ * grown without a copy, where glibc's rising threshold would keep them
+ * on the heap; the heap past its first HEAPPAD bytes is in pages of 4
+ * KB, so that what a program keeps costs about what it touches.
+ * Returns 0, or -1 if the heap was not advised (another malloc(3), as
+ * under a sanitizer).
  */
 int
 heap_huge(void)
