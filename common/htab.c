@@ -155,27 +155,25 @@ mum(uint64_t a, uint64_t b)
 }
 #endif
 
-/*
- * A fast 64-bit hash of a byte string (after wyhash): sixteen bytes at
- * a time are mixed by one 128-bit multiplication, in two lanes so that
- * the multiplications overlap.  The last 1 to 16 bytes are read as two
- * words that may overlap each other or the bytes before them, or byte
- * by byte for 8 or fewer (the length is hashed first, which tells keys
- * that read alike apart).
- */
-uint64_t
-ht_hash(const void *key, size_t len)
+/* Mix the 32 bytes at p into the two lanes *a and *b (ht_hash()). */
+static inline void
+block(const unsigned char *p, uint64_t *a, uint64_t *b)
 {
-	const unsigned char *p = key;
-	uint64_t a = 0x9e3779b97f4a7c15ULL ^ len, b = 0x6a09e667f3bcc909ULL;
-	uint64_t v, w;
-	size_t n;
+	*a = mum(rd64(p) ^ 0xa0761d6478bd642fULL, rd64(p + 8) ^ *a);
+	*b = mum(rd64(p + 16) ^ 0xe7037ed1a0b428dbULL, rd64(p + 24) ^ *b);
+}
 
-	for (n = len; n > 32; p += 32, n -= 32) {
-		a = mum(rd64(p) ^ 0xa0761d6478bd642fULL, rd64(p + 8) ^ a);
-		b = mum(rd64(p + 16) ^ 0xe7037ed1a0b428dbULL,
-		    rd64(p + 24) ^ b);
-	}
+/*
+ * The hash of lanes a and b, the last n (32 or fewer) bytes at p mixed
+ * in, and len: sixteen more bytes mixed, then the last 1 to 16 read as
+ * two words that may overlap each other or the bytes before them, or
+ * byte by byte for 8 or fewer.
+ */
+static inline uint64_t
+tail(const unsigned char *p, size_t n, uint64_t a, uint64_t b, size_t len)
+{
+	uint64_t v, w;
+
 	if (n > 16) {
 		a = mum(rd64(p) ^ 0xa0761d6478bd642fULL, rd64(p + 8) ^ a);
 		p += 16;
@@ -193,6 +191,25 @@ ht_hash(const void *key, size_t len)
 }
 
 /*
+ * A fast 64-bit hash of a byte string (after wyhash): sixteen bytes at
+ * a time are mixed by one 128-bit multiplication, in two lanes so that
+ * the multiplications overlap (block()), then the last 32 or fewer
+ * (tail()); the length is hashed first, which tells keys that read
+ * alike apart.
+ */
+uint64_t
+ht_hash(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	uint64_t a = 0x9e3779b97f4a7c15ULL ^ len, b = 0x6a09e667f3bcc909ULL;
+	size_t n;
+
+	for (n = len; n > 32; p += 32, n -= 32)
+		block(p, &a, &b);
+	return tail(p, n, a, b, len);
+}
+
+/*
  * The hash of the bytes from start up to the first byte c before end,
  * found while they are mixed, and their length into *len; if there is
  * no c, 0 and SIZE_MAX.  The bytes are mixed as ht_hash() mixes them,
@@ -206,23 +223,19 @@ ht_hashto(const void *start, const void *end, int c, size_t *len)
 {
 	const unsigned char *p = start, *q = start, *e = end, *f;
 	uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0x6a09e667f3bcc909ULL;
-	uint64_t v, w;
-	size_t n, t;
+	size_t t;
 #ifdef __SSE2__
 	const __m128i cc = _mm_set1_epi8((char)c);
 	unsigned m = 0;
 
-	while (e - q >= 32) {
+	for (; e - q >= 32; q += 32) {
 		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
 		    (const __m128i *)q), cc)) |
 		    (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
 		    (const __m128i *)(q + 16)), cc)) << 16;
 		if (m != 0)
 			break;
-		a = mum(rd64(q) ^ 0xa0761d6478bd642fULL, rd64(q + 8) ^ a);
-		b = mum(rd64(q + 16) ^ 0xe7037ed1a0b428dbULL,
-		    rd64(q + 24) ^ b);
-		q += 32;
+		block(q, &a, &b);
 	}
 	if (m != 0)
 		t = (size_t)__builtin_ctz(m);
@@ -237,28 +250,11 @@ ht_hashto(const void *start, const void *end, int c, size_t *len)
 		*len = SIZE_MAX;
 		return 0;
 	}
-	for (t = (size_t)(f - q); t >= 32; q += 32, t -= 32) {
-		a = mum(rd64(q) ^ 0xa0761d6478bd642fULL, rd64(q + 8) ^ a);
-		b = mum(rd64(q + 16) ^ 0xe7037ed1a0b428dbULL,
-		    rd64(q + 24) ^ b);
-	}
+	for (t = (size_t)(f - q); t >= 32; q += 32, t -= 32)
+		block(q, &a, &b);
 #endif
-	n = (size_t)(q - p) + t;
-	*len = n;
-	if (t > 16) {
-		a = mum(rd64(q) ^ 0xa0761d6478bd642fULL, rd64(q + 8) ^ a);
-		q += 16;
-		t -= 16;
-	}
-	if (t > 8) {
-		v = rd64(q);
-		w = rd64(q + t - 8);
-	} else {
-		for (v = 0, w = 0; t > 0; t--)
-			v = v << 8 | q[t - 1];
-	}
-	a = mum(v ^ 0x8ebc6af09c88c6e3ULL, w ^ a ^ b);
-	return mum(a ^ 0x589965cc75374cc3ULL, a ^ n);
+	*len = (size_t)(q - p) + t;
+	return tail(q, t, a, b, *len);
 }
 
 /*
