@@ -360,8 +360,7 @@ static void	 qhit(struct spd *, size_t);
 static void	 qraw(struct spd *, size_t, const struct qplace *,
 		    const char *);
 static void	 qkey(struct spd *, const struct qplace *, const char *);
-static void	 qconv(struct spd *, size_t, const struct json_raw *,
-		    uint64_t);
+static void	 qconv(struct spd *, size_t, const struct json_raw *);
 static uint64_t	 keyof(struct spd *, const struct rawk *, struct qplace *);
 static int	 qlags(struct spd *);
 static void	 qinit(struct spd *);
@@ -425,7 +424,7 @@ static void	 expect(struct spd *, enum json_tok, enum json_tok,
 		    const char *);
 static enum json_tok next(struct spd *);
 static uint64_t	 rawhash(const struct json_raw *);
-static uint32_t	 rawtag(uint64_t, const char *, size_t);
+static uint32_t	 rawtag(const struct json_raw *);
 static enum json_tok member(struct spd *, char *);
 
 /*
@@ -447,23 +446,13 @@ rawhash(const struct json_raw *r)
 }
 
 /*
- * The tag of raw text raw of len bytes, whose hash is rh (see intern()):
- * the top half of its ht_hashto(), which is rh but with SPD_COLLIDE.
+ * The tag of a sample's raw text r (see intern()): the top half of its
+ * ht_hashto(), whatever rawhash() gives the cache.
  */
 static inline uint32_t
-rawtag(uint64_t rh, const char *raw, size_t len)
+rawtag(const struct json_raw *r)
 {
-#ifdef SPD_COLLIDE
-	size_t n;
-
-	(void)rh;
-	(void)len;
-	return (uint32_t)(ht_hashto(raw, raw + len + 1, ']', &n) >> 32);
-#else
-	(void)raw;
-	(void)len;
-	return (uint32_t)(rh >> 32);
-#endif
+	return (uint32_t)(r->hash >> 32);
 }
 
 /* The next token; a tokenizer error ends the program. */
@@ -940,6 +929,7 @@ readstack(struct spd *s)
 	size_t n = 0, len;
 
 	if (json_rawarray(s->j, &s->rb[0].p, &s->rb[0].len) == 0) {
+		/* Found by memchr(3): rare, at the end of a buffer. */
 		s->rb[0].hash = ht_hashto(s->rb[0].p, s->rb[0].p +
 		    s->rb[0].len + 1, ']', &len);
 		if (rawbatch(s, 1) == 1) {
@@ -1027,11 +1017,10 @@ rawbatch(struct spd *s, size_t n)
 		else if (qlags(s)) {
 			if (rawkey(r[i].p, r[i].len, &s->chk) == -1)
 				break;
-			qconv(s, rcput(s, s->rh[i], r[i].p, r[i].len), &r[i],
-			    s->rh[i]);
+			qconv(s, rcput(s, s->rh[i], r[i].p, r[i].len), &r[i]);
 		} else if (rawcheck(r[i].p, r[i].len, &s->chk) == 0) {
 			pl.len = (uint32_t)r[i].len;
-			pl.rtag = rawtag(s->rh[i], r[i].p, r[i].len);
+			pl.rtag = rawtag(&r[i]);
 			pl.off = json_rawplace(s->j, &r[i], &pl.line, &pl.col);
 			qraw(s, rcput(s, s->rh[i], r[i].p, r[i].len), &pl,
 			    r[i].p);
@@ -1145,7 +1134,7 @@ qkey(struct spd *s, const struct qplace *pl, const char *key)
  * hash (that of its leaf is made over there, see intern()).
  */
 static void
-qconv(struct spd *s, size_t slot, const struct json_raw *r, uint64_t rh)
+qconv(struct spd *s, size_t slot, const struct json_raw *r)
 {
 	struct qplace pl;
 	unsigned char *q;
@@ -1153,7 +1142,7 @@ qconv(struct spd *s, size_t slot, const struct json_raw *r, uint64_t rh)
 	uint16_t v = (uint16_t)slot;
 
 	pl.len = (uint32_t)s->chk.key.len;
-	pl.rtag = rawtag(rh, r->p, r->len);
+	pl.rtag = rawtag(r);
 	pl.off = json_rawplace(s->j, r, &pl.line, &pl.col);
 	h = keyof(s, &s->chk, &pl);
 	q = qroom(s, 3 + sizeof(pl) + sizeof(h) + pl.len);

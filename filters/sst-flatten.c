@@ -13,7 +13,6 @@
  * leaf): what self time needs, without the stacks.
  */
 #include <err.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
