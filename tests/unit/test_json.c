@@ -35,6 +35,8 @@ static char	*dump_mem(const char *, size_t);
 static char	*dump_str(const char *);
 static char	*dump_pipe(const char *, size_t);
 static char	*dump_file(const char *, size_t);
+static FILE	*tmpdoc(const char *, size_t);
+static void	 numbers_doc(struct buf *, size_t);
 static char	*dump_skips(const char *, size_t, size_t);
 static char	*expand_skips(const char *);
 static char	*boundary_doc(const char *, size_t, size_t *);
@@ -192,15 +194,41 @@ dump_file(const char *s, size_t len)
 	FILE *fp;
 	char *r;
 
-	ck_assert_ptr_nonnull(fp = tmpfile());
-	ck_assert_uint_eq(fwrite(s, 1, len, fp), len);
-	ck_assert_int_eq(fflush(fp), 0);
-	ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+	fp = tmpdoc(s, len);
 	j = json_open(fileno(fp), "file");
 	r = dump(j, 0);
 	json_close(j);
 	fclose(fp);
 	return r;
+}
+
+/* A temporary file holding s[0..len), read from its start. */
+static FILE *
+tmpdoc(const char *s, size_t len)
+{
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(fp = tmpfile());
+	ck_assert_uint_eq(fwrite(s, 1, len, fp), len);
+	ck_assert_int_eq(fflush(fp), 0);
+	ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+	return fp;
+}
+
+/*
+ * Into b, {"a":[...],"b":"x"} with n numbers in the array, a hundred
+ * a line: a big document of many tokens.
+ */
+static void
+numbers_doc(struct buf *b, size_t n)
+{
+	size_t i;
+
+	buf_adds(b, "{\"a\":[");
+	for (i = 0; i < n; i++)
+		buf_printf(b, "%s%zu", i ? (i % 100 ? "," : ",\n") : "",
+		    i * 7);
+	buf_adds(b, "],\"b\":\"x\"}");
 }
 
 /*
@@ -336,10 +364,7 @@ trace_doc(const char *s, size_t len, int how, int raw, struct buf *texts)
 		close(fds[1]);
 		j = json_open(fds[0], "pipe");
 	} else {
-		ck_assert_ptr_nonnull(fp = tmpfile());
-		ck_assert_uint_eq(fwrite(s, 1, len, fp), len);
-		ck_assert_int_eq(fflush(fp), 0);
-		ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+		fp = tmpdoc(s, len);
 		j = json_open(fileno(fp), "file");
 	}
 	r = trace(j, raw, texts);
@@ -1242,23 +1267,15 @@ START_TEST(test_readahead)
 	struct buf b;
 	FILE *fp;
 	char *a, *r;
-	size_t i;
 
 	buf_init(&b);
-	buf_adds(&b, "{\"a\":[");
-	for (i = 0; i < 500000; i++)
-		buf_printf(&b, "%s%zu", i ? (i % 100 ? "," : ",\n") : "",
-		    i * 7);
-	buf_adds(&b, "],\"b\":\"x\"}");
+	numbers_doc(&b, 500000);
 	a = dump_mem(b.data, b.len);
 	r = dump_file(b.data, b.len);
 	ck_assert(strcmp(a, r) == 0);
 	free(a);
 	free(r);
-	ck_assert_ptr_nonnull(fp = tmpfile());
-	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
-	ck_assert_int_eq(fflush(fp), 0);
-	ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
+	fp = tmpdoc(b.data, b.len);
 	j = json_open(fileno(fp), "file");
 	ck_assert_int_eq(json_next(j), JT_OBJ);
 	ck_assert_int_eq(json_next(j), JT_KEY);
@@ -1301,20 +1318,13 @@ START_TEST(test_lazyahead)
 	struct buf b;
 	FILE *fp;
 	char *a, *r;
-	size_t i;
 	int n;
 
 	buf_init(&b);
-	buf_adds(&b, "{\"a\":[");
-	for (i = 0; i < 160000; i++)
-		buf_printf(&b, "%s%zu", i ? (i % 100 ? "," : ",\n") : "",
-		    i * 7);
-	buf_adds(&b, "],\"b\":\"x\"}");
+	numbers_doc(&b, 160000);
 	ck_assert_uint_gt(b.len, 1 << 20);
 	a = dump_mem(b.data, b.len);
-	ck_assert_ptr_nonnull(fp = tmpfile());
-	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
-	ck_assert_int_eq(fflush(fp), 0);
+	fp = tmpdoc(b.data, b.len);
 	for (n = 0; n < 3; n++) {
 		ck_assert_int_eq(lseek(fileno(fp), 0, SEEK_SET), 0);
 		j = json_open(fileno(fp), "file");
