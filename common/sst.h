@@ -109,6 +109,16 @@ enum json_tok {
 };
 #define JSON_MAXDEPTH	1024
 #define JSON_MAXTOKEN	(64UL << 20)
+/*
+ * The deepest nesting of spans (trace2sst, nsys2sst) or of a profile's
+ * nodes (cpuprofile2sst) a producer accepts: one level more is a located
+ * error.  A record carries its whole stack, so output grows with the
+ * square of the depth; 4,096 levels (four times Python's default
+ * recursion limit) keep that bounded.
+ */
+#define SST_MAXDEPTH	4096
+/* The longest line a line reader accepts (as JSON_MAXTOKEN). */
+#define SST_MAXLINE	(64UL << 20)
 struct json;
 struct json *json_open(int, const char *);
 struct json *json_open_mem(const void *, size_t, const char *);
