@@ -5,6 +5,9 @@
  * counted in UTF-8 code points; right-aligned columns are padded on the
  * left and end their separator with ':'.  Without -a, a column is
  * right-aligned when every one of its data cells looks like a number.
+ * A cell is made safe for Markdown: '|' is escaped as '\|' and control
+ * characters become spaces, unless -F ray asks for the bytes as Ray's
+ * scripts print them.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -13,8 +16,16 @@
 
 #include "sst.h"
 
+/* How cells are written (-F). */
+enum view {
+	VIEW_MARKDOWN,			/* '|' escaped, controls as spaces */
+	VIEW_RAY			/* the decoded bytes as they are */
+};
+
 struct table {
 	struct buf	 text;		/* decoded cells, back to back */
+	struct buf	 cell;		/* one decoded cell, before -F */
+	enum view	 view;
 	size_t		*off;		/* cell i is text[off[i]..off[i+1]) */
 	size_t		 ncells;
 	size_t		 cap;
@@ -26,6 +37,7 @@ struct table {
 
 static size_t	cplen(const char *, size_t);
 static int	isnumeric(const char *, size_t);
+static void	mdcell(struct buf *, const char *, size_t);
 static void	addrow(struct table *, const char *, size_t);
 static void	readfile(struct table *, const char *, const char *);
 static void	putrow(const struct table *, size_t, const char *);
@@ -75,6 +87,32 @@ isnumeric(const char *s, size_t n)
 	return i == n;
 }
 
+/*
+ * Append cell s of n bytes to b as a Markdown table cell: a control
+ * character (below 0x20, and 0x7f) as a space, so that no newline
+ * splits the row, and '|' as '\|', so that it adds no column; the
+ * backslashes right before a '|' are doubled, so that none of them
+ * escapes the next.
+ */
+static void
+mdcell(struct buf *b, const char *s, size_t n)
+{
+	size_t i, run = 0;
+	unsigned char c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (c == '|') {
+			for (; run > 0; run--)
+				buf_addc(b, '\\');
+			buf_add(b, "\\|", 2);
+			continue;
+		}
+		run = c == '\\' ? run + 1 : 0;
+		buf_addc(b, c < 0x20 || c == 0x7f ? ' ' : c);
+	}
+}
+
 /* Decode the TAB-separated cells of one line into the table. */
 static void
 addrow(struct table *t, const char *line, size_t len)
@@ -89,12 +127,21 @@ addrow(struct table *t, const char *line, size_t len)
 			t->cap *= 2;
 			t->off = xreallocarray(t->off, t->cap, sizeof(*t->off));
 		}
-		buf_grow(&t->text, (size_t)(q - p));
-		n = esc_decode(t->text.data + t->text.len, p, (size_t)(q - p));
+		if (t->view == VIEW_RAY) {
+			buf_grow(&t->text, (size_t)(q - p));
+			n = esc_decode(t->text.data + t->text.len, p,
+			    (size_t)(q - p));
+			t->text.len += n;
+		} else {
+			buf_reset(&t->cell);
+			buf_grow(&t->cell, (size_t)(q - p));
+			n = esc_decode(t->cell.data, p, (size_t)(q - p));
+			mdcell(&t->text, t->cell.data, n);
+			n = t->text.len - t->off[t->ncells];
+		}
 		if (t->nrows > 0)
 			t->numeric[col] &= isnumeric(t->text.data +
-			    t->text.len, n);
-		t->text.len += n;
+			    t->off[t->ncells], n);
 		t->off[++t->ncells] = t->text.len;
 		n = cplen(t->text.data + t->off[t->ncells - 1], n);
 		if (n > t->width[col])
@@ -191,7 +238,7 @@ putsep(const struct table *t, const char *align)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-table [-h] [-a align] [file ...]\n");
+	sst_usage(help, "usage: sst-table [-h] [-a align] [-F view] [file ...]\n");
 }
 
 int
@@ -205,12 +252,21 @@ main(int argc, char *argv[])
 
 	sst_init();
 	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "a:h")) != -1) {
+	memset(&t, 0, sizeof(t));
+	while ((ch = getopt(argc, argv, "a:F:h")) != -1) {
 		switch (ch) {
 		case 'a':
 			if (optarg[strspn(optarg, "lr")] != '\0')
 				errx(2, "-a: invalid: %s", optarg);
 			align = optarg;
+			break;
+		case 'F':
+			if (strcmp(optarg, "markdown") == 0)
+				t.view = VIEW_MARKDOWN;
+			else if (strcmp(optarg, "ray") == 0)
+				t.view = VIEW_RAY;
+			else
+				errx(2, "-F: invalid: %s", optarg);
 			break;
 		case 'h':
 			usage(1);
@@ -221,8 +277,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	memset(&t, 0, sizeof(t));
 	buf_init(&t.text);
+	buf_init(&t.cell);
 	t.cap = 1024;
 	t.off = xreallocarray(NULL, t.cap, sizeof(*t.off));
 	t.off[0] = 0;
@@ -242,6 +298,7 @@ main(int argc, char *argv[])
 		free(al);
 	}
 	buf_free(&t.text);
+	buf_free(&t.cell);
 	free(t.off);
 	free(t.width);
 	free(t.numeric);
