@@ -32,11 +32,21 @@
  * all its spans until the end (finish()).  The unit test checks that
  * any batch size gives the same records.
  *
+ * Python frames: an event of category python_function named
+ * "PATH(LINE): FUNC" is the frame FUNC at location PATH:LINE, as
+ * sst-flatten gives py-spy's frames; " at 0x..." addresses are cut out
+ * of the function name (pyframe()).  A frame with a location has an id
+ * of its own, counted down from NAMEMASK, so that a span's name is a
+ * frame: the names table's ids count up from 0 and the two must not
+ * meet.  Kineto's pseudo-process "Spans" (its "PyTorch Profiler (N)"
+ * span) is no thread of work and is left out (unless -A).
+ *
  * With -g each GPU span (kernel, gpu_memcpy, gpu_memset) is also added
  * under the node of the launch (cuda_runtime, cuda_driver) that shares
  * its args.correlation (or, without one, the id of the ac2g flow event
  * at its start), on the launching thread, once the whole file is read.
  */
+#define _GNU_SOURCE		/* memmem */
 #include <err.h>
 #include <limits.h>
 #include <stdint.h>
@@ -137,6 +147,7 @@ struct event {
 	uint32_t	 aname;		/* args.name, or NONE */
 	int		 kept;		/* by -c and -C */
 	int		 gpu;		/* of a GPU category */
+	int		 py;		/* of category python_function */
 	struct buf	 pid, tid;	/* type byte and text */
 	int		 hasts, hasdur, hascorr, hasid;
 	int64_t		 ts, dur, corr, id;	/* id: of a flow event */
@@ -147,6 +158,14 @@ struct trace {
 	const struct trace_opt	*opt;
 	struct trace_stats	*st;
 	struct htab		*names;		/* span and M names */
+	struct htab		*locs;		/* Python frames' PATH:LINE */
+	struct htab		*pyf;		/* Python frames: name, loc */
+	uint32_t		*pyname, *pyloc;	/* by Python frame */
+	size_t			 pycap;
+	uint32_t		 pylow;		/* lowest Python frame id */
+	uint32_t		*cook;		/* by name: 1 + its frame as a
+						   python_function, or 0 */
+	size_t			 cookcap;
 	uint32_t		 pnid, tnid;	/* "process_name", "thread_name" */
 	uint32_t		 emptyid;	/* "" */
 	int			 nocatok;	/* an event without cat is kept */
@@ -200,6 +219,11 @@ static void	 getid(struct trace *, enum json_tok, struct buf *,
 static int64_t	 getns(struct trace *, enum json_tok, const char *);
 static uint32_t	 strid(struct trace *);
 static int	 gpucat(const char *, size_t);
+static int	 hascat(const char *, size_t, const char *);
+static size_t	 funcpart(const char *, size_t, size_t *);
+static void	 unaddress(struct buf *, const char *, size_t);
+static uint32_t	 pyframe(struct trace *, uint32_t);
+static uint32_t	 frameof(const struct trace *, uint32_t, uint32_t *);
 static void	 readargs(struct trace *);
 static void	 readevent(struct trace *);
 static void	 events(struct trace *, int);
@@ -233,7 +257,8 @@ static void	 attach(struct trace *);
 static int	 nodecmp(size_t, size_t, void *);
 static void	 threadfield(struct trace *, uint32_t, const char *,
 		    struct buf *);
-static void	 stackfield(struct trace *, uint32_t, struct buf *);
+static void	 stackfield(struct trace *, uint32_t, struct buf *,
+		    struct buf *);
 static void	 output(struct trace *, const char *, FILE *);
 static void	 freetrace(struct trace *);
 static void	 refuse(struct json *, enum json_tok);
@@ -467,7 +492,7 @@ strid(struct trace *t)
 	size_t n, id;
 
 	v = json_text(t->j, &n);
-	if ((id = ht_intern(t->names, v, n, NULL)) >= NAMEMASK)
+	if ((id = ht_intern(t->names, v, n, NULL)) >= t->pylow)
 		errx(1, "%s: too many names", json_name(t->j));
 	return (uint32_t)id;
 }
@@ -498,6 +523,138 @@ gpucat(const char *cat, size_t n)
 	}
 }
 
+/* Whether categories cat[0..n) (comma-separated) list c. */
+static int
+hascat(const char *cat, size_t n, const char *c)
+{
+	const char *p, *e, *end = cat + n;
+	size_t cn = strlen(c);
+
+	for (p = cat;; p = e + 1) {
+		if ((e = memchr(p, ',', (size_t)(end - p))) == NULL)
+			e = end;
+		if ((size_t)(e - p) == cn && memcmp(p, c, cn) == 0)
+			return 1;
+		if (e == end)
+			return 0;
+	}
+}
+
+/*
+ * Where FUNC starts in a name s[0..n) of the form "PATH(LINE): FUNC"
+ * (PATH and FUNC not empty, LINE decimal digits, the first such "("),
+ * with the place of that "(" in *paren; or 0 if it has not that form.
+ */
+static size_t
+funcpart(const char *s, size_t n, size_t *paren)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		if (s[i] != '(')
+			continue;
+		for (j = i + 1; j < n && s[j] >= '0' && s[j] <= '9'; j++)
+			;
+		if (j > i + 1 && j + 3 < n && s[j] == ')' && s[j + 1] == ':' &&
+		    s[j + 2] == ' ') {
+			*paren = i;
+			return j + 3;
+		}
+	}
+	return 0;
+}
+
+/* s[0..n) into b without its " at 0x" and hexadecimal digits. */
+static void
+unaddress(struct buf *b, const char *s, size_t n)
+{
+	const char *e = s + n, *p, *h;
+
+	buf_reset(b);
+	while ((p = memmem(s, (size_t)(e - s), " at 0x", 6)) != NULL) {
+		for (h = p + 6; h < e && ((*h >= '0' && *h <= '9') ||
+		    (*h >= 'a' && *h <= 'f') || (*h >= 'A' && *h <= 'F')); h++)
+			;
+		buf_add(b, s, (size_t)((h > p + 6 ? p : h) - s));
+		s = h;
+	}
+	buf_add(b, s, (size_t)(e - s));
+}
+
+/*
+ * The frame of name id raw as a python_function's: "PATH(LINE): FUNC"
+ * is FUNC (without addresses) at PATH:LINE, any other name the name
+ * without addresses.  Worked out once per name.
+ */
+static uint32_t
+pyframe(struct trace *t, uint32_t raw)
+{
+	struct buf b, f;
+	const char *s;
+	size_t n, fs, cap, p, paren = 0;
+	uint32_t key[2], id;
+
+	if (raw < t->cookcap && t->cook[raw] != 0)
+		return t->cook[raw] - 1;
+	buf_init(&b);
+	buf_init(&f);
+	s = ht_key(t->names, raw, &n);
+	buf_add(&b, s, n);
+	fs = funcpart(b.data, b.len, &paren);
+	unaddress(&f, b.data + fs, b.len - fs);
+	id = (uint32_t)ht_intern(t->names, f.data, f.len, NULL);
+	if (id >= t->pylow)
+		errx(1, "%s: too many names", json_name(t->j));
+	if (fs > 0) {
+		b.data[paren] = ':';		/* PATH(LINE) as PATH:LINE */
+		key[0] = id;
+		key[1] = (uint32_t)ht_intern(t->locs, b.data, fs - 3, NULL);
+		p = ht_intern(t->pyf, key, sizeof(key), NULL);
+		if (p >= t->pycap) {
+			t->pycap = t->pycap ? 2 * t->pycap : 256;
+			t->pyname = xreallocarray(t->pyname, t->pycap,
+			    sizeof(*t->pyname));
+			t->pyloc = xreallocarray(t->pyloc, t->pycap,
+			    sizeof(*t->pyloc));
+		}
+		t->pyname[p] = key[0];
+		t->pyloc[p] = key[1];
+		id = NAMEMASK - 1 - (uint32_t)p;
+		if (id <= ht_count(t->names))
+			errx(1, "%s: too many names", json_name(t->j));
+		if (id < t->pylow)
+			t->pylow = id;
+	}
+	if (raw >= t->cookcap) {
+		cap = t->cookcap ? t->cookcap : 256;
+		while (cap <= raw)
+			cap *= 2;
+		t->cook = xreallocarray(t->cook, cap, sizeof(*t->cook));
+		memset(t->cook + t->cookcap, 0,
+		    (cap - t->cookcap) * sizeof(*t->cook));
+		t->cookcap = cap;
+	}
+	t->cook[raw] = id + 1;
+	buf_free(&b);
+	buf_free(&f);
+	return id;
+}
+
+/*
+ * The name id of frame id, and in *loc its location's id in the locs
+ * table, or NONE.
+ */
+static uint32_t
+frameof(const struct trace *t, uint32_t id, uint32_t *loc)
+{
+	if (id < t->pylow) {
+		*loc = NONE;
+		return id;
+	}
+	*loc = t->pyloc[NAMEMASK - 1 - id];
+	return t->pyname[NAMEMASK - 1 - id];
+}
+
 /* Read one event object, its '{' just read, and act on it. */
 static void
 readevent(struct trace *t)
@@ -511,7 +668,7 @@ readevent(struct trace *t)
 	ev->ph = 0;
 	ev->name = ev->aname = NONE;
 	ev->kept = t->nocatok;
-	ev->gpu = 0;
+	ev->gpu = ev->py = 0;
 	buf_reset(&ev->pid);
 	buf_reset(&ev->tid);
 	ev->hasts = ev->hasdur = ev->hascorr = ev->hasid = 0;
@@ -533,6 +690,7 @@ readevent(struct trace *t)
 				k = json_text(t->j, &n);
 				ev->kept = trace_catok(t->opt, k, n);
 				ev->gpu = gpucat(k, n);
+				ev->py = hascat(k, n, "python_function");
 			} else
 				skip(t, tok);
 		} else if (n == 3 && memcmp(k, "pid", 3) == 0)
@@ -746,8 +904,13 @@ dispatch(struct trace *t)
 		th->maxts = ev->ts;
 	th->hasmax = 1;
 	kept = ev->kept;
+	if (!t->opt->allthreads && ev->pid.len == 6 &&
+	    memcmp(ev->pid.data, "sSpans", 6) == 0)
+		kept = 0;		/* Kineto's pseudo-process */
 	if (ev->name == NONE)
 		ev->name = t->emptyid;
+	else if (ev->py && !t->opt->rawnames && ev->ph != 'E')
+		ev->name = pyframe(t, ev->name);
 	kind = !t->opt->gpu ? K_CPU : ev->gpu == 1 ? K_GPU :
 	    ev->hascorr || ev->gpu == 2 ? K_LAUNCH : K_CPU;
 	if (!ev->hascorr)
@@ -1286,12 +1449,17 @@ threadfield(struct trace *t, uint32_t id, const char *prefix, struct buf *b)
 	buf_free(&raw);
 }
 
-/* The escaped stack field of node n into b. */
+/*
+ * The escaped stack field of node n into b and its locations field into
+ * l (empty when no frame has a location).
+ */
 static void
-stackfield(struct trace *t, uint32_t n, struct buf *b)
+stackfield(struct trace *t, uint32_t n, struct buf *b, struct buf *l)
 {
 	const char *k;
-	size_t len;
+	size_t len, i;
+	uint32_t name, loc;
+	int hasloc = 0;
 
 	t->npath = 0;
 	for (; n != NONE; n = t->nparent[n]) {
@@ -1301,14 +1469,28 @@ stackfield(struct trace *t, uint32_t n, struct buf *b)
 			    sizeof(*t->path));
 		}
 		t->path[t->npath++] = t->nname[n];
+		if (t->nname[n] >= t->pylow)
+			hasloc = 1;
 	}
 	buf_reset(b);
-	while (t->npath > 0) {
-		k = ht_key(t->names, t->path[--t->npath], &len);
+	buf_reset(l);
+	for (i = t->npath; i > 0; i--) {
+		name = frameof(t, t->path[i - 1], &loc);
+		k = ht_key(t->names, name, &len);
 		esc_name(b, k, len);
-		if (t->npath > 0)
+		if (hasloc && loc != NONE) {
+			k = ht_key(t->locs, loc, &len);
+			esc_add(l, k, len);
+			buf_adds(l, "::");
+		} else if (hasloc)
+			buf_adds(l, ":::");
+		if (i > 1) {
 			buf_addc(b, ';');
+			if (hasloc)
+				buf_addc(l, ';');
+		}
 	}
+	t->npath = 0;
 }
 
 /* Write the records, threads in the order they were first seen. */
@@ -1316,16 +1498,16 @@ static void
 output(struct trace *t, const char *prefix, FILE *fp)
 {
 	struct sst_rec r;
-	struct buf tf, sf;
+	struct buf tf, sf, lf;
 	size_t *ix, i, nn = ht_count(t->nodes), k;
 	int64_t t0;
 	uint32_t cur = NONE;
 
 	buf_init(&tf);
 	buf_init(&sf);
+	buf_init(&lf);
 	memset(&r, 0, sizeof(r));
 	r.unit = U_SECONDS;
-	r.locs = "";
 	if (t->opt->persample) {
 		if (t->nones > 1)
 			qsort(t->ones, t->nones, sizeof(*t->ones), onecmp);
@@ -1338,7 +1520,7 @@ output(struct trace *t, const char *prefix, FILE *fp)
 				cur = t->ones[i].thread;
 				threadfield(t, cur, prefix, &tf);
 			}
-			stackfield(t, t->ones[i].node, &sf);
+			stackfield(t, t->ones[i].node, &sf, &lf);
 			r.thread = tf.data;
 			r.threadlen = tf.len;
 			r.samples = 1;
@@ -1346,6 +1528,8 @@ output(struct trace *t, const char *prefix, FILE *fp)
 			r.hasperiod = 1;
 			r.stack = sf.data;
 			r.stacklen = sf.len;
+			r.locs = lf.len > 0 ? lf.data : "";
+			r.locslen = lf.len;
 			r.hasstart = 1;
 			r.start = (double)(t->ones[i].start - t0) / 1e9;
 			rec_write(fp, &r);
@@ -1353,6 +1537,7 @@ output(struct trace *t, const char *prefix, FILE *fp)
 		}
 		buf_free(&tf);
 		buf_free(&sf);
+		buf_free(&lf);
 		return;
 	}
 	ix = xreallocarray(NULL, nn ? nn : 1, sizeof(*ix));
@@ -1367,7 +1552,7 @@ output(struct trace *t, const char *prefix, FILE *fp)
 			cur = t->nthread[i];
 			threadfield(t, cur, prefix, &tf);
 		}
-		stackfield(t, (uint32_t)i, &sf);
+		stackfield(t, (uint32_t)i, &sf, &lf);
 		r.thread = tf.data;
 		r.threadlen = tf.len;
 		r.samples = t->nsamples[i];
@@ -1381,12 +1566,15 @@ output(struct trace *t, const char *prefix, FILE *fp)
 		}
 		r.stack = sf.data;
 		r.stacklen = sf.len;
+		r.locs = lf.len > 0 ? lf.data : "";
+		r.locslen = lf.len;
 		rec_write(fp, &r);
 		t->st->records++;
 	}
 	free(ix);
 	buf_free(&tf);
 	buf_free(&sf);
+	buf_free(&lf);
 }
 
 /* Free everything of t. */
@@ -1403,6 +1591,11 @@ freetrace(struct trace *t)
 	free(t->th);
 	free(t->pname);
 	ht_free(t->names);
+	ht_free(t->locs);
+	ht_free(t->pyf);
+	free(t->pyname);
+	free(t->pyloc);
+	free(t->cook);
 	ht_free(t->pids);
 	ht_free(t->tids);
 	ht_free(t->nodes);
@@ -1475,6 +1668,9 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.opt = opt;
 	t.st = st;
 	t.names = ht_new();
+	t.locs = ht_new();
+	t.pyf = ht_new();
+	t.pylow = NAMEMASK;
 	t.pids = ht_new();
 	t.tids = ht_new();
 	t.nodes = ht_new();

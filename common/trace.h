@@ -17,6 +17,8 @@ struct trace_opt {
 	int		 persample;	/* one record per span (-s) */
 	int		 gpu;		/* GPU spans under their launch (-g) */
 	int		 start;		/* -s: the eighth field, start seconds */
+	int		 rawnames;	/* python_function names as written (-K) */
+	int		 allthreads;	/* keep Kineto's pseudo-process (-A) */
 	struct htab	*keep;		/* categories kept (-c), or NULL */
 	struct htab	*drop;		/* categories dropped (-C), or NULL */
 	size_t		 batch;		/* spans of a sorted thread nested at

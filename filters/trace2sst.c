@@ -22,7 +22,7 @@ static __dead void usage(int);
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: trace2sst [-gHhs] [-C cats] [-c cats] "
+	sst_usage(help, "usage: trace2sst [-AgHhKs] [-C cats] [-c cats] "
 	    "[-L label] [file ...]\n");
 }
 
@@ -90,8 +90,11 @@ main(int argc, char *argv[])
 	sst_init();
 	memset(&o, 0, sizeof(o));
 	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "C:c:gHhL:s")) != -1) {
+	while ((ch = getopt(argc, argv, "AC:c:gHhKL:s")) != -1) {
 		switch (ch) {
+		case 'A':
+			o.allthreads = 1;
+			break;
 		case 'C':
 			if (o.drop != NULL)
 				ht_free(o.drop);
@@ -110,6 +113,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(1);
+		case 'K':
+			o.rawnames = 1;
+			break;
 		case 'L':
 			label = optarg;
 			break;
