@@ -487,7 +487,10 @@ def loopreport(title, acts):
                 'their windows.' % (len(sh), min(sh), max(sh)))
     out += '\n'
     for lab, a in acts:
-        out += '\n## Top ops in the loop: %s\n\n' % head(lab)
+        if a['kind'] == 'none':
+            out += '\n## Top ops: %s (no Ray loop)\n\n' % head(lab)
+        else:
+            out += '\n## Top ops in the loop: %s\n\n' % head(lab)
         n = a['threads']
         out += 'Main thread: %s (%s); shares of its window, %s.\n\n' % (
             esc(a['main']), "the trace's only thread" if n == 1 else

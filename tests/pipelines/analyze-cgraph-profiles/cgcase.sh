@@ -4,13 +4,10 @@
 # options given, and print its standard output and exit status; its
 # messages go to standard error as they are.
 #
-# The numbers of the expected outputs of the cgraph and pytorch cases
-# were checked against a separate Python model kept outside the tree:
-# it loads each trace whole with the json module, rounds times to whole
-# nanoseconds, nests spans by the rules of trace2sst(1) and sums self
-# time per op name, per file and over all files, and the durations of
-# kernel spans; busy time and span counts agree with
-# tests/trace_totals.py as well.
+# The expected outputs of the cases on traces (cgraph, pytorch, kineto,
+# mixed, same, legacymd) are what tests/tools/cgraph-model.py prints
+# for the same directory: a model of the report over the JSON that
+# runs no sst program (each case's why says so).
 top=$(cd "$(dirname "$0")/../../.." && pwd) || exit 1
 scenario=$1
 shift
@@ -32,6 +29,36 @@ pytorch)
 	# The public traces, read in place (never written).
 	run=$CORPUS
 	arg=pytorch ;;
+kineto)
+	# Ray's loop as Kineto with the Python tracer writes it, read in
+	# place.
+	run=$CORPUS/cgraph-kineto ;;
+mixed)
+	# Ray's loop with do_exec_tasks (and a background thread, Kineto's
+	# pseudo-thread, ops named operator|| and bad<newline>name), with
+	# _compute only (the window is the extent), with GPU kernels, and a
+	# trace with no loop.
+	mkdir "$dir" || exit 1
+	cp "$fix/ac-loop-a.json" "$dir/vm_100.5.pt.trace.json" &&
+	    cp "$fix/ac-loop-b.json" "$dir/vm_200.7.pt.trace.json" &&
+	    cp "$fix/ac-gpu.json" "$dir/vm_300.9.pt.trace.json" &&
+	    cp "$fix/ac-driver.json" "$dir/drv_1.1.pt.trace.json" || exit 1 ;;
+same)
+	# Three traces of one host_pid: by <ns> as numbers (30 < 200 <
+	# 1000, which glob order has the other way round), vm_1, vm_1.2,
+	# vm_1.3; and one whose <ns> is no number, last.
+	mkdir "$dir" || exit 1
+	cp "$fix/ac-loop-a.json" "$dir/vm_1.1000.pt.trace.json" &&
+	    cp "$fix/ac-loop-b.json" "$dir/vm_1.200.pt.trace.json" &&
+	    cp "$fix/ac-gpu.json" "$dir/vm_1.30.pt.trace.json" &&
+	    cp "$fix/ac-loop-b.json" "$dir/vm_1.x.pt.trace.json" || exit 1 ;;
+legacymd)
+	# record_function names holding '|' and a newline.
+	mkdir "$dir" || exit 1
+	cp "$fix/ac-legacy-md.json" "$dir/vm_9.1.pt.trace.json" || exit 1 ;;
+default)
+	# No directory given, and no compiled_graph_torch_profiles here.
+	arg= ;;
 fail)
 	# A good trace, a speedscope file and a trace with no span, named
 	# so that the good one comes between the bad ones.
