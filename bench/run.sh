@@ -402,6 +402,53 @@ $only)
 		"sst-merge 64 streams", n, t, b, t / b, n / t, m / 1024 }' ;;
 esac
 
+# analyze-cgraph-profiles (issue 33) on a directory of Ray-shaped traces
+# of $BENCH_CGRAPH_MB MiB (bench/gencgraph.sh: the four actors of the
+# cgraph-kineto corpus, each running its loop that many times longer),
+# with two jobs, against cat | cat of the directory's files; the largest
+# peak RSS of any of its processes.  Made only when the case is asked
+# for.
+cgmb=${BENCH_CGRAPH_MB:-512}
+case "analyze-cgraph-profiles ${cgmb}MB dir" in
+$only)
+	cg=$dir/cgraph-$cgmb
+	src=$corpus/cgraph-kineto/compiled_graph_torch_profiles
+	if [ ! -d "$cg" ] && [ -d "$src" ]; then
+		echo "bench: making $cg" >&2
+		rm -rf "$cg.tmp"
+		sh "$root/bench/gencgraph.sh" -m "$cgmb" "$src" "$cg.tmp" &&
+		    mv "$cg.tmp" "$cg" || exit 1
+	fi
+	c="analyze-cgraph-profiles ${cgmb}MB dir"
+	if [ -d "$cg" ]; then
+		ts='' cts='' rss=0 ok=1 i=0
+		cat "$cg"/*.json >/dev/null
+		while [ "$i" -lt "$runs" ]; do
+			once "cat '$cg'/*.json | cat >/dev/null"
+			cts="$cts $w"
+			once "analyze-cgraph-profiles -j 2 '$cg' >/dev/null"
+			ts="$ts $w"
+			[ "$k" = - ] || [ "$k" -le "$rss" ] || rss=$k
+			i=$((i + 1))
+		done
+		t=$(median "$ts")
+		ct=$(median "$cts")
+		[ "$ok" -eq 1 ] || t=failed
+		awk -v c="$c" -v t="$t" -v b="$ct" -v m="$rss" \
+		    -v n="$(cat "$cg"/*.json | wc -c)" 'BEGIN {
+		    n /= 1048576
+		    if (t == "failed") {
+			printf "%-34s %8.0f %8s %8.3f\n", c, n, t, b
+			exit
+		    }
+		    printf "%-34s %8.0f %8.3f %8.3f %6.1f %8.0f %8.0f\n", c,
+			n, t, b, t / b, n / t, m / 1024 }'
+	else
+		printf '%-34s %8s  skipped (no cgraph-kineto corpus)\n' \
+		    "$c" -
+	fi ;;
+esac
+
 # trace2sst on generated Kineto-like traces of $mb MB (bench/gentrace):
 # one line and pretty-printed, in time order and shuffled (so that every
 # thread is nested at the end, from one entry per span).  The inputs
