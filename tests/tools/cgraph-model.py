@@ -25,6 +25,9 @@ pseudo-process "Spans", and names python_function spans
   Else the report of record_function traces: per file threads, busy
   time, spans, kernel time, top span and top ten ops, and across files.
 
+Traces compressed with gzip (the gzip module) or zstd (zstd -dc) are
+read as well.
+
 Usage: cgraph-model.py [--tsv] DIR [TITLE]; TITLE (default DIR) is the
 heading's name for the directory.  The Markdown tables are written as
 sst-table(1) writes them (widths in code points, '|' escaped, control
@@ -32,9 +35,11 @@ characters as spaces).
 """
 import decimal
 import glob
+import gzip
 import json
 import os
 import re
+import subprocess
 import sys
 
 D = decimal.Decimal
@@ -131,7 +136,13 @@ def preorder(roots):
 def load(path):
     """Threads of a file: [(name, [span...])] in order of appearance."""
     with open(path, 'rb') as f:
-        doc = json.load(f, parse_int=Num, parse_float=Num)
+        raw = f.read()
+    if raw[:2] == b'\x1f\x8b':
+        raw = gzip.decompress(raw)
+    elif raw[:4] == b'\x28\xb5\x2f\xfd':
+        raw = subprocess.run(['zstd', '-dcq'], input=raw, check=True,
+                             stdout=subprocess.PIPE).stdout
+    doc = json.loads(raw, parse_int=Num, parse_float=Num)
     evs = doc['traceEvents'] if isinstance(doc, dict) else doc
     pname, tname, spans, opened, last, order = {}, {}, {}, {}, {}, []
     for seq, e in enumerate(evs):

@@ -5,8 +5,8 @@
 # messages go to standard error as they are.
 #
 # The expected outputs of the cases on traces (cgraph, pytorch, kineto,
-# mixed, same, legacymd) are what tests/tools/cgraph-model.py prints
-# for the same directory: a model of the report over the JSON that
+# mixed, same, compressed, legacymd) are what
+# tests/tools/cgraph-model.py prints for the same directory: a model of the report over the JSON that
 # runs no sst program (each case's why says so).
 top=$(cd "$(dirname "$0")/../../.." && pwd) || exit 1
 scenario=$1
@@ -52,6 +52,13 @@ same)
 	    cp "$fix/ac-loop-b.json" "$dir/vm_1.200.pt.trace.json" &&
 	    cp "$fix/ac-gpu.json" "$dir/vm_1.30.pt.trace.json" &&
 	    cp "$fix/ac-loop-b.json" "$dir/vm_1.x.pt.trace.json" || exit 1 ;;
+compressed)
+	# Compressed traces: told by their first bytes, the GPU kernels
+	# found in them too (they are not searched for the word kernel).
+	mkdir "$dir" || exit 1
+	gzip -c "$fix/ac-gpu.json" >"$dir/a_1.1.pt.trace.json.gz" &&
+	    zstd -q -c "$fix/ac-loop-a.json" \
+	    >"$dir/b_2.2.pt.trace.json.zst" || exit 1 ;;
 legacymd)
 	# record_function names holding '|' and a newline.
 	mkdir "$dir" || exit 1
