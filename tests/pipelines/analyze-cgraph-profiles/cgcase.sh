@@ -6,8 +6,9 @@
 #
 # The expected outputs of the cases on traces (cgraph, pytorch, kineto,
 # mixed, same, compressed, legacymd) are what
-# tests/tools/cgraph-model.py prints for the same directory: a model of the report over the JSON that
-# runs no sst program (each case's why says so).
+# tests/tools/cgraph-model.py prints for the same directory: a model of
+# the report over the JSON that runs no sst program (each case's why
+# says so).
 top=$(cd "$(dirname "$0")/../../.." && pwd) || exit 1
 scenario=$1
 shift
