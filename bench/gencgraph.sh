@@ -66,7 +66,8 @@ for f in "$@"; do
 				if (r > 0 && once[b]) continue
 				if (n++) print "  },"
 				for (i = first[b]; i < last[b]; i++)
-					print r ? shift(line[i], r * period) : line[i]
+					print r ? shift(line[i], r * period) : \
+					    line[i]
 			}
 		if (n) print "  }"
 		for (i = end; i <= NR; i++) print line[i]

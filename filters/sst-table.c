@@ -238,7 +238,8 @@ putsep(const struct table *t, const char *align)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-table [-h] [-a align] [-F view] [file ...]\n");
+	sst_usage(help,
+	    "usage: sst-table [-h] [-a align] [-F view] [file ...]\n");
 }
 
 int
