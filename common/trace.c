@@ -105,19 +105,21 @@ enum kind {
  * that (tainted), they are read back and the thread nested again.
  */
 struct thread {
-	uint32_t	 pid;		/* id in the pids table */
-	uint32_t	 name;		/* thread_name, or NONE */
-	struct span	*sp;		/* pending */
-	size_t		 n, cap;
-	struct bopen	*b;
-	size_t		 nb, capb;
-	struct frame	*f;		/* open spans, outermost first */
-	size_t		 nf, capf;
 	int64_t		 last;		/* latest time seen */
 	int64_t		 maxts;		/* latest X, B or E ts */
-	int		 hastime, hasmax;
-	int		 sorted, flushed, tainted;
-	uint64_t	 clipped;	/* spans cut to their parent's end */
+	struct span	*sp;		/* pending */
+	struct bopen	*b;		/* open B events, at most
+					   SST_MAXDEPTH */
+	struct frame	*f;		/* open spans, outermost first, at
+					   most SST_MAXDEPTH */
+	uint32_t	 n, cap;	/* of sp */
+	uint32_t	 nb, capb;
+	uint32_t	 nf, capf;
+	uint32_t	 clipped;	/* spans cut to their parent's end */
+	uint32_t	 pid;		/* id in the pids table */
+	uint32_t	 name;		/* thread_name, or NONE */
+	unsigned char	 hastime, hasmax;
+	unsigned char	 sorted, flushed, tainted;
 };
 
 /* A record of -s, or a span attached with -g. */
@@ -822,7 +824,10 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	struct span *sp;
 
 	if (th->n == th->cap) {
-		th->cap = th->cap ? 2 * th->cap : 64;
+		if (th->cap > UINT32_MAX / 2)
+			errx(1, "%s: too many spans in a thread",
+			    json_name(t->j));
+		th->cap = th->cap ? 2 * th->cap : 1;
 		th->sp = xreallocarray(th->sp, th->cap, sizeof(*th->sp));
 	}
 	if (name > NAMEMASK)
@@ -978,8 +983,11 @@ dispatch(struct trace *t)
 			    ev->corr);
 		break;
 	case 'B':
+		if (th->nb == SST_MAXDEPTH)
+			json_fail(t->j, "spans nested deeper than %d levels "
+			    "(B events without E)", SST_MAXDEPTH);
 		if (th->nb == th->capb) {
-			th->capb = th->capb ? 2 * th->capb : 16;
+			th->capb = th->capb ? 2 * th->capb : 2;
 			th->b = xreallocarray(th->b, th->capb, sizeof(*th->b));
 		}
 		b = &th->b[th->nb++];
@@ -1259,12 +1267,17 @@ nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
 		end = s->start + s->dur;
 		if (th->nf > 0 && end > th->f[th->nf - 1].end) {
 			end = th->f[th->nf - 1].end;
-			th->clipped++;
+			if (th->clipped < UINT32_MAX)
+				th->clipped++;	/* the count saturates */
 		}
 		nd = enter(t, id, th->nf > 0 ? th->f[th->nf - 1].node : NONE,
 		    s->name & NAMEMASK);
+		if (th->nf == SST_MAXDEPTH)
+			errx(1, "%s: event %llu: spans nested deeper than %d "
+			    "levels", json_name(t->j),
+			    (unsigned long long)s->seq + 1, SST_MAXDEPTH);
 		if (th->nf == th->capf) {
-			th->capf = th->capf ? 2 * th->capf : 64;
+			th->capf = th->capf ? 2 * th->capf : 4;
 			th->f = xreallocarray(th->f, th->capf, sizeof(*th->f));
 		}
 		f = &th->f[th->nf++];
@@ -1353,7 +1366,9 @@ readback(struct trace *t)
 			if (!th->tainted)
 				continue;
 			if (th->n == th->cap) {
-				th->cap = th->cap ? 2 * th->cap : 64;
+				if (th->cap > UINT32_MAX / 2)
+					errx(1, "too many spans in a thread");
+				th->cap = th->cap ? 2 * th->cap : 1;
 				th->sp = xreallocarray(th->sp, th->cap,
 				    sizeof(*th->sp));
 			}
@@ -1387,6 +1402,12 @@ finish(struct trace *t, uint32_t id)
 	free(th->sp);
 	th->sp = NULL;
 	th->n = th->cap = 0;
+	free(th->f);
+	th->f = NULL;
+	th->capf = 0;
+	free(th->b);
+	th->b = NULL;
+	th->capb = 0;
 }
 
 /* GPU spans by thread, then as nestspans() took them. */
