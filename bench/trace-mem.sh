@@ -1,9 +1,10 @@
 #!/bin/sh
 # trace-mem.sh: trace2sst's memory per unit of input (issue 34 item 7)
-# and its span-depth limit, on traces generated here with awk and piped
-# in (nothing is stored): peak resident memory and time from
+# on traces generated here with awk: peak resident memory and time from
 # /usr/bin/time -v, per case and size, so that two sizes show whether
-# growth is linear.
+# growth is linear.  Each input is written to a temporary file first
+# (1.2 GB for 10M launches, in TMPDIR), so that the time is trace2sst's
+# alone.
 #   threads N    N threads of one span each (pid 1, tid 1..N)
 #   launches N   -g, N cudaLaunchKernel spans with correlation ids and
 #                no kernel (unmatched), on one thread in time order
@@ -35,8 +36,11 @@ gen() {
 }
 measure() {	# kind n flags
 	log=$(mktemp "${TMPDIR:-/tmp}/tm.XXXXXXXXXX") || exit 1
-	gen "$1" "$2" | /usr/bin/time -v "$bin" $3 >/dev/null 2>"$log" ||
-	    { cat "$log"; rm -f "$log"; exit 1; }
+	in=$(mktemp "${TMPDIR:-/tmp}/tm.XXXXXXXXXX") || exit 1
+	gen "$1" "$2" >"$in"
+	/usr/bin/time -v "$bin" $3 "$in" >/dev/null 2>"$log" ||
+	    { cat "$log"; rm -f "$log" "$in"; exit 1; }
+	rm -f "$in"
 	awk -v k="$1" -v n="$2" '
 	    /Maximum resident set size/ { rss = $NF }
 	    /Elapsed \(wall clock\)/ { t = $NF }
