@@ -255,6 +255,7 @@ static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
 		    uint32_t, int, int64_t);
 static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
 static void	 flowtable(struct trace *);
+static void	 nonspan(struct trace *);
 static void	 dispatch(struct trace *);
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
 static void	 account(struct trace *, uint32_t, int64_t, int64_t,
@@ -269,6 +270,7 @@ static void	*grow(void *, size_t *, size_t, size_t);
 static void	 addcent(struct cent **, size_t *, size_t *, int64_t,
 		    uint32_t);
 static int	 centlt(const struct cent *, const struct cent *, int);
+static void	 swapcent(struct cent *, struct cent *);
 static void	 sortcents(struct cent *, size_t, int);
 static size_t	 findcent(const struct cent *, size_t, int64_t, int);
 static uint32_t	 gpuspan(struct trace *, uint32_t, const struct span *,
@@ -907,6 +909,32 @@ flowtable(struct trace *t)
 	}
 }
 
+/* Act on the event just read, which is no X, B or E event. */
+static void
+nonspan(struct trace *t)
+{
+	struct event *ev = &t->ev;
+	size_t id;
+
+	if (ev->ph == 'M') {
+		if (ev->aname == NONE)
+			return;
+		if (ev->name == t->pnid) {
+			id = thread(t);
+			t->pname[t->th[id].pid] = ev->aname;
+		} else if (ev->name == t->tnid) {
+			id = thread(t);
+			t->th[id].name = ev->aname;
+		}
+	} else if (ev->ph != 0 && ev->hasts) {
+		id = thread(t);		/* may move t->th */
+		seen(&t->th[id], ev->ts);
+		if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
+		    ev->hasid && t->flowsp != NULL)
+			addflow(t, (uint32_t)id, ev->ts, ev->id);
+	}
+}
+
 /* Act on the event just read. */
 static void
 dispatch(struct trace *t)
@@ -921,28 +949,8 @@ dispatch(struct trace *t)
 	if (t->seq == NONE)
 		errx(1, "%s: too many events", json_name(t->j));
 	seq = t->seq++;
-	if (ev->ph == 'M') {
-		if (ev->aname == NONE)
-			return;
-		if (ev->name == t->pnid) {
-			id = thread(t);
-			t->pname[t->th[id].pid] = ev->aname;
-		} else if (ev->name == t->tnid) {
-			id = thread(t);
-			t->th[id].name = ev->aname;
-		}
-		return;
-	}
-	if (ev->ph == 0)
-		return;
 	if (ev->ph != 'X' && ev->ph != 'B' && ev->ph != 'E') {
-		if (ev->hasts) {
-			id = thread(t);		/* may move t->th */
-			seen(&t->th[id], ev->ts);
-			if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
-			    ev->hasid && t->flowsp != NULL)
-				addflow(t, (uint32_t)id, ev->ts, ev->id);
-		}
+		nonspan(t);
 		return;
 	}
 	if (!ev->hasts)
@@ -1434,6 +1442,16 @@ centlt(const struct cent *x, const struct cent *y, int bycorr)
 	return x->seq < y->seq;
 }
 
+/* Swap two entries. */
+static void
+swapcent(struct cent *x, struct cent *y)
+{
+	struct cent tmp = *x;
+
+	*x = *y;
+	*y = tmp;
+}
+
 /*
  * Sort a[0..n) in place (no copy of the array, as qsort(3) may take):
  * quicksort on the median of three, the smaller part first, insertion
@@ -1443,7 +1461,7 @@ static void
 sortcents(struct cent *a, size_t n, int bycorr)
 {
 	size_t i, j, m;
-	struct cent p, tmp;
+	struct cent p;
 
 	for (i = 1; i < n && !centlt(&a[i], &a[i - 1], bycorr); i++)
 		;
@@ -1452,11 +1470,11 @@ sortcents(struct cent *a, size_t n, int bycorr)
 	while (n > 16) {
 		m = n / 2;
 		if (centlt(&a[m], &a[0], bycorr))
-			tmp = a[m], a[m] = a[0], a[0] = tmp;
+			swapcent(&a[m], &a[0]);
 		if (centlt(&a[n - 1], &a[0], bycorr))
-			tmp = a[n - 1], a[n - 1] = a[0], a[0] = tmp;
+			swapcent(&a[n - 1], &a[0]);
 		if (centlt(&a[n - 1], &a[m], bycorr))
-			tmp = a[n - 1], a[n - 1] = a[m], a[m] = tmp;
+			swapcent(&a[n - 1], &a[m]);
 		p = a[m];
 		i = 0;
 		j = n - 1;
@@ -1467,9 +1485,7 @@ sortcents(struct cent *a, size_t n, int bycorr)
 				j--;
 			if (i >= j)
 				break;
-			tmp = a[i], a[i] = a[j], a[j] = tmp;
-			i++;
-			j--;
+			swapcent(&a[i++], &a[j--]);
 		}
 		if (j + 1 < n - j - 1) {
 			sortcents(a, j + 1, bycorr);
