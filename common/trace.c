@@ -64,7 +64,7 @@ struct span {
 	int64_t		 start;
 	int64_t		 dur;
 	uint32_t	 name;		/* and its kind in the top 2 bits */
-	uint32_t	 seq;		/* input order; -g: key of corrs */
+	uint32_t	 seq;		/* input order; -g: key of cs */
 };
 #define KINDSHIFT	30
 #define NAMEMASK	((1U << KINDSHIFT) - 1)
@@ -87,6 +87,7 @@ struct frame {
 	int64_t		 end;
 	int64_t		 kids;		/* durations of direct children */
 	uint32_t	 node;
+	uint32_t	 gs;		/* -g: its entry in gs, or NONE */
 	uint64_t	 order;
 };
 
@@ -104,19 +105,21 @@ enum kind {
  * that (tainted), they are read back and the thread nested again.
  */
 struct thread {
-	uint32_t	 pid;		/* id in the pids table */
-	uint32_t	 name;		/* thread_name, or NONE */
-	struct span	*sp;		/* pending */
-	size_t		 n, cap;
-	struct bopen	*b;
-	size_t		 nb, capb;
-	struct frame	*f;		/* open spans, outermost first */
-	size_t		 nf, capf;
 	int64_t		 last;		/* latest time seen */
 	int64_t		 maxts;		/* latest X, B or E ts */
-	int		 hastime, hasmax;
-	int		 sorted, flushed, tainted;
-	uint64_t	 clipped;	/* spans cut to their parent's end */
+	struct span	*sp;		/* pending */
+	struct bopen	*b;		/* open B events, at most
+					   SST_MAXDEPTH */
+	struct frame	*f;		/* open spans, outermost first, at
+					   most SST_MAXDEPTH */
+	uint32_t	 n, cap;	/* of sp */
+	uint32_t	 nb, capb;
+	uint32_t	 nf, capf;
+	uint32_t	 clipped;	/* spans cut to their parent's end */
+	uint32_t	 pid;		/* id in the pids table */
+	uint32_t	 name;		/* thread_name, or NONE */
+	unsigned char	 hastime, hasmax;
+	unsigned char	 sorted, flushed, tainted;
 };
 
 /* A record of -s, or a span attached with -g. */
@@ -128,16 +131,35 @@ struct one {
 	uint64_t	 order;
 };
 
-/* A GPU span waiting for its launch, or a launch (-g). */
+/* A GPU span waiting for its launch (-g). */
 struct gspan {
 	int64_t		 corr;
 	int64_t		 start;
 	int64_t		 dur;
+	int64_t		 self;		/* once closed */
+	uint64_t	 order;		/* when taken */
 	uint32_t	 name;
 	uint32_t	 thread;
 	uint32_t	 seq;
-	uint32_t	 node;		/* of a launch */
-	int		 launch;	/* a launch, not a GPU span */
+	uint32_t	 node;		/* on its stream */
+	int		 dead;		/* of a thread nested again */
+};
+
+/*
+ * -g: the correlation id of a launch or GPU span by its seq, and the
+ * node of a launch once nested (else NONE); for a launch without one,
+ * in nl, its start in corr.
+ */
+struct cent {
+	int64_t		 corr;
+	uint32_t	 seq;
+	uint32_t	 node;
+};
+
+/* -g: a launch nested: its seq and its node. */
+struct lnest {
+	uint32_t	 seq;
+	uint32_t	 node;
 };
 
 /* The event being read. */
@@ -178,18 +200,18 @@ struct trace {
 	struct thread		*th;
 	size_t			 thcap;
 	struct spill		*spill;		/* spans nested early */
-	struct htab		*corrs;		/* -g: by seq, correlation */
-	int64_t			*corrv;
-	size_t			 corrcap;
+	struct cent		*cs;		/* -g: correlation ids */
+	size_t			 ncs, capcs;
+	struct lnest		*ln;		/* -g: launches nested */
+	size_t			 nln, capln;
+	struct cent		*nl;		/* -g: launches without id */
+	size_t			 nnl, capnl;
 	struct spill		*flowsp;	/* -g: the ac2g flow events */
 	int			 needflows;	/* a span has no correlation */
 	struct htab		*flows;		/* by thread and ts, made from
 						   flowsp when needed */
 	int64_t			*flowv;
 	size_t			 flowcap;
-	struct htab		*launch;	/* -g: correlation -> node */
-	uint32_t		*lnode, *lseq;
-	size_t			 lcap;
 	struct gspan		*gs;
 	size_t			 ngs, capgs;
 	struct htab		*nodes;		/* thread, parent, name */
@@ -233,6 +255,7 @@ static void	 addspan(struct trace *, size_t, int64_t, int64_t, uint32_t,
 		    uint32_t, int, int64_t);
 static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
 static void	 flowtable(struct trace *);
+static void	 nonspan(struct trace *);
 static void	 dispatch(struct trace *);
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
 static void	 account(struct trace *, uint32_t, int64_t, int64_t,
@@ -243,7 +266,14 @@ static void	 sortspans(struct span *, size_t);
 static int	 onecmp(const void *, const void *);
 static void	 close1(struct trace *, struct thread *);
 static uint32_t	 enter(struct trace *, uint32_t, uint32_t, uint32_t);
-static void	 gpuspan(struct trace *, uint32_t, const struct span *,
+static void	*grow(void *, size_t *, size_t, size_t);
+static void	 addcent(struct cent **, size_t *, size_t *, int64_t,
+		    uint32_t);
+static int	 centlt(const struct cent *, const struct cent *, int);
+static void	 swapcent(struct cent *, struct cent *);
+static void	 sortcents(struct cent *, size_t, int);
+static size_t	 findcent(const struct cent *, size_t, int64_t, int);
+static uint32_t	 gpuspan(struct trace *, uint32_t, const struct span *,
 		    int64_t, uint32_t);
 static void	 nestspans(struct trace *, uint32_t, const struct span *,
 		    size_t);
@@ -252,7 +282,8 @@ static void	 reset(struct trace *, uint32_t);
 static void	 readback(struct trace *);
 static void	 finish(struct trace *, uint32_t);
 static int	 gscmp(const void *, const void *);
-static int64_t	 corrof(struct trace *, const struct gspan *);
+static int64_t	 corrof(struct trace *, uint32_t, int64_t, int64_t);
+static void	 flowlinks(struct trace *);
 static void	 attach(struct trace *);
 static int	 nodecmp(size_t, size_t, void *);
 static void	 threadfield(struct trace *, uint32_t, const char *,
@@ -793,10 +824,12 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 {
 	struct thread *th = &t->th[id];
 	struct span *sp;
-	size_t c;
 
 	if (th->n == th->cap) {
-		th->cap = th->cap ? 2 * th->cap : 64;
+		if (th->cap > UINT32_MAX / 2)
+			errx(1, "%s: too many spans in a thread",
+			    json_name(t->j));
+		th->cap = th->cap ? 2 * th->cap : 1;
 		th->sp = xreallocarray(th->sp, th->cap, sizeof(*th->sp));
 	}
 	if (name > NAMEMASK)
@@ -809,13 +842,36 @@ addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	t->st->spans++;
 	if (kind == K_CPU)
 		return;
-	c = ht_intern(t->corrs, &seq, sizeof(seq), NULL);
-	if (c >= t->corrcap) {
-		t->corrcap = t->corrcap ? 2 * t->corrcap : 256;
-		t->corrv = xreallocarray(t->corrv, t->corrcap,
-		    sizeof(*t->corrv));
-	}
-	t->corrv[c] = corr;
+	addcent(&t->cs, &t->ncs, &t->capcs, corr, seq);
+	if (corr == NOCORR)
+		t->needflows = 1;
+	if (corr == NOCORR && kind == K_LAUNCH)
+		addcent(&t->nl, &t->nnl, &t->capnl, start, seq);
+}
+
+/*
+ * Room for n + 1 elements of size sz in p of *cap: grown by half, so
+ * that large arrays waste a third of their room at most.
+ */
+static void *
+grow(void *p, size_t *cap, size_t n, size_t sz)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap + *cap / 2 + 64;
+	return xreallocarray(p, *cap, sz);
+}
+
+/* Append (corr, seq) to the array *a of *n entries. */
+static void
+addcent(struct cent **a, size_t *n, size_t *cap, int64_t corr,
+    uint32_t seq)
+{
+	*a = grow(*a, cap, *n, sizeof(**a));
+	(*a)[*n].corr = corr;
+	(*a)[*n].seq = seq;
+	(*a)[*n].node = NONE;
+	(*n)++;
 }
 
 /*
@@ -853,6 +909,32 @@ flowtable(struct trace *t)
 	}
 }
 
+/* Act on the event just read, which is no X, B or E event. */
+static void
+nonspan(struct trace *t)
+{
+	struct event *ev = &t->ev;
+	size_t id;
+
+	if (ev->ph == 'M') {
+		if (ev->aname == NONE)
+			return;
+		if (ev->name == t->pnid) {
+			id = thread(t);
+			t->pname[t->th[id].pid] = ev->aname;
+		} else if (ev->name == t->tnid) {
+			id = thread(t);
+			t->th[id].name = ev->aname;
+		}
+	} else if (ev->ph != 0 && ev->hasts) {
+		id = thread(t);		/* may move t->th */
+		seen(&t->th[id], ev->ts);
+		if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
+		    ev->hasid && t->flowsp != NULL)
+			addflow(t, (uint32_t)id, ev->ts, ev->id);
+	}
+}
+
 /* Act on the event just read. */
 static void
 dispatch(struct trace *t)
@@ -867,28 +949,8 @@ dispatch(struct trace *t)
 	if (t->seq == NONE)
 		errx(1, "%s: too many events", json_name(t->j));
 	seq = t->seq++;
-	if (ev->ph == 'M') {
-		if (ev->aname == NONE)
-			return;
-		if (ev->name == t->pnid) {
-			id = thread(t);
-			t->pname[t->th[id].pid] = ev->aname;
-		} else if (ev->name == t->tnid) {
-			id = thread(t);
-			t->th[id].name = ev->aname;
-		}
-		return;
-	}
-	if (ev->ph == 0)
-		return;
 	if (ev->ph != 'X' && ev->ph != 'B' && ev->ph != 'E') {
-		if (ev->hasts) {
-			id = thread(t);		/* may move t->th */
-			seen(&t->th[id], ev->ts);
-			if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == 3 &&
-			    ev->hasid && t->flowsp != NULL)
-				addflow(t, (uint32_t)id, ev->ts, ev->id);
-		}
+		nonspan(t);
 		return;
 	}
 	if (!ev->hasts)
@@ -929,8 +991,11 @@ dispatch(struct trace *t)
 			    ev->corr);
 		break;
 	case 'B':
+		if (th->nb == SST_MAXDEPTH)
+			json_fail(t->j, "spans nested deeper than %d levels "
+			    "(B events without E)", SST_MAXDEPTH);
 		if (th->nb == th->capb) {
-			th->capb = th->capb ? 2 * th->capb : 16;
+			th->capb = th->capb ? 2 * th->capb : 2;
 			th->b = xreallocarray(th->b, th->capb, sizeof(*th->b));
 		}
 		b = &th->b[th->nb++];
@@ -1138,7 +1203,12 @@ close1(struct trace *t, struct thread *th)
 	struct frame *c = &th->f[--th->nf];
 	int64_t dur = c->end - c->start;
 
-	account(t, c->node, c->start, dur - c->kids, c->order);
+	if (c->gs != NONE) {
+		/* A GPU span: accounted where attach() puts it. */
+		t->gs[c->gs].self = dur - c->kids;
+		t->gs[c->gs].order = c->order;
+	} else
+		account(t, c->node, c->start, dur - c->kids, c->order);
 	if (th->nf > 0)
 		th->f[th->nf - 1].kids += dur;
 }
@@ -1154,30 +1224,37 @@ enter(struct trace *t, uint32_t id, uint32_t parent, uint32_t name)
 	return n;
 }
 
-/* With -g: a launch's node, or a GPU span to attach at the end. */
-static void
+/*
+ * With -g: a launch's node, or a GPU span to attach at the end (its
+ * index in gs, else NONE).
+ */
+static uint32_t
 gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
     uint32_t n)
 {
 	struct gspan *g;
-	size_t c;
 
-	if (t->ngs == t->capgs) {
-		t->capgs = t->capgs ? 2 * t->capgs : 256;
-		t->gs = xreallocarray(t->gs, t->capgs, sizeof(*t->gs));
+	if (s->name >> KINDSHIFT == K_LAUNCH) {
+		t->ln = grow(t->ln, &t->capln, t->nln, sizeof(*t->ln));
+		t->ln[t->nln].seq = s->seq;
+		t->ln[t->nln++].node = n;
+		return NONE;
 	}
-	c = ht_find(t->corrs, &s->seq, sizeof(s->seq));
-	g = &t->gs[t->ngs++];
-	g->corr = t->corrv[c];
-	if (g->corr == NOCORR)
-		t->needflows = 1;
+	if (t->ngs >= NONE)
+		errx(1, "%s: too many GPU spans", json_name(t->j));
+	t->gs = grow(t->gs, &t->capgs, t->ngs, sizeof(*t->gs));
+	g = &t->gs[t->ngs];
+	g->corr = NOCORR;
 	g->start = s->start;
 	g->dur = end - s->start;
+	g->self = 0;
+	g->order = 0;
 	g->name = s->name & NAMEMASK;
 	g->thread = id;
 	g->seq = s->seq;
-	g->launch = s->name >> KINDSHIFT == K_LAUNCH;
 	g->node = n;
+	g->dead = 0;
+	return (uint32_t)t->ngs++;
 }
 
 /* Nest the n sorted spans sp of thread id, after those nested before. */
@@ -1198,12 +1275,17 @@ nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
 		end = s->start + s->dur;
 		if (th->nf > 0 && end > th->f[th->nf - 1].end) {
 			end = th->f[th->nf - 1].end;
-			th->clipped++;
+			if (th->clipped < UINT32_MAX)
+				th->clipped++;	/* the count saturates */
 		}
 		nd = enter(t, id, th->nf > 0 ? th->f[th->nf - 1].node : NONE,
 		    s->name & NAMEMASK);
+		if (th->nf == SST_MAXDEPTH)
+			errx(1, "%s: event %llu: spans nested deeper than %d "
+			    "levels", json_name(t->j),
+			    (unsigned long long)s->seq + 1, SST_MAXDEPTH);
 		if (th->nf == th->capf) {
-			th->capf = th->capf ? 2 * th->capf : 64;
+			th->capf = th->capf ? 2 * th->capf : 4;
 			th->f = xreallocarray(th->f, th->capf, sizeof(*th->f));
 		}
 		f = &th->f[th->nf++];
@@ -1212,8 +1294,9 @@ nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
 		f->kids = 0;
 		f->node = nd;
 		f->order = t->order++;
+		f->gs = NONE;
 		if (s->name >> KINDSHIFT != K_CPU)
-			gpuspan(t, id, s, end, nd);
+			f->gs = gpuspan(t, id, s, end, nd);
 	}
 }
 
@@ -1263,10 +1346,13 @@ reset(struct trace *t, uint32_t id)
 		if (t->ones[i].thread != id)
 			t->ones[k++] = t->ones[i];
 	t->nones = k;
-	for (i = k = 0; i < t->ngs; i++)
-		if (t->gs[i].thread != id)
-			t->gs[k++] = t->gs[i];
-	t->ngs = k;
+	for (i = 0; i < t->ngs; i++)
+		if (t->gs[i].thread == id)
+			t->gs[i].dead = 1;	/* open frames index gs */
+	for (i = k = 0; i < t->nln; i++)
+		if (t->nthread[t->ln[i].node] != id)
+			t->ln[k++] = t->ln[i];
+	t->nln = k;
 	th->nf = 0;
 	th->clipped = 0;
 }
@@ -1288,7 +1374,9 @@ readback(struct trace *t)
 			if (!th->tainted)
 				continue;
 			if (th->n == th->cap) {
-				th->cap = th->cap ? 2 * th->cap : 64;
+				if (th->cap > UINT32_MAX / 2)
+					errx(1, "too many spans in a thread");
+				th->cap = th->cap ? 2 * th->cap : 1;
 				th->sp = xreallocarray(th->sp, th->cap,
 				    sizeof(*th->sp));
 			}
@@ -1322,6 +1410,12 @@ finish(struct trace *t, uint32_t id)
 	free(th->sp);
 	th->sp = NULL;
 	th->n = th->cap = 0;
+	free(th->f);
+	th->f = NULL;
+	th->capf = 0;
+	free(th->b);
+	th->b = NULL;
+	th->capb = 0;
 }
 
 /* GPU spans by thread, then as nestspans() took them. */
@@ -1339,64 +1433,197 @@ gscmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The correlation id of g, from its ac2g flow event if it has none. */
+/* Whether x comes before y: by seq, or (bycorr) by corr then seq. */
+static int
+centlt(const struct cent *x, const struct cent *y, int bycorr)
+{
+	if (bycorr && x->corr != y->corr)
+		return x->corr < y->corr;
+	return x->seq < y->seq;
+}
+
+/* Swap two entries. */
+static void
+swapcent(struct cent *x, struct cent *y)
+{
+	struct cent tmp = *x;
+
+	*x = *y;
+	*y = tmp;
+}
+
+/*
+ * Sort a[0..n) in place (no copy of the array, as qsort(3) may take):
+ * quicksort on the median of three, the smaller part first, insertion
+ * sort for short runs.
+ */
+static void
+sortcents(struct cent *a, size_t n, int bycorr)
+{
+	size_t i, j, m;
+	struct cent p;
+
+	for (i = 1; i < n && !centlt(&a[i], &a[i - 1], bycorr); i++)
+		;
+	if (i >= n)
+		return;		/* already in order, as usual: linear */
+	while (n > 16) {
+		m = n / 2;
+		if (centlt(&a[m], &a[0], bycorr))
+			swapcent(&a[m], &a[0]);
+		if (centlt(&a[n - 1], &a[0], bycorr))
+			swapcent(&a[n - 1], &a[0]);
+		if (centlt(&a[n - 1], &a[m], bycorr))
+			swapcent(&a[n - 1], &a[m]);
+		p = a[m];
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (centlt(&a[i], &p, bycorr))
+				i++;
+			while (centlt(&p, &a[j], bycorr))
+				j--;
+			if (i >= j)
+				break;
+			swapcent(&a[i++], &a[j--]);
+		}
+		if (j + 1 < n - j - 1) {
+			sortcents(a, j + 1, bycorr);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sortcents(a + j + 1, n - j - 1, bycorr);
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		p = a[i];
+		for (j = i; j > 0 && centlt(&p, &a[j - 1], bycorr); j--)
+			a[j] = a[j - 1];
+		a[j] = p;
+	}
+}
+
+/*
+ * In a[0..n) sorted as sortcents() sorts it, the first entry whose seq
+ * (bycorr: correlation id) is v, or (size_t)-1.
+ */
+static size_t
+findcent(const struct cent *a, size_t n, int64_t v, int bycorr)
+{
+	size_t lo = 0, hi = n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if ((bycorr ? a[m].corr : (int64_t)a[m].seq) < v)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo < n && (bycorr ? a[lo].corr : (int64_t)a[lo].seq) == v)
+		return lo;
+	return (size_t)-1;
+}
+
+/*
+ * The id of the ac2g flow event of thread th at time ts, when corr (a
+ * span's own correlation id) is NOCORR.
+ */
 static int64_t
-corrof(struct trace *t, const struct gspan *g)
+corrof(struct trace *t, uint32_t th, int64_t ts, int64_t corr)
 {
 	unsigned char k[12];
 	size_t c;
 
-	if (g->corr != NOCORR || t->flows == NULL)
-		return g->corr;
-	memcpy(k, &g->thread, 4);
-	memcpy(k + 4, &g->start, 8);
+	if (corr != NOCORR || t->flows == NULL)
+		return corr;
+	memcpy(k, &th, 4);
+	memcpy(k + 4, &ts, 8);
 	if ((c = ht_find(t->flows, k, sizeof(k))) == (size_t)-1)
 		return NOCORR;
 	return t->flowv[c];
 }
 
 /*
+ * The flow table, and from it the correlation ids of the nested
+ * launches that have none (cs sorted by seq).
+ */
+static void
+flowlinks(struct trace *t)
+{
+	struct cent *c;
+	size_t i, k;
+
+	flowtable(t);
+	sortcents(t->nl, t->nnl, 0);
+	for (i = 0; i < t->ncs; i++) {
+		c = &t->cs[i];
+		if (c->node == NONE || c->corr != NOCORR ||
+		    (k = findcent(t->nl, t->nnl, c->seq, 0)) == (size_t)-1)
+			continue;
+		c->corr = corrof(t, t->nthread[c->node], t->nl[k].corr,
+		    NOCORR);
+	}
+	free(t->nl);
+	t->nl = NULL;
+	t->nnl = t->capnl = 0;
+}
+
+/*
  * With -g: the launches by correlation id (of those sharing one, the
- * first in the input), then each GPU span under the node of its launch.
+ * first in the input), then each GPU span under the node of its launch,
+ * or on its stream if it has none: its time is counted once.
  */
 static void
 attach(struct trace *t)
 {
 	struct gspan *g;
-	size_t i, c;
+	size_t i, j, k;
 	uint32_t n;
-	int64_t corr;
-	int isnew;
 
+	sortcents(t->cs, t->ncs, 0);
+	for (i = k = 0; i < t->nln; i++) {
+		/* A few steps on while ln is in seq order, else a search. */
+		for (j = 0; j < 16 && k < t->ncs &&
+		    t->cs[k].seq < t->ln[i].seq; j++)
+			k++;
+		if (k >= t->ncs || t->cs[k].seq != t->ln[i].seq)
+			k = findcent(t->cs, t->ncs, t->ln[i].seq, 0);
+		if (k == (size_t)-1)
+			k = 0;
+		else
+			t->cs[k].node = t->ln[i].node;
+	}
+	free(t->ln);
+	t->ln = NULL;
+	t->nln = t->capln = 0;
 	if (t->needflows)
-		flowtable(t);
+		flowlinks(t);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
-		if (!g->launch || (corr = corrof(t, g)) == NOCORR)
-			continue;
-		c = ht_intern(t->launch, &corr, sizeof(corr), &isnew);
-		if (c >= t->lcap) {
-			t->lcap = t->lcap ? 2 * t->lcap : 256;
-			t->lnode = xreallocarray(t->lnode, t->lcap,
-			    sizeof(*t->lnode));
-			t->lseq = xreallocarray(t->lseq, t->lcap,
-			    sizeof(*t->lseq));
-		}
-		if (isnew || g->seq < t->lseq[c]) {
-			t->lnode[c] = g->node;
-			t->lseq[c] = g->seq;
-		}
+		k = findcent(t->cs, t->ncs, g->seq, 0);
+		g->corr = corrof(t, g->thread, g->start,
+		    k != (size_t)-1 ? t->cs[k].corr : NOCORR);
 	}
+	for (i = k = 0; i < t->ncs; i++)
+		if (t->cs[i].node != NONE && t->cs[i].corr != NOCORR)
+			t->cs[k++] = t->cs[i];
+	t->ncs = k;
+	sortcents(t->cs, t->ncs, 1);
 	if (t->ngs > 1)
 		qsort(t->gs, t->ngs, sizeof(*t->gs), gscmp);
 	for (i = 0; i < t->ngs; i++) {
 		g = &t->gs[i];
-		if (g->launch || (corr = corrof(t, g)) == NOCORR ||
-		    (c = ht_find(t->launch, &corr, sizeof(corr))) ==
-		    (size_t)-1)
+		if (g->dead)
 			continue;
-		n = enter(t, t->nthread[t->lnode[c]], t->lnode[c], g->name);
-		account(t, n, g->start, g->dur, t->order++);
+		if (g->corr == NOCORR || (k = findcent(t->cs, t->ncs, g->corr,
+		    1)) == (size_t)-1) {
+			account(t, g->node, g->start, g->self, g->order);
+			continue;
+		}
+		n = enter(t, t->nthread[t->cs[k].node], t->cs[k].node,
+		    g->name);
+		account(t, n, g->start, g->self, t->order++);
 	}
 }
 
@@ -1599,18 +1826,16 @@ freetrace(struct trace *t)
 	ht_free(t->pids);
 	ht_free(t->tids);
 	ht_free(t->nodes);
-	if (t->launch != NULL) {
-		ht_free(t->launch);
-		ht_free(t->corrs);
+	if (t->flowsp != NULL) {
 		spill_free(t->flowsp);
 		if (t->flows != NULL)
 			ht_free(t->flows);
 	}
-	free(t->corrv);
+	free(t->cs);
+	free(t->ln);
+	free(t->nl);
 	free(t->flowv);
 	spill_free(t->spill);
-	free(t->lnode);
-	free(t->lseq);
 	free(t->gs);
 	free(t->nthread);
 	free(t->nparent);
@@ -1675,11 +1900,8 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 	t.tids = ht_new();
 	t.nodes = ht_new();
 	t.spill = spill_new(1 << 20);
-	if (opt->gpu) {
-		t.launch = ht_new();
-		t.corrs = ht_new();
+	if (opt->gpu)
 		t.flowsp = spill_new(1 << 20);
-	}
 	buf_init(&t.ev.pid);
 	buf_init(&t.ev.tid);
 	buf_init(&t.lpid);

@@ -16,6 +16,9 @@
 
 static void	convert(const char *, const struct trace_opt *, const char *);
 static char	*basepart(const char *);
+static const char *nspart(const char *, size_t *);
+static int	 nscmp(size_t, size_t, void *);
+static char	**labels(char **, int);
 static __dead void usage(int);
 
 /* The usage: for -h and --help on standard output, else an error. */
@@ -41,6 +44,90 @@ basepart(const char *path)
 	if (s[0] != '\0' && strchr(s + 1, '.') != NULL)
 		*strchr(s + 1, '.') = '\0';
 	return s;
+}
+
+/*
+ * The decimal digits after the first '.' of path's file name up to the
+ * next '.' (the <ns> of <host>_<pid>.<ns>.pt.trace.json), their count
+ * in *n, leading zeros left out; NULL if there are none.
+ */
+static const char *
+nspart(const char *path, size_t *n)
+{
+	const char *b, *e;
+
+	b = strrchr(path, '/');
+	b = b != NULL ? b + 1 : path;
+	if (b[0] == '\0' || (b = strchr(b + 1, '.')) == NULL)
+		return NULL;
+	for (e = ++b; *e >= '0' && *e <= '9'; e++)
+		;
+	if (e == b || (*e != '.' && *e != '\0'))
+		return NULL;
+	while (*b == '0' && b + 1 < e)
+		b++;
+	*n = (size_t)(e - b);
+	return b;
+}
+
+/* Files by base name, then <ns> numerically (none last), then order. */
+static int
+nscmp(size_t a, size_t b, void *arg)
+{
+	char **v = arg;
+	const char *x, *y, *pa = v[2 * a + 1], *pb = v[2 * b + 1];
+	size_t nx, ny;
+	int c;
+
+	if ((c = strcmp(v[2 * a], v[2 * b])) != 0)
+		return c;
+	x = nspart(pa, &nx);
+	y = nspart(pb, &ny);
+	if (x == NULL || y == NULL)
+		return (x == NULL) - (y == NULL);
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return memcmp(x, y, nx) < 0 ? -1 : memcmp(x, y, nx) > 0;
+}
+
+/*
+ * The thread prefixes of the n files path: each file's base name, and
+ * where files share one, the base name for the first in <ns> order and
+ * base.2, base.3 and so on for the others, so that they never merge.
+ */
+static char **
+labels(char **path, int n)
+{
+	char **v, **lab;
+	size_t *ix, i, k, m;
+	char *s;
+
+	v = xreallocarray(NULL, 2 * (size_t)n, sizeof(*v));
+	ix = xreallocarray(NULL, (size_t)n, sizeof(*ix));
+	for (i = 0; i < (size_t)n; i++) {
+		v[2 * i] = basepart(path[i]);
+		v[2 * i + 1] = path[i];
+		ix[i] = i;
+	}
+	sst_sort(ix, (size_t)n, nscmp, v);
+	lab = xreallocarray(NULL, (size_t)n, sizeof(*lab));
+	for (i = k = 0; i < (size_t)n; i++) {
+		k = i > 0 && strcmp(v[2 * ix[i]], v[2 * ix[i - 1]]) == 0 ?
+		    k + 1 : 1;
+		if (k == 1)
+			lab[ix[i]] = xstrdup(v[2 * ix[i]]);
+		else {
+			m = strlen(v[2 * ix[i]]) + 24;
+			s = xreallocarray(NULL, m, 1);
+			snprintf(s, m, "%s.%zu", v[2 * ix[i]], k);
+			lab[ix[i]] = s;
+		}
+	}
+	for (i = 0; i < (size_t)n; i++)
+		free(v[2 * i]);
+	free(v);
+	free(ix);
+	return lab;
 }
 
 /*
@@ -84,7 +171,7 @@ main(int argc, char *argv[])
 {
 	struct trace_opt o;
 	const char *label = NULL;
-	char *prefix;
+	char **lab = NULL;
 	int ch, hflag = 0, i;
 
 	sst_init();
@@ -132,14 +219,14 @@ main(int argc, char *argv[])
 		usage(0);
 	if (argc == 0)
 		convert("-", &o, hflag ? "-" : label);
+	if (label == NULL && (hflag || argc > 1))
+		lab = labels(argv, argc);
 	for (i = 0; i < argc; i++) {
-		if (label == NULL && (hflag || argc > 1)) {
-			prefix = basepart(argv[i]);
-			convert(argv[i], &o, prefix);
-			free(prefix);
-		} else
-			convert(argv[i], &o, label);
+		convert(argv[i], &o, lab != NULL ? lab[i] : label);
+		if (lab != NULL)
+			free(lab[i]);
 	}
+	free(lab);
 	fshut(stdout, "stdout");
 	if (o.keep != NULL)
 		ht_free(o.keep);

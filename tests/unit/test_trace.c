@@ -178,8 +178,9 @@ START_TEST(test_persample_gpu)
 	/*
 	 * launch [0,2] on (1,1) with correlation 9; kernel k [5,8] on
 	 * (0,7) with the same: k (3 us) goes under launch on (1,1), at
-	 * its own start 5, after the launch (0); the eighth field is the
-	 * start in seconds from the earliest span (the launch, at 0).
+	 * its own start 5, after the launch (0), and not on its stream
+	 * (counted once); the eighth field is the start in seconds from
+	 * the earliest span (the launch, at 0).
 	 */
 	out = run("[{\"ph\":\"X\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,"
 	    "\"ts\":5,\"dur\":3,\"name\":\"k\",\"args\":{\"correlation\":9}},"
@@ -187,7 +188,6 @@ START_TEST(test_persample_gpu)
 	    "\"ts\":0,\"dur\":2,\"name\":\"launch\","
 	    "\"args\":{\"correlation\":9}}]", &o, NULL, &st);
 	ck_assert_str_eq(out,
-	    "Process 0 Thread 7\t1\t3e-06\tseconds\t3e-06\tk\t\t5e-06\n"
 	    "Process 1 Thread 1\t1\t2e-06\tseconds\t2e-06\tlaunch\t\t0\n"
 	    "Process 1 Thread 1\t1\t3e-06\tseconds\t3e-06\tlaunch;k\t\t"
 	    "5e-06\n");
