@@ -83,7 +83,15 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 			putbyte(b, *p++, q, 1);
 			continue;
 		}
-		buf_add(b, p, (size_t)k);
+		/*
+		 * U+FFFE and U+FFFF are UTF-8 that XML 1.0 forbids (its
+		 * other forbidden characters, C0 controls and surrogates,
+		 * are written as \xHH above): U+FFFD instead.
+		 */
+		if (uc == 0xfffe || uc == 0xffff)
+			buf_adds(b, "\xef\xbf\xbd");
+		else
+			buf_add(b, p, (size_t)k);
 		p += k;
 	}
 	if (d != tmp)

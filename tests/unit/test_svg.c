@@ -45,6 +45,15 @@ START_TEST(test_text)
 	ck_assert_str_eq(text("\xff\xc3", SVG_XML, 0), "\\xff\\xc3");
 	ck_assert_str_eq(text("\xed\xa0\x80", SVG_DOT, 0),
 	    "\\\\xed\\\\xa0\\\\x80");
+	/* U+FFFE and U+FFFF, which XML forbids, become U+FFFD. */
+	ck_assert_str_eq(text("a\xef\xbf\xbe\xef\xbf\xbf" "b", SVG_XML, 0),
+	    "a\xef\xbf\xbd\xef\xbf\xbd" "b");
+	ck_assert_str_eq(text("\xef\xbf\xbf", SVG_DOT, 0), "\xef\xbf\xbd");
+	ck_assert_str_eq(text("\xef\xbf\xbe\xef\xbf\xbe\xef\xbf\xbe", SVG_XML,
+	    2), "..");
+	/* The noncharacters that XML allows stay. */
+	ck_assert_str_eq(text("\xef\xb7\x90\xf0\x9f\xbf\xbe", SVG_XML, 0),
+	    "\xef\xb7\x90\xf0\x9f\xbf\xbe");
 	/* At most max characters, a longer name ending in "..". */
 	ck_assert_str_eq(text("abcdefgh", SVG_XML, 5), "abc..");
 	ck_assert_str_eq(text("abcde", SVG_XML, 5), "abcde");
