@@ -24,10 +24,24 @@
 #define HEAD	20		/* a thread's name above its rows */
 #define TOP	64		/* title and axis */
 
+/* A bound of the window -t: seconds, percent, or none (open). */
+struct bound {
+	int		 set;
+	int		 pct;
+	double		 v;
+};
+
 static void	readfile(struct timeline *, const char *);
 static size_t	locfile(const char *, size_t);
 static void	axis(double, double, double, size_t, double);
-static void	draw(struct timeline *, const char *, double);
+static void	bound(struct bound *, const char *, size_t);
+static double	secs(const struct bound *, double, double, double);
+static void	head(struct timeline *, const char *, double, double, double,
+		    size_t *);
+static void	putbar(const struct tl_bar *, double, size_t, double,
+		    struct buf *);
+static void	draw(struct timeline *, const char *, double, double,
+		    double);
 static __dead void usage(int);
 
 /* Keep the records of one input that have a start. */
@@ -95,28 +109,60 @@ axis(double t0, double t1, double scale, size_t height, double width)
 	}
 }
 
-/* The picture. */
+/* Parse one bound of -t, s[0..n): empty, seconds, or a percentage. */
 static void
-draw(struct timeline *t, const char *title, double width)
+bound(struct bound *b, const char *s, size_t n)
 {
-	const struct tl_bar *bar;
+	char buf[64], *end;
+
+	memset(b, 0, sizeof(*b));
+	if (n == 0)
+		return;
+	if (n >= sizeof(buf))
+		errx(2, "-t: bound too long: %.*s", (int)n, s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[n - 1] == '%') {
+		b->pct = 1;
+		buf[--n] = '\0';
+	}
+	b->v = strtod(buf, &end);
+	if (n == 0 || *end != '\0' || !isfinite(b->v) || b->v < 0 ||
+	    (b->pct && b->v > 100))
+		errx(2, "-t: expected seconds >= 0 or a percentage from 0%% "
+		    "to 100%%, got %.*s", (int)(n + b->pct), s);
+	b->set = 1;
+}
+
+/* The seconds of bound b over the span t0..t1; def when it is unset. */
+static double
+secs(const struct bound *b, double t0, double t1, double def)
+{
+	if (!b->set)
+		return def;
+	if (b->pct)
+		return b->v == 100 ? t1 : t0 + (t1 - t0) * b->v / 100;
+	return b->v;
+}
+
+/*
+ * The SVG's head, title, time axis from from to to at scale pixels a
+ * second, and the threads' names; the tops of their tracks in y.
+ */
+static void
+head(struct timeline *t, const char *title, double width, double from,
+    double to, size_t *y)
+{
 	struct buf nb;
-	char col[16], w1[FMTBUF], w2[FMTBUF];
 	const char *k;
-	size_t i, n, th, height, *y, nbar, nth = tl_nthreads(t);
-	double scale, x0, bw, t0, t1;
+	size_t th, n, height, nth = tl_nthreads(t);
+	double scale = (width - 2 * MARGIN) / (to - from);
 
 	buf_init(&nb);
-	bar = tl_bars(t, &nbar);
-	tl_span(t, &t0, &t1);
-	if (t1 <= t0)
-		t1 = t0 + 1e-6;
-	y = xreallocarray(NULL, nth + 1, sizeof(*y));
 	y[0] = TOP;
 	for (th = 0; th < nth; th++)
 		y[th + 1] = y[th] + HEAD + tl_depth(t, th) * ROW + 8;
 	height = y[nth] + MARGIN;
-	scale = (width - 2 * MARGIN) / (t1 - t0);
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 	    "height=\"%zu\" viewBox=\"0 0 %.0f %zu\">\n", width, height, width,
@@ -127,11 +173,10 @@ draw(struct timeline *t, const char *title, double width)
 	    ".grid { stroke: #ddd; } rect.bar { stroke: white; "
 	    "stroke-width: 0.5; }</style>\n");
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	buf_reset(&nb);
 	svg_text(&nb, title, strlen(title), SVG_XML, 0);
 	printf("<text x=\"%d\" y=\"24\" class=\"title\">%s</text>\n", MARGIN,
 	    nb.data);
-	axis(t0, t1, scale, height, width);
+	axis(from, to, scale, height, width);
 	for (th = 0; th < nth; th++) {
 		k = tl_thread(t, th, &n);
 		buf_reset(&nb);
@@ -139,34 +184,73 @@ draw(struct timeline *t, const char *title, double width)
 		printf("<text x=\"%d\" y=\"%zu\" class=\"thread\">%s</text>\n",
 		    MARGIN, y[th] + 14, nb.data);
 	}
-	for (i = 0; i < nbar; i++) {
-		const struct tl_bar *b = &bar[i];
+	buf_free(&nb);
+}
 
-		x0 = MARGIN + (b->x0 - t0) * scale;
-		bw = (b->x1 - b->x0) * scale;
+/* One bar, or block of narrow bars, at x0 and y, bw pixels wide. */
+static void
+putbar(const struct tl_bar *b, double x0, size_t y, double bw,
+    struct buf *nb)
+{
+	char col[16], w1[FMTBUF], w2[FMTBUF], w3[FMTBUF];
+
+	buf_reset(nb);
+	if (b->count > 1) {
+		svg_kindcolor(col, sizeof(col), SK_MERGED, "", 0);
+		buf_printf(nb, "[%zu spans]", b->count);
+		printf("<g><title>%zu spans narrower than a pixel: total %s, "
+		    "start %s, duration %s</title>", b->count,
+		    svg_weight(w3, sizeof(w3), b->total, U_SECONDS),
+		    svg_weight(w1, sizeof(w1), b->start, U_SECONDS),
+		    svg_weight(w2, sizeof(w2), b->end - b->start, U_SECONDS));
+	} else {
 		svg_kindcolor(col, sizeof(col), svg_kind(b->name, b->namelen,
 		    b->file, locfile(b->file, b->filelen)), b->name,
 		    b->namelen);
-		buf_reset(&nb);
-		svg_text(&nb, b->name, b->namelen, SVG_XML, 0);
+		svg_text(nb, b->name, b->namelen, SVG_XML, 0);
 		printf("<g><title>%s: start %s, duration %s, samples %llu"
-		    "</title>"
-		    "<rect class=\"bar\" x=\"%.2f\" y=\"%zu\" width=\"%.2f\" "
-		    "height=\"%d\" fill=\"%s\"/>", nb.data,
-		    svg_weight(w1, sizeof(w1), b->x0, U_SECONDS),
-		    svg_weight(w2, sizeof(w2), b->x1 - b->x0, U_SECONDS),
-		    (unsigned long long)b->samples, x0,
-		    y[b->thread] + HEAD + b->depth * ROW, bw, ROW - 1, col);
-		if (bw >= 24) {
-			buf_reset(&nb);
-			svg_text(&nb, b->name, b->namelen, SVG_XML,
-			    (size_t)((bw - 6) / 7));
-			printf("<text x=\"%.2f\" y=\"%zu\">%s</text>", x0 + 3,
-			    y[b->thread] + HEAD + b->depth * ROW + 11,
-			    nb.data);
-		}
-		printf("</g>\n");
+		    "</title>", nb->data,
+		    svg_weight(w1, sizeof(w1), b->start, U_SECONDS),
+		    svg_weight(w2, sizeof(w2), b->end - b->start, U_SECONDS),
+		    (unsigned long long)b->samples);
 	}
+	printf("<rect class=\"bar\" x=\"%.2f\" y=\"%zu\" width=\"%.2f\" "
+	    "height=\"%d\" fill=\"%s\"/>", x0, y, bw, ROW - 1, col);
+	if (bw >= 24) {
+		if (b->count == 1) {
+			buf_reset(nb);
+			svg_text(nb, b->name, b->namelen, SVG_XML,
+			    (size_t)((bw - 6) / 7));
+		} else if (nb->len > (size_t)((bw - 6) / 7))
+			buf_reset(nb);
+		if (nb->len > 0)
+			printf("<text x=\"%.2f\" y=\"%zu\">%s</text>", x0 + 3,
+			    y + 11, nb->data);
+	}
+	printf("</g>\n");
+}
+
+/* The picture of the window [from, to). */
+static void
+draw(struct timeline *t, const char *title, double width, double from,
+    double to)
+{
+	const struct tl_bar *bar;
+	struct buf nb;
+	size_t i, *y, nbar;
+	double scale;
+
+	scale = (width - 2 * MARGIN) / (to - from);
+	bar = tl_view(t, from, to, 1 / scale, &nbar);
+	if (nbar == 0)
+		errx(1, "nothing to draw from %g to %g seconds", from, to);
+	buf_init(&nb);
+	y = xreallocarray(NULL, tl_nthreads(t) + 1, sizeof(*y));
+	head(t, title, width, from, to, y);
+	for (i = 0; i < nbar; i++)
+		putbar(&bar[i], MARGIN + (bar[i].x0 - from) * scale,
+		    y[bar[i].thread] + HEAD + bar[i].depth * ROW,
+		    (bar[i].x1 - bar[i].x0) * scale, &nb);
 	printf("</svg>\n");
 	free(y);
 	buf_free(&nb);
@@ -175,8 +259,8 @@ draw(struct timeline *t, const char *title, double width)
 static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr, "usage: sst-timeline [--title text] "
-	    "[--width px] [file ...]\n");
+	fprintf(help ? stdout : stderr, "usage: sst-timeline [-t from,to] "
+	    "[--title text] [--width px] [file ...]\n");
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
@@ -192,16 +276,25 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct timeline *t;
-	const char *title = "Timeline", *errstr;
-	double width = 1200;
+	struct bound b0, b1;
+	const char *title = "Timeline", *errstr, *comma;
+	double width = 1200, t0, t1, from, to;
 	size_t i;
 	int ch;
 
 	sst_init();
-	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	memset(&b0, 0, sizeof(b0));
+	memset(&b1, 0, sizeof(b1));
+	while ((ch = getopt_long(argc, argv, "ht:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(1);
+		case 't':
+			if ((comma = strchr(optarg, ',')) == NULL)
+				errx(2, "-t: expected from,to, got %s", optarg);
+			bound(&b0, optarg, (size_t)(comma - optarg));
+			bound(&b1, comma + 1, strlen(comma + 1));
+			break;
 		case 'T':
 			title = optarg;
 			break;
@@ -216,6 +309,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (b0.set && b1.set && b0.pct == b1.pct && b0.v >= b1.v)
+		errx(2, "-t: from %g is not before to %g", b0.v, b1.v);
 
 	t = tl_new();
 	if (argc == 0)
@@ -224,7 +319,15 @@ main(int argc, char *argv[])
 		readfile(t, argv[i]);
 	if (tl_count(t) == 0)
 		errx(1, "no record with a start time and samples to draw");
-	draw(t, title, width);
+	tl_span(t, &t0, &t1);
+	if (t1 <= t0)
+		t1 = t0 + 1e-6;
+	from = secs(&b0, t0, t1, t0);
+	to = secs(&b1, t0, t1, t1);
+	if (to <= from)
+		errx(1, "-t: the window from %g to %g seconds is empty",
+		    from, to);
+	draw(t, title, width, from, to);
 	fshut(stdout, "stdout");
 	tl_free(t);
 	return 0;
