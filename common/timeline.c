@@ -12,8 +12,8 @@
  * no later than the bar ends, else a new bar begins there and the
  * deeper ones close.  A closed bar goes to the view: clipped to its
  * window, and on each row the runs of bars narrower than a pixel are
- * merged into blocks, so that a row holds at most about two marks a
- * pixel whatever the number of records.
+ * merged into blocks of up to TL_BLOCK pixels, so that a row holds at
+ * most about two marks a pixel whatever the number of records.
  */
 #include <err.h>
 #include <math.h>
@@ -322,7 +322,8 @@ flush(struct timeline *t)
 
 /*
  * A closed bar: clipped to the window, then drawn, or merged with the
- * narrow ones before it on its row when it is narrow and close.
+ * narrow ones before it on its row when it is narrow, less than a
+ * pixel after them and less than TL_BLOCK pixels after their start.
  */
 static void
 viewbar(struct timeline *t, const struct tl_bar *bar)
@@ -346,7 +347,8 @@ viewbar(struct timeline *t, const struct tl_bar *bar)
 	}
 	p = &t->pend[b.depth];
 	narrow = b.x1 - b.x0 < t->px;
-	if (narrow && p->count > 0 && b.x0 - p->x1 < t->px) {
+	if (narrow && p->count > 0 && b.x0 - p->x1 < t->px &&
+	    b.x0 - p->x0 < TL_BLOCK * t->px) {
 		p->x1 = fmax(p->x1, b.x1);
 		p->count++;
 		p->total += b.total;

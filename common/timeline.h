@@ -27,6 +27,9 @@ struct tl_bar {
 	size_t		 filelen;
 };
 
+/* The widest block, in pixels: a run of narrow bars is cut there. */
+#define TL_BLOCK	10
+
 struct timeline;
 struct timeline *tl_new(void);
 void	 tl_free(struct timeline *);
@@ -42,7 +45,8 @@ size_t	 tl_count(const struct timeline *);
 /*
  * The bars that meet the window [from, to), clipped to it, by thread,
  * depth and start; on a row, a run of bars each narrower than px
- * seconds and less than px apart is one block (px 0: never).  Records
+ * seconds and less than px apart is one block, cut into blocks of at
+ * most TL_BLOCK pixels (px 0: none).  Records
  * are taken by thread and start; a record encloses the records after
  * it whose stacks extend its own, as long as each starts before its
  * time so far (its weight and the weights of those enclosed before)

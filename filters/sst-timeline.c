@@ -159,6 +159,7 @@ head(struct timeline *t, const char *title, double width, double from,
 	double scale = (width - 2 * MARGIN) / (to - from);
 
 	buf_init(&nb);
+	svg_text(&nb, title, strlen(title), SVG_XML, 0);
 	y[0] = TOP;
 	for (th = 0; th < nth; th++)
 		y[th + 1] = y[th] + HEAD + tl_depth(t, th) * ROW + 8;
@@ -167,13 +168,17 @@ head(struct timeline *t, const char *title, double width, double from,
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 	    "height=\"%zu\" viewBox=\"0 0 %.0f %zu\">\n", width, height, width,
 	    height);
+	/*
+	 * The document's title first: without one Chromium takes time
+	 * quadratic in the number of <title> tooltips to open the file.
+	 */
+	printf("<title>%s</title>\n", nb.data);
 	printf("<style>text { font-family: Verdana, sans-serif; "
 	    "font-size: 11px; } .title { font-size: 16px; } "
 	    ".thread { font-weight: bold; } .tick { fill: #555; } "
 	    ".grid { stroke: #ddd; } rect.bar { stroke: white; "
 	    "stroke-width: 0.5; }</style>\n");
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	svg_text(&nb, title, strlen(title), SVG_XML, 0);
 	printf("<text x=\"%d\" y=\"24\" class=\"title\">%s</text>\n", MARGIN,
 	    nb.data);
 	axis(from, to, scale, height, width);
@@ -215,7 +220,12 @@ putbar(const struct tl_bar *b, double x0, size_t y, double bw,
 		    (unsigned long long)b->samples);
 	}
 	printf("<rect class=\"bar\" x=\"%.2f\" y=\"%zu\" width=\"%.2f\" "
-	    "height=\"%d\" fill=\"%s\"/>", x0, y, bw, ROW - 1, col);
+	    "height=\"%d\" fill=\"%s\"", x0, y, bw, ROW - 1, col);
+	/* A block is as opaque as it is busy, at least 0.2. */
+	if (b->count > 1)
+		printf(" fill-opacity=\"%.2f\"", b->end > b->start ?
+		    fmax(0.2, fmin(1, b->total / (b->end - b->start))) : 1);
+	printf("/>");
 	if (bw >= 24) {
 		if (b->count == 1) {
 			buf_reset(nb);

@@ -270,6 +270,24 @@ START_TEST(test_blocks)
 }
 END_TEST
 
+START_TEST(test_cap)
+{
+	struct timeline *t = tl_new();
+	char line[64];
+	int i;
+
+	/* Twelve bars of 0.5 s a second apart: blocks of 10 pixels. */
+	for (i = 0; i < 12; i++) {
+		snprintf(line, sizeof(line), "T\t1\t0.5\tseconds\t0.5\tk\t\t%d",
+		    i);
+		add(t, line);
+	}
+	ck_assert_str_eq(view(t, -INFINITY, INFINITY, 1),
+	    "0/0 [10] 0-9.5 5, 0/0 [2] 10-11.5 1");
+	tl_free(t);
+}
+END_TEST
+
 static Suite *
 timeline_suite(void)
 {
@@ -288,6 +306,7 @@ timeline_suite(void)
 	tcase_add_test(tc, test_ties);
 	tcase_add_test(tc, test_window);
 	tcase_add_test(tc, test_blocks);
+	tcase_add_test(tc, test_cap);
 	suite_add_tcase(s, tc);
 	return s;
 }
