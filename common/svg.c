@@ -126,7 +126,8 @@ svg_weight(char *s, size_t n, double v, enum sst_unit u)
 	int i = 0;
 
 	if (u == U_SECONDS && v != 0) {
-		while (i < 3 && a < 1) {
+		/* Not below 1 as written: 0.9999999 is 1s, not 1000ms. */
+		while (i < 3 && a < 0.999995) {
 			a *= 1000;
 			v *= 1000;
 			i++;

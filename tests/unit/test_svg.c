@@ -88,6 +88,12 @@ START_TEST(test_weight)
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.0000125, U_SECONDS),
 	    "12.5us");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 3e-9, U_SECONDS), "3ns");
+	/* What rounds to 1 of a unit is written in it, not as 1000. */
+	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.01 - 0.009, U_SECONDS),
+	    "1ms");
+	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.999999, U_SECONDS), "1s");
+	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.99999, U_SECONDS),
+	    "999.99ms");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 0, U_SECONDS), "0");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 1023, U_BYTES), "1023B");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 1536, U_BYTES), "1.5kB");
