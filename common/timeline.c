@@ -56,6 +56,7 @@ struct timeline {
 	struct buf	 kb;
 };
 
+static void	bound(struct tl_window *, int, const char *, size_t);
 static double	tol(double);
 static int	bystart(size_t, size_t, void *);
 static int	bydepth(size_t, size_t, void *);
@@ -482,4 +483,61 @@ tl_view(struct timeline *t, double from, double to, double px, size_t *n)
 	t->capbar++;
 	*n = t->nbar;
 	return t->bar;
+}
+
+/* Parse bound i of -t, s[0..n): empty, seconds, or a percentage. */
+static void
+bound(struct tl_window *w, int i, const char *s, size_t n)
+{
+	char buf[64], *end;
+
+	w->set[i] = w->pct[i] = 0;
+	if (n == 0)
+		return;
+	if (n >= sizeof(buf))
+		errx(2, "-t: bound too long: %.*s", (int)n, s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[n - 1] == '%') {
+		w->pct[i] = 1;
+		buf[--n] = '\0';
+	}
+	w->v[i] = strtod(buf, &end);
+	if (n == 0 || *end != '\0' || !isfinite(w->v[i]) || w->v[i] < 0 ||
+	    (w->pct[i] && w->v[i] > 100))
+		errx(2, "-t: expected seconds >= 0 or a percentage from 0%% "
+		    "to 100%%, got %.*s", (int)(n + w->pct[i]), s);
+	w->set[i] = 1;
+}
+
+void
+tl_window(struct tl_window *w, const char *arg)
+{
+	const char *comma;
+
+	if ((comma = strchr(arg, ',')) == NULL)
+		errx(2, "-t: expected from,to, got %s", arg);
+	bound(w, 0, arg, (size_t)(comma - arg));
+	bound(w, 1, comma + 1, strlen(comma + 1));
+	if (w->set[0] && w->set[1] && w->pct[0] == w->pct[1] &&
+	    w->v[0] >= w->v[1])
+		errx(2, "-t: from %g is not before to %g", w->v[0], w->v[1]);
+}
+
+void
+tl_inwindow(const struct tl_window *w, double t0, double t1, double *from,
+    double *to)
+{
+	double *b[2] = { from, to };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!w->set[i])
+			*b[i] = i == 0 ? t0 : t1;
+		else if (!w->pct[i])
+			*b[i] = w->v[i];
+		else
+			*b[i] = w->v[i] == 100 ? t1 : t0 + (t1 - t0) *
+			    w->v[i] / 100;
+	}
 }

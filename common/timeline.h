@@ -27,6 +27,18 @@ struct tl_bar {
 	size_t		 filelen;
 };
 
+/* A time window -t from,to: each bound seconds, a percentage or open. */
+struct tl_window {
+	int		 set[2];
+	int		 pct[2];
+	double		 v[2];
+};
+/* Parse -t from,to into w; a bad window is a usage error (exit 2). */
+void	 tl_window(struct tl_window *, const char *);
+/* The window w in seconds over the span t0..t1 (open: its ends). */
+void	 tl_inwindow(const struct tl_window *, double, double, double *,
+	    double *);
+
 /* The widest block, in pixels: a run of narrow bars is cut there. */
 #define TL_BLOCK	10
 

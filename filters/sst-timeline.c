@@ -2,11 +2,14 @@
  * sst-timeline: draw the per-sample or per-span records of an sst(5)
  * stream (those with a start time) as a timeline in SVG, Perfetto's
  * picture as one self-contained file: a track per thread, in
- * first-seen order, with a row per stack depth and a time axis.  A
- * record covers [start, start + weight) with each frame of its stack;
- * consecutive records of a thread that share a frame and its callers
- * without a gap make one bar, so sampled stacks become a flame chart
- * and nested spans nest.  Every bar has a <title> tooltip.
+ * first-seen order, with a row per stack depth and a time axis over
+ * the window -t (default: all of it).  A record covers its weight from
+ * its start, and the records it encloses, with each frame of its
+ * stack; consecutive records of a thread that share a frame and its
+ * callers without a gap make one bar, so sampled stacks become a flame
+ * chart and a span is one bar over its children.  Runs of bars
+ * narrower than a pixel are drawn as blocks, so that the SVG stays
+ * small whatever the input.  Every bar has a <title> tooltip.
  */
 #include <err.h>
 #include <getopt.h>
@@ -24,18 +27,9 @@
 #define HEAD	20		/* a thread's name above its rows */
 #define TOP	64		/* title and axis */
 
-/* A bound of the window -t: seconds, percent, or none (open). */
-struct bound {
-	int		 set;
-	int		 pct;
-	double		 v;
-};
-
 static void	readfile(struct timeline *, const char *);
 static size_t	locfile(const char *, size_t);
 static void	axis(double, double, double, size_t, double);
-static void	bound(struct bound *, const char *, size_t);
-static double	secs(const struct bound *, double, double, double);
 static void	head(struct timeline *, const char *, double, double, double,
 		    size_t *);
 static void	putbar(const struct tl_bar *, double, size_t, double,
@@ -107,42 +101,6 @@ axis(double t0, double t1, double scale, size_t height, double width)
 		    x + 40 > width ? " text-anchor=\"end\"" : "",
 		    svg_weight(lb, sizeof(lb), v, U_SECONDS));
 	}
-}
-
-/* Parse one bound of -t, s[0..n): empty, seconds, or a percentage. */
-static void
-bound(struct bound *b, const char *s, size_t n)
-{
-	char buf[64], *end;
-
-	memset(b, 0, sizeof(*b));
-	if (n == 0)
-		return;
-	if (n >= sizeof(buf))
-		errx(2, "-t: bound too long: %.*s", (int)n, s);
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	if (buf[n - 1] == '%') {
-		b->pct = 1;
-		buf[--n] = '\0';
-	}
-	b->v = strtod(buf, &end);
-	if (n == 0 || *end != '\0' || !isfinite(b->v) || b->v < 0 ||
-	    (b->pct && b->v > 100))
-		errx(2, "-t: expected seconds >= 0 or a percentage from 0%% "
-		    "to 100%%, got %.*s", (int)(n + b->pct), s);
-	b->set = 1;
-}
-
-/* The seconds of bound b over the span t0..t1; def when it is unset. */
-static double
-secs(const struct bound *b, double t0, double t1, double def)
-{
-	if (!b->set)
-		return def;
-	if (b->pct)
-		return b->v == 100 ? t1 : t0 + (t1 - t0) * b->v / 100;
-	return b->v;
 }
 
 /*
@@ -286,24 +244,20 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct timeline *t;
-	struct bound b0, b1;
-	const char *title = "Timeline", *errstr, *comma;
+	struct tl_window win;
+	const char *title = "Timeline", *errstr;
 	double width = 1200, t0, t1, from, to;
 	size_t i;
 	int ch;
 
 	sst_init();
-	memset(&b0, 0, sizeof(b0));
-	memset(&b1, 0, sizeof(b1));
+	memset(&win, 0, sizeof(win));
 	while ((ch = getopt_long(argc, argv, "ht:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(1);
 		case 't':
-			if ((comma = strchr(optarg, ',')) == NULL)
-				errx(2, "-t: expected from,to, got %s", optarg);
-			bound(&b0, optarg, (size_t)(comma - optarg));
-			bound(&b1, comma + 1, strlen(comma + 1));
+			tl_window(&win, optarg);
 			break;
 		case 'T':
 			title = optarg;
@@ -319,8 +273,6 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (b0.set && b1.set && b0.pct == b1.pct && b0.v >= b1.v)
-		errx(2, "-t: from %g is not before to %g", b0.v, b1.v);
 
 	t = tl_new();
 	if (argc == 0)
@@ -332,8 +284,7 @@ main(int argc, char *argv[])
 	tl_span(t, &t0, &t1);
 	if (t1 <= t0)
 		t1 = t0 + 1e-6;
-	from = secs(&b0, t0, t1, t0);
-	to = secs(&b1, t0, t1, t1);
+	tl_inwindow(&win, t0, t1, &from, &to);
 	if (to <= from)
 		errx(1, "-t: the window from %g to %g seconds is empty",
 		    from, to);
