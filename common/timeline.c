@@ -38,7 +38,7 @@ struct open {
 };
 
 struct timeline {
-	struct htab	*threads;	/* escaped names, first-seen order */
+	struct htab	*threads;	/* escaped names, first seen */
 	struct htab	*keys;		/* stacks and locations */
 	size_t		*stacklen;	/* by key */
 	size_t		 capkeys;
@@ -48,7 +48,7 @@ struct timeline {
 	int		 settled;
 	struct tl_bar	*bar;		/* the view */
 	size_t		 nbar, capbar;
-	struct tl_bar	*pend;		/* by depth: a narrow bar or block */
+	struct tl_bar	*pend;		/* by depth: narrow ones */
 	size_t		 cappend;
 	double		 from, to, px;
 	size_t		*depth;		/* by thread: its rows */

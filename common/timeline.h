@@ -16,14 +16,14 @@
 struct tl_bar {
 	size_t		 thread;	/* in first-seen order */
 	size_t		 depth;		/* 0: the root frame */
-	double		 x0, x1;	/* what is drawn: inside the view */
-	double		 start, end;	/* the whole bar, or block in view */
-	uint64_t	 samples;	/* of the records through it */
-	size_t		 count;		/* 1: a bar; more: a block */
-	double		 total;		/* a block: its bars' summed time */
-	const char	*name;		/* a bar's, escaped; valid until */
-	size_t		 namelen;	/* tl_free */
-	const char	*file;		/* its location entry, or "" */
+	double		 x0, x1;	/* drawn: inside the view */
+	double		 start, end;	/* the bar; a block: x0, x1 */
+	uint64_t	 samples;	/* of its records */
+	size_t		 count;		/* 1: a bar, more: a block */
+	double		 total;		/* a block: its bars' time */
+	const char	*name;		/* escaped, until tl_free */
+	size_t		 namelen;
+	const char	*file;		/* location entry, or "" */
 	size_t		 filelen;
 };
 

@@ -50,8 +50,8 @@ view(struct timeline *t, double from, double to, double px)
 	b = tl_view(t, from, to, px, &n);
 	out[0] = '\0';
 	for (i = 0; i < n; i++) {
-		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%zu/%zu ",
-		    i ? ", " : "", b[i].thread, b[i].depth);
+		len += (size_t)snprintf(out + len, sizeof(out) - len,
+		    "%s%zu/%zu ", i ? ", " : "", b[i].thread, b[i].depth);
 		if (b[i].count > 1)
 			len += (size_t)snprintf(out + len, sizeof(out) - len,
 			    "[%zu] %g-%g %g", b[i].count, b[i].x0, b[i].x1,
