@@ -485,6 +485,73 @@ if [ "$want" -eq 1 ]; then
 	    'trace2sst -g "$F" >/dev/null'
 fi
 
+# sst-timeline (issue 33): trace2sst -s | sst-timeline on the four actors
+# of cgraph-kineto (the corpus) and on a generated Kineto-like trace of
+# 200 MB: the pipeline's time and peak RSS against cat of the same
+# files, the SVG's size and, when chromium is there, how long headless
+# Chromium takes to save a screenshot of it ($dir/NAME.png), against
+# the time it takes on an SVG of one rectangle (its own start).
+tlcase() {
+	case $1 in
+	$only) ;;
+	*) return ;;
+	esac
+	[ -n "$F" ] || { printf '%-34s %8s  skipped (no input)\n' "$1" -;
+	    return; }
+	inmb=$(cat $F | wc -c | awk '{ printf "%.0f", $1 / 1048576 }')
+	ts='' cts='' rss=0 ok=1 i=0
+	while [ "$i" -lt "$runs" ]; do
+		once "cat $F | cat >/dev/null"
+		cts="$cts $w"
+		once "trace2sst -s $F | sst-timeline >\"$dir/$2.svg\""
+		ts="$ts $w"
+		[ "$k" = - ] || [ "$k" -le "$rss" ] || rss=$k
+		i=$((i + 1))
+	done
+	t=$(median "$ts")
+	ct=$(median "$cts")
+	[ "$ok" -eq 1 ] || { row "$1" "$inmb" failed "$ct"; return; }
+	awk -v c="$1" -v n="$inmb" -v t="$t" -v b="$ct" -v m="$rss" 'BEGIN {
+	    r = b > 0 ? t / b : 0
+	    v = t > 0 ? n / t : 0
+	    printf "%-34s %8s %8.3f %8.3f %6.1f %8.0f %8.0f\n", c, n, t, b,
+		r, v, m / 1024 }'
+	svgkb=$(($(wc -c <"$dir/$2.svg") / 1024))
+	if ! command -v chromium >/dev/null 2>&1; then
+		echo "  SVG ${svgkb} kB; chromium absent"
+		return
+	fi
+	h=$(sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' "$dir/$2.svg")
+	printf '<svg xmlns="http://www.w3.org/2000/svg" width="100" %s\n' \
+	    'height="100"><rect width="10" height="10"/></svg>' \
+	    >"$dir/.one.svg"
+	chrome="chromium --headless --no-sandbox --disable-gpu \
+	    --hide-scrollbars --user-data-dir=$dir/.chrome"
+	once "$chrome --screenshot=$dir/.one.png file://$dir/.one.svg \
+	    >/dev/null 2>&1"
+	w0=$w
+	ok=1
+	once "$chrome --screenshot=$dir/$2.png --window-size=1200,$h \
+	    file://$dir/$2.svg >/dev/null 2>&1"
+	[ "$ok" -eq 1 ] || w=failed
+	echo "  SVG ${svgkb} kB, $h px high; chromium screenshot $w s" \
+	    "(one rectangle: $w0 s), $dir/$2.png"
+}
+F=''
+d=$corpus/cgraph-kineto/compiled_graph_torch_profiles
+[ -d "$d" ] && F=$(echo "$d"/*.json)
+tlcase "sst-timeline cgraph-kineto 4 actors" timeline-kineto
+case "sst-timeline trace 200MB" in
+$only)
+	tgen=$root/build/gentrace
+	if [ ! -x "$tgen" ]; then
+		(cd "$root" && ${MAKE:-make} -s build/gentrace) || exit 1
+	fi
+	mkinput trace-200.json "$tgen" -m 200
+	F=$dir/trace-200.json
+	tlcase "sst-timeline trace 200MB" timeline-trace200 ;;
+esac
+
 # sst-flame: the flame graph of the big profile and of the profile of
 # 200,000 stacks per thread, from the JSON (the SVG is thrown away).
 bench "sst-flatten ${mb}MB | sst-flame" pbig "sst-flatten sst-flame" \

@@ -83,7 +83,15 @@ svg_text(struct buf *b, const char *s, size_t n, enum svg_quote q,
 			putbyte(b, *p++, q, 1);
 			continue;
 		}
-		buf_add(b, p, (size_t)k);
+		/*
+		 * U+FFFE and U+FFFF are UTF-8 that XML 1.0 forbids (its
+		 * other forbidden characters, C0 controls and surrogates,
+		 * are written as \xHH above): U+FFFD instead.
+		 */
+		if (uc == 0xfffe || uc == 0xffff)
+			buf_adds(b, "\xef\xbf\xbd");
+		else
+			buf_add(b, p, (size_t)k);
 		p += k;
 	}
 	if (d != tmp)
@@ -118,7 +126,8 @@ svg_weight(char *s, size_t n, double v, enum sst_unit u)
 	int i = 0;
 
 	if (u == U_SECONDS && v != 0) {
-		while (i < 3 && a < 1) {
+		/* Not below 1 as written: 0.9999999 is 1s, not 1000ms. */
+		while (i < 3 && a < 0.999995) {
 			a *= 1000;
 			v *= 1000;
 			i++;

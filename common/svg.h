@@ -18,8 +18,9 @@ enum svg_quote {
 /*
  * Append the escaped stream field s[0..n) decoded, quoted for q: a byte
  * that is a control character or not part of valid UTF-8 is written
- * as the text \xHH, so that the output is always valid UTF-8.  At most
- * max characters (0: no limit); a longer name ends in "..".
+ * as the text \xHH, and U+FFFE and U+FFFF, which XML 1.0 forbids, as
+ * U+FFFD, so that the output is always valid UTF-8 and XML text.  At
+ * most max characters (0: no limit); a longer name ends in "..".
  */
 void	 svg_text(struct buf *, const char *, size_t, enum svg_quote, size_t);
 /* v with at most two decimals, trailing zeros dropped ("1.5", "12"). */

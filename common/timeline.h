@@ -1,47 +1,80 @@
 /*
  * timeline.h: records with a start time joined into the bars of a
- * timeline (sst-timeline): a bar per frame, depth and stretch of time.
+ * timeline (sst-timeline): a bar per frame, depth and stretch of time,
+ * clipped to a window, the bars narrower than a pixel merged into
+ * blocks.
  */
 #ifndef TIMELINE_H
 #define TIMELINE_H
 
 #include "sst.h"
 
-/* Frame depth of a thread from x0 to x1 seconds. */
+/*
+ * Frame depth of a thread from x0 to x1 seconds (clipped to the view),
+ * or a block of count > 1 bars of that row, each narrower than a pixel.
+ */
 struct tl_bar {
 	size_t		 thread;	/* in first-seen order */
 	size_t		 depth;		/* 0: the root frame */
-	double		 x0, x1;
-	uint64_t	 samples;
-	const char	*name;		/* escaped, valid until tl_free */
+	double		 x0, x1;	/* drawn: inside the view */
+	double		 start, end;	/* the bar; a block: x0, x1 */
+	uint64_t	 samples;	/* of its records */
+	size_t		 count;		/* 1: a bar, more: a block */
+	double		 total;		/* a block: its bars' time */
+	const char	*name;		/* escaped, until tl_free */
 	size_t		 namelen;
-	const char	*file;		/* its location entry, or "" */
+	const char	*file;		/* location entry, or "" */
 	size_t		 filelen;
 };
+
+/* A time window -t from,to: each bound seconds, a percentage or open. */
+struct tl_window {
+	int		 set[2];
+	int		 pct[2];
+	double		 v[2];
+};
+/* Parse -t from,to into w; a bad window is a usage error (exit 2). */
+void	 tl_window(struct tl_window *, const char *);
+/* The window w in seconds over the span t0..t1 (open: its ends). */
+void	 tl_inwindow(const struct tl_window *, double, double, double *,
+	    double *);
+
+/* The widest block, in pixels: a run of narrow bars is cut there. */
+#define TL_BLOCK	10
 
 struct timeline;
 struct timeline *tl_new(void);
 void	 tl_free(struct timeline *);
 /*
  * Add a record that has a start: it covers [start, start + weight)
- * with each frame of its stack (a negative weight counts as 0).
+ * with each frame of its stack (a negative weight counts as 0), and
+ * with the frames of its own stack the records it encloses too.
  * Records with no samples or no frames are left out.
  */
 void	 tl_add(struct timeline *, const struct sst_rec *);
 /* How many records were added. */
 size_t	 tl_count(const struct timeline *);
 /*
- * Join the records into bars, thread by thread, earliest first: the
- * records that follow each other without a gap and share a frame and
- * its callers make one bar of that frame.  The bars are kept until
- * tl_free; their number in *n.
+ * The bars that meet the window [from, to), clipped to it, by thread,
+ * depth and start; on a row, a run of bars each narrower than px
+ * seconds and less than px apart is one block, cut into blocks of at
+ * most TL_BLOCK pixels (px 0: none).  Records
+ * are taken by thread and start; a record encloses the records after
+ * it whose stacks extend its own, as long as each starts before its
+ * time so far (its weight and the weights of those enclosed before)
+ * ends, so that a span, which weighs its self time, covers its
+ * children.  Frame k of a record extends the bar of depth k when the
+ * frames from the root to k are the last record's and the record
+ * starts no later than the bar ends, else a new bar begins.  Kept
+ * until the next call or tl_free; their number in *n.
  */
-const struct tl_bar *tl_bars(struct timeline *, size_t *);
-/* After tl_bars: the threads, their names and how deep they go. */
+const struct tl_bar *tl_view(struct timeline *, double, double, double,
+	    size_t *);
+/* The threads, their names and, after tl_view, how deep they go. */
 size_t	 tl_nthreads(const struct timeline *);
 const char *tl_thread(const struct timeline *, size_t, size_t *);
 size_t	 tl_depth(const struct timeline *, size_t);
-/* The earliest start and the latest end of the records. */
-void	 tl_span(const struct timeline *, double *, double *);
+/* The earliest start and the latest end of what the records cover. */
+void	 tl_span(struct timeline *, double *, double *);
 
 #endif

@@ -2,11 +2,14 @@
  * sst-timeline: draw the per-sample or per-span records of an sst(5)
  * stream (those with a start time) as a timeline in SVG, Perfetto's
  * picture as one self-contained file: a track per thread, in
- * first-seen order, with a row per stack depth and a time axis.  A
- * record covers [start, start + weight) with each frame of its stack;
- * consecutive records of a thread that share a frame and its callers
- * without a gap make one bar, so sampled stacks become a flame chart
- * and nested spans nest.  Every bar has a <title> tooltip.
+ * first-seen order, with a row per stack depth and a time axis over
+ * the window -t (default: all of it).  A record covers its weight from
+ * its start, and the records it encloses, with each frame of its
+ * stack; consecutive records of a thread that share a frame and its
+ * callers without a gap make one bar, so sampled stacks become a flame
+ * chart and a span is one bar over its children.  Runs of bars
+ * narrower than a pixel are drawn as blocks, so that the SVG stays
+ * small whatever the input.  Every bar has a <title> tooltip.
  */
 #include <err.h>
 #include <getopt.h>
@@ -27,7 +30,12 @@
 static void	readfile(struct timeline *, const char *);
 static size_t	locfile(const char *, size_t);
 static void	axis(double, double, double, size_t, double);
-static void	draw(struct timeline *, const char *, double);
+static void	head(struct timeline *, const char *, double, double, double,
+		    size_t *);
+static void	putbar(const struct tl_bar *, double, size_t, double,
+		    struct buf *);
+static void	draw(struct timeline *, const char *, double, double,
+		    double);
 static __dead void usage(int);
 
 /* Keep the records of one input that have a start. */
@@ -95,43 +103,43 @@ axis(double t0, double t1, double scale, size_t height, double width)
 	}
 }
 
-/* The picture. */
+/*
+ * The SVG's head, title, time axis from from to to at scale pixels a
+ * second, and the threads' names; the tops of their tracks in y.
+ */
 static void
-draw(struct timeline *t, const char *title, double width)
+head(struct timeline *t, const char *title, double width, double from,
+    double to, size_t *y)
 {
-	const struct tl_bar *bar;
 	struct buf nb;
-	char col[16], w1[FMTBUF], w2[FMTBUF];
 	const char *k;
-	size_t i, n, th, height, *y, nbar, nth = tl_nthreads(t);
-	double scale, x0, bw, t0, t1;
+	size_t th, n, height, nth = tl_nthreads(t);
+	double scale = (width - 2 * MARGIN) / (to - from);
 
 	buf_init(&nb);
-	bar = tl_bars(t, &nbar);
-	tl_span(t, &t0, &t1);
-	if (t1 <= t0)
-		t1 = t0 + 1e-6;
-	y = xreallocarray(NULL, nth + 1, sizeof(*y));
+	svg_text(&nb, title, strlen(title), SVG_XML, 0);
 	y[0] = TOP;
 	for (th = 0; th < nth; th++)
 		y[th + 1] = y[th] + HEAD + tl_depth(t, th) * ROW + 8;
 	height = y[nth] + MARGIN;
-	scale = (width - 2 * MARGIN) / (t1 - t0);
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 	    "height=\"%zu\" viewBox=\"0 0 %.0f %zu\">\n", width, height, width,
 	    height);
+	/*
+	 * The document's title first: without one Chromium takes time
+	 * quadratic in the number of <title> tooltips to open the file.
+	 */
+	printf("<title>%s</title>\n", nb.data);
 	printf("<style>text { font-family: Verdana, sans-serif; "
 	    "font-size: 11px; } .title { font-size: 16px; } "
 	    ".thread { font-weight: bold; } .tick { fill: #555; } "
 	    ".grid { stroke: #ddd; } rect.bar { stroke: white; "
 	    "stroke-width: 0.5; }</style>\n");
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	buf_reset(&nb);
-	svg_text(&nb, title, strlen(title), SVG_XML, 0);
 	printf("<text x=\"%d\" y=\"24\" class=\"title\">%s</text>\n", MARGIN,
 	    nb.data);
-	axis(t0, t1, scale, height, width);
+	axis(from, to, scale, height, width);
 	for (th = 0; th < nth; th++) {
 		k = tl_thread(t, th, &n);
 		buf_reset(&nb);
@@ -139,34 +147,78 @@ draw(struct timeline *t, const char *title, double width)
 		printf("<text x=\"%d\" y=\"%zu\" class=\"thread\">%s</text>\n",
 		    MARGIN, y[th] + 14, nb.data);
 	}
-	for (i = 0; i < nbar; i++) {
-		const struct tl_bar *b = &bar[i];
+	buf_free(&nb);
+}
 
-		x0 = MARGIN + (b->x0 - t0) * scale;
-		bw = (b->x1 - b->x0) * scale;
+/* One bar, or block of narrow bars, at x0 and y, bw pixels wide. */
+static void
+putbar(const struct tl_bar *b, double x0, size_t y, double bw,
+    struct buf *nb)
+{
+	char col[16], w1[FMTBUF], w2[FMTBUF], w3[FMTBUF];
+
+	buf_reset(nb);
+	if (b->count > 1) {
+		svg_kindcolor(col, sizeof(col), SK_MERGED, "", 0);
+		buf_printf(nb, "[%zu spans]", b->count);
+		printf("<g><title>%zu spans narrower than a pixel: total %s, "
+		    "start %s, duration %s</title>", b->count,
+		    svg_weight(w3, sizeof(w3), b->total, U_SECONDS),
+		    svg_weight(w1, sizeof(w1), b->start, U_SECONDS),
+		    svg_weight(w2, sizeof(w2), b->end - b->start, U_SECONDS));
+	} else {
 		svg_kindcolor(col, sizeof(col), svg_kind(b->name, b->namelen,
 		    b->file, locfile(b->file, b->filelen)), b->name,
 		    b->namelen);
-		buf_reset(&nb);
-		svg_text(&nb, b->name, b->namelen, SVG_XML, 0);
+		svg_text(nb, b->name, b->namelen, SVG_XML, 0);
 		printf("<g><title>%s: start %s, duration %s, samples %llu"
-		    "</title>"
-		    "<rect class=\"bar\" x=\"%.2f\" y=\"%zu\" width=\"%.2f\" "
-		    "height=\"%d\" fill=\"%s\"/>", nb.data,
-		    svg_weight(w1, sizeof(w1), b->x0, U_SECONDS),
-		    svg_weight(w2, sizeof(w2), b->x1 - b->x0, U_SECONDS),
-		    (unsigned long long)b->samples, x0,
-		    y[b->thread] + HEAD + b->depth * ROW, bw, ROW - 1, col);
-		if (bw >= 24) {
-			buf_reset(&nb);
-			svg_text(&nb, b->name, b->namelen, SVG_XML,
-			    (size_t)((bw - 6) / 7));
-			printf("<text x=\"%.2f\" y=\"%zu\">%s</text>", x0 + 3,
-			    y[b->thread] + HEAD + b->depth * ROW + 11,
-			    nb.data);
-		}
-		printf("</g>\n");
+		    "</title>", nb->data,
+		    svg_weight(w1, sizeof(w1), b->start, U_SECONDS),
+		    svg_weight(w2, sizeof(w2), b->end - b->start, U_SECONDS),
+		    (unsigned long long)b->samples);
 	}
+	printf("<rect class=\"bar\" x=\"%.2f\" y=\"%zu\" width=\"%.2f\" "
+	    "height=\"%d\" fill=\"%s\"", x0, y, bw, ROW - 1, col);
+	/* A block is as opaque as it is busy, at least 0.2. */
+	if (b->count > 1)
+		printf(" fill-opacity=\"%.2f\"", b->end > b->start ?
+		    fmax(0.2, fmin(1, b->total / (b->end - b->start))) : 1);
+	printf("/>");
+	if (bw >= 24) {
+		if (b->count == 1) {
+			buf_reset(nb);
+			svg_text(nb, b->name, b->namelen, SVG_XML,
+			    (size_t)((bw - 6) / 7));
+		} else if (nb->len > (size_t)((bw - 6) / 7))
+			buf_reset(nb);
+		if (nb->len > 0)
+			printf("<text x=\"%.2f\" y=\"%zu\">%s</text>", x0 + 3,
+			    y + 11, nb->data);
+	}
+	printf("</g>\n");
+}
+
+/* The picture of the window [from, to). */
+static void
+draw(struct timeline *t, const char *title, double width, double from,
+    double to)
+{
+	const struct tl_bar *bar;
+	struct buf nb;
+	size_t i, *y, nbar;
+	double scale;
+
+	scale = (width - 2 * MARGIN) / (to - from);
+	bar = tl_view(t, from, to, 1 / scale, &nbar);
+	if (nbar == 0)
+		errx(1, "nothing to draw from %g to %g seconds", from, to);
+	buf_init(&nb);
+	y = xreallocarray(NULL, tl_nthreads(t) + 1, sizeof(*y));
+	head(t, title, width, from, to, y);
+	for (i = 0; i < nbar; i++)
+		putbar(&bar[i], MARGIN + (bar[i].x0 - from) * scale,
+		    y[bar[i].thread] + HEAD + bar[i].depth * ROW,
+		    (bar[i].x1 - bar[i].x0) * scale, &nb);
 	printf("</svg>\n");
 	free(y);
 	buf_free(&nb);
@@ -175,8 +227,8 @@ draw(struct timeline *t, const char *title, double width)
 static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr, "usage: sst-timeline [--title text] "
-	    "[--width px] [file ...]\n");
+	fprintf(help ? stdout : stderr, "usage: sst-timeline [-t from,to] "
+	    "[--title text] [--width px] [file ...]\n");
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
@@ -192,16 +244,21 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct timeline *t;
+	struct tl_window win;
 	const char *title = "Timeline", *errstr;
-	double width = 1200;
+	double width = 1200, t0, t1, from, to;
 	size_t i;
 	int ch;
 
 	sst_init();
-	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	memset(&win, 0, sizeof(win));
+	while ((ch = getopt_long(argc, argv, "ht:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(1);
+		case 't':
+			tl_window(&win, optarg);
+			break;
 		case 'T':
 			title = optarg;
 			break;
@@ -224,7 +281,14 @@ main(int argc, char *argv[])
 		readfile(t, argv[i]);
 	if (tl_count(t) == 0)
 		errx(1, "no record with a start time and samples to draw");
-	draw(t, title, width);
+	tl_span(t, &t0, &t1);
+	if (t1 <= t0)
+		t1 = t0 + 1e-6;
+	tl_inwindow(&win, t0, t1, &from, &to);
+	if (to <= from)
+		errx(1, "-t: the window from %g to %g seconds is empty",
+		    from, to);
+	draw(t, title, width, from, to);
 	fshut(stdout, "stdout");
 	tl_free(t);
 	return 0;

@@ -45,6 +45,15 @@ START_TEST(test_text)
 	ck_assert_str_eq(text("\xff\xc3", SVG_XML, 0), "\\xff\\xc3");
 	ck_assert_str_eq(text("\xed\xa0\x80", SVG_DOT, 0),
 	    "\\\\xed\\\\xa0\\\\x80");
+	/* U+FFFE and U+FFFF, which XML forbids, become U+FFFD. */
+	ck_assert_str_eq(text("a\xef\xbf\xbe\xef\xbf\xbf" "b", SVG_XML, 0),
+	    "a\xef\xbf\xbd\xef\xbf\xbd" "b");
+	ck_assert_str_eq(text("\xef\xbf\xbf", SVG_DOT, 0), "\xef\xbf\xbd");
+	ck_assert_str_eq(text("\xef\xbf\xbe\xef\xbf\xbe\xef\xbf\xbe", SVG_XML,
+	    2), "..");
+	/* The noncharacters that XML allows stay. */
+	ck_assert_str_eq(text("\xef\xb7\x90\xf0\x9f\xbf\xbe", SVG_XML, 0),
+	    "\xef\xb7\x90\xf0\x9f\xbf\xbe");
 	/* At most max characters, a longer name ending in "..". */
 	ck_assert_str_eq(text("abcdefgh", SVG_XML, 5), "abc..");
 	ck_assert_str_eq(text("abcde", SVG_XML, 5), "abcde");
@@ -79,6 +88,12 @@ START_TEST(test_weight)
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.0000125, U_SECONDS),
 	    "12.5us");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 3e-9, U_SECONDS), "3ns");
+	/* What rounds to 1 of a unit is written in it, not as 1000. */
+	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.01 - 0.009, U_SECONDS),
+	    "1ms");
+	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.999999, U_SECONDS), "1s");
+	ck_assert_str_eq(svg_weight(b, sizeof(b), 0.99999, U_SECONDS),
+	    "999.99ms");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 0, U_SECONDS), "0");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 1023, U_BYTES), "1023B");
 	ck_assert_str_eq(svg_weight(b, sizeof(b), 1536, U_BYTES), "1.5kB");
