@@ -5,11 +5,13 @@
  * Med, Min, Max, StdDev and Name, heaviest first, ties in first-seen
  * order.  A record with one sample is one instance of its weight; one
  * with n samples and a period is n instances of the period; one with n
- * samples of different weights cannot be split and is an error.  Every
- * instance is kept (8 bytes each) for the median.
+ * samples of different weights cannot be split and is an error.  Equal
+ * instances of a leaf are counted, not stored (dist.c): memory follows
+ * the distinct (leaf, value) pairs, whatever the sample counts.
  */
 #include <err.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +77,7 @@ readstream(struct stats *st, const char *path)
 	struct sst_rec r;
 	const char *leaf;
 	unsigned long long line = 0;
-	uint64_t k;
+	double v;
 	size_t len, id;
 	int fd, isnew;
 
@@ -105,11 +107,13 @@ readstream(struct stats *st, const char *path)
 		}
 		if (isnew)
 			dist_init(&st->d[id]);
-		for (k = 0; k < r.samples; k++) {
-			dist_add(&st->d[id], r.samples == 1 ? r.weight :
-			    r.period);
-			st->total += r.samples == 1 ? r.weight : r.period;
-		}
+		v = r.samples == 1 ? r.weight : r.period;
+		if (dist_addn(&st->d[id], v, r.samples) == -1)
+			fail(rd, path, line, "leaf %.*s: the instance count "
+			    "passes 2^64-1", (int)len, leaf);
+		if (isinf(st->total = fmt_pysum(st->total, v, r.samples)))
+			fail(rd, path, line, "the total weight overflows to "
+			    "infinity");
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -222,7 +226,7 @@ putrows(struct stats *st, long long max, int raw)
 			putchar('\t');
 			putnum(st, col(&s[ix[i]], c), f[c], raw);
 			if (c == C_TOTAL)
-				printf("\t%zu", s[ix[i]].n);
+				printf("\t%llu", (unsigned long long)s[ix[i]].n);
 		}
 		k = ht_key(st->names, ix[i], &len);
 		putchar('\t');
