@@ -154,6 +154,26 @@ chainset_common(const struct chainset *cs, int last, size_t *len)
 }
 
 const char *
+chainset_name(const struct chainset *cs, int last, int first,
+    struct buf *b)
+{
+	const char *f = NULL;
+	size_t n;
+
+	if (last)
+		f = chainset_common(cs, 1, &n);
+	if (f == NULL && first)
+		f = chainset_common(cs, 0, &n);
+	if (f == NULL)
+		return NULL;
+	buf_reset(b);
+	buf_grow(b, n + 1);
+	n = esc_decode(b->data, f, n);
+	b->data[n] = '\0';
+	return b->data;
+}
+
+const char *
 chain_shortthread(const char *s, size_t len, size_t *olen)
 {
 	const char *q1, *q2;

@@ -507,6 +507,12 @@ void	 chainset_free(struct chainset *);
  * none.
  */
 const char *chainset_common(const struct chainset *, int, size_t *);
+/*
+ * The function the rows are about, decoded into the buffer: if last,
+ * the frame they all end with; if none and first, the one they all
+ * begin with; NULL if neither.
+ */
+const char *chainset_name(const struct chainset *, int, int, struct buf *);
 /* The short name of a thread: Python's name.rsplit('"', 2)[-2]. */
 const char *chain_shortthread(const char *, size_t, size_t *);
 /* --- end chain.c --- */

@@ -50,7 +50,6 @@ static void	putchain(struct tree *, const struct chainrow *, int,
 static void	putstacks(struct tree *, double, int);
 static void	putgraph(struct tree *, int);
 static const char *wt(const struct tree *, double);
-static void	guess(struct tree *, int);
 static __dead void usage(int);
 
 /* s[0, n) decoded from its escapes, in the scratch buffer. */
@@ -72,31 +71,6 @@ wt(const struct tree *t, double w)
 
 	i = !i;
 	return fmt_kindw(b[i], sizeof(b[i]), w, t->unit, t->timed);
-}
-
-/*
- * Without -m, the function the rows are about: the frame every chain
- * ends with (callers), else the one every chain begins with (callees).
- */
-static void
-guess(struct tree *t, int view)
-{
-	const char *f = NULL;
-	size_t n;
-
-	if (view == V_FULL)
-		return;
-	if (view != V_GCALLEES)
-		f = chainset_common(&t->cs, 1, &n);
-	if (f == NULL && view != V_GCALLERS)
-		f = chainset_common(&t->cs, 0, &n);
-	if (f == NULL)
-		return;
-	buf_grow(&t->guessed, n + 1);
-	n = esc_decode(t->guessed.data, f, n);
-	t->guessed.data[n] = '\0';
-	t->name = t->guessed.data;
-	t->hasname = 1;
 }
 
 /* 100 * w / total, or 0 when total is 0. */
@@ -297,7 +271,6 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&t, 0, sizeof(t));
-	t.name = "";
 	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "F:hm:n:W:")) != -1) {
 		switch (ch) {
@@ -350,8 +323,13 @@ main(int argc, char *argv[])
 	t.noun = t.timed ? "spans" : "samples";
 	if (!t.hastotal)
 		t.total = sum;
-	if (!t.hasname)
-		guess(&t, view);
+	/* Without -m: the frame every chain ends with, else begins with. */
+	if (!t.hasname && view != V_FULL &&
+	    (t.name = chainset_name(&t.cs, view != V_GCALLEES,
+	    view != V_GCALLERS, &t.guessed)) != NULL)
+		t.hasname = 1;
+	if (t.name == NULL)
+		t.name = "";
 	if (view == V_CALLERS || view == V_FULL)
 		putstacks(&t, sum, view == V_CALLERS);
 	else

@@ -659,6 +659,45 @@ START_TEST(test_set)
 }
 END_TEST
 
+/*
+ * The frame every chain ends with (callers' rows), else begins with
+ * (callees' rows), decoded; none when neither is common; rows without
+ * frames do not count.
+ */
+START_TEST(test_set_name)
+{
+	struct chainset cs;
+	struct buf b;
+	const char *n;
+	char *a;
+	size_t len;
+
+	buf_init(&b);
+	a = tu_tmpfile("1\t1\tnone\tt\tm;x\\x3by\n"
+	    "1\t1\tnone\tu\tr;x\\x3by\n1\t1\tnone\tt\t\n");
+	memset(&cs, 0, sizeof(cs));
+	chainset_read(&cs, a);
+	n = chainset_common(&cs, 1, &len);
+	ck_assert_ptr_nonnull(n);
+	ck_assert_mem_eq(n, "x\\x3by", len);
+	ck_assert_ptr_null(chainset_common(&cs, 0, &len));
+	ck_assert_str_eq(chainset_name(&cs, 1, 1, &b), "x;y");
+	ck_assert_ptr_null(chainset_name(&cs, 0, 1, &b));
+	chainset_free(&cs);
+	unlink(a);
+	free(a);
+	a = tu_tmpfile("1\t1\tnone\t\tf;a\n1\t1\tnone\t\tf\n"
+	    "1\t1\tnone\t\tf;b;c\n");
+	chainset_read(&cs, a);
+	ck_assert_str_eq(chainset_name(&cs, 1, 1, &b), "f");
+	ck_assert_ptr_null(chainset_name(&cs, 1, 0, &b));
+	chainset_free(&cs);
+	unlink(a);
+	free(a);
+	buf_free(&b);
+}
+END_TEST
+
 /* A file that cannot be opened ends the program with status 1. */
 START_TEST(test_set_missing)
 {
@@ -812,6 +851,7 @@ chain_suite(void)
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_set);
+	tcase_add_test(tc, test_set_name);
 	tcase_add_exit_test(tc, test_set_missing, 1);
 	tcase_add_exit_test(tc, test_set_badrow, 1);
 	tcase_add_test(tc, test_shortthread);
