@@ -22,6 +22,7 @@ kind_init(struct kind *k)
 	memset(k, 0, sizeof(*k));
 }
 
+/* Note what r says: it can only make the stream timed, never undo it. */
 void
 kind_add(struct kind *k, const struct sst_rec *r)
 {
@@ -46,6 +47,7 @@ kind_timed(const struct kind *k, enum sst_unit u)
 	return u == U_SECONDS && k->timed;
 }
 
+/* w seconds in s, ms, µs or ns, three significant digits. */
 char *
 fmt_time(char *buf, size_t sz, double w)
 {
