@@ -23,6 +23,7 @@
 
 #include "sst.h"
 #include "dside.h"
+#include "kind.h"
 
 struct diff {
 	struct dside	 a, b;
@@ -51,13 +52,21 @@ bydelta(size_t x, size_t y, void *arg)
 	return dx > dy ? -1 : dx < dy;
 }
 
-/* A weight in its unit, signed if asked to. */
+/*
+ * A weight in its unit, signed if asked to; seconds below 1 with three
+ * significant digits in ms, µs or ns, so that a kernel is not 0.000s.
+ */
 static void
 putval(double v, enum sst_unit u, int sign)
 {
+	char b[FMTBUF];
+
 	if (v == 0)
 		v = 0;
-	if (u == U_SECONDS)
+	if (u == U_SECONDS && v != 0 && fabs(v) < 0.9995)
+		printf("%s%s", sign && v > 0 ? "+" : "",
+		    fmt_time(b, sizeof(b), v));
+	else if (u == U_SECONDS)
 		printf(sign ? "%+.3fs" : "%.3fs", v);
 	else
 		printf(sign ? "%+.6g%s" : "%.6g%s", v, u == U_BYTES ? " B" : "");
