@@ -5,9 +5,11 @@
  * with its samples and its weight added sample by sample in stream
  * order, and the groups are written heaviest first as
  *
- *	samples TAB weight TAB unit TAB thread TAB chain
+ *	samples TAB weight TAB unit TAB thread TAB chain [TAB spans]
  *
- * with the names escaped as in the stream; chainrow_parse() reads such a
+ * with the names escaped as in the stream, and the sixth field when the
+ * records were those of a timed stream (kind.h), so that sst-tree(1)
+ * counts spans and not samples; chainrow_parse() reads such a
  * row back, and chainset_read() reads a file of them whole.  The frames
  * helpers split a stack field into frames and find a frame by its
  * escaped name.
@@ -18,19 +20,21 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 struct chains {
 	struct tally	 tally;		/* by "thread TAB chain", escaped */
 	struct buf	 key;
 	enum sst_unit	 unit;		/* of the last record added */
+	struct kind	 kind;		/* of the records added */
 };
 
 int
 chainrow_parse(const char *line, size_t len, struct chainrow *r,
     const char **why)
 {
-	const char *f[5], *e = line + len;
-	size_t fl[5];
+	const char *f[6], *e = line + len, *t;
+	size_t fl[6];
 	int i;
 
 	f[0] = line;
@@ -43,9 +47,17 @@ chainrow_parse(const char *line, size_t len, struct chainrow *r,
 		fl[i - 1] = (size_t)(f[i]++ - f[i - 1]);
 	}
 	fl[4] = (size_t)(e - f[4]);
-	if (memchr(f[4], '\t', fl[4]) != NULL) {
-		*why = "expected 5 TAB-separated fields";
-		return -1;
+	r->timed = 0;
+	if ((t = memchr(f[4], '\t', fl[4])) != NULL) {
+		f[5] = t + 1;
+		fl[5] = (size_t)(e - f[5]);
+		fl[4] = (size_t)(t - f[4]);
+		if (fl[5] != 5 || memcmp(f[5], "spans", 5) != 0) {
+			*why = "expected 5 TAB-separated fields, or 6 with "
+			    "spans last";
+			return -1;
+		}
+		r->timed = 1;
 	}
 	*why = NULL;
 	if (fmt_strtou64(f[0], fl[0], &r->samples) == -1)
@@ -109,6 +121,56 @@ chainset_free(struct chainset *cs)
 	free(cs->lines);
 	free(cs->rows);
 	memset(cs, 0, sizeof(*cs));
+}
+
+const char *
+chainset_common(const struct chainset *cs, int last, size_t *len)
+{
+	const struct chainrow *r;
+	const char *p, *f = NULL, *q;
+	size_t i, n;
+
+	for (i = 0; i < cs->n; i++) {
+		r = &cs->rows[i];
+		if (r->chainlen == 0)
+			continue;
+		if (last) {
+			for (p = r->chain + r->chainlen; p > r->chain &&
+			    p[-1] != ';'; p--)
+				;
+			n = (size_t)(r->chain + r->chainlen - p);
+		} else {
+			p = r->chain;
+			q = memchr(p, ';', r->chainlen);
+			n = q != NULL ? (size_t)(q - p) : r->chainlen;
+		}
+		if (f == NULL) {
+			f = p;
+			*len = n;
+		} else if (n != *len || memcmp(p, f, n) != 0)
+			return NULL;
+	}
+	return f;
+}
+
+const char *
+chainset_name(const struct chainset *cs, int last, int first,
+    struct buf *b)
+{
+	const char *f = NULL;
+	size_t n;
+
+	if (last)
+		f = chainset_common(cs, 1, &n);
+	if (f == NULL && first)
+		f = chainset_common(cs, 0, &n);
+	if (f == NULL)
+		return NULL;
+	buf_reset(b);
+	buf_grow(b, n + 1);
+	n = esc_decode(b->data, f, n);
+	b->data[n] = '\0';
+	return b->data;
 }
 
 const char *
@@ -188,6 +250,7 @@ chains_new(void)
 
 	c = xcalloc(1, sizeof(*c));
 	tally_init(&c->tally);
+	kind_init(&c->kind);
 	buf_init(&c->key);
 	return c;
 }
@@ -201,8 +264,15 @@ chains_add(struct chains *c, const char *thread, size_t tlen,
 	buf_addc(&c->key, '\t');
 	buf_add(&c->key, chain, clen);
 	c->unit = r->unit;
+	kind_add(&c->kind, r);
 	tally_add(&c->tally, c->key.data, c->key.len, r);
 	return c->tally.over != NULL ? -1 : 0;
+}
+
+void
+chains_kind(struct chains *c, const struct sst_rec *r)
+{
+	kind_add(&c->kind, r);
 }
 
 const char *
@@ -222,9 +292,10 @@ chains_put(const struct chains *c, long long max)
 		n = (size_t)max;
 	for (i = 0; i < n; i++) {
 		fmt_double(wb, sizeof(wb), c->tally.weight[ix[i]]);
-		printf("%llu\t%s\t%s\t%s\n",
+		printf("%llu\t%s\t%s\t%s%s\n",
 		    (unsigned long long)c->tally.samples[ix[i]], wb,
-		    rec_unitname(c->unit), ht_key(c->tally.keys, ix[i], NULL));
+		    rec_unitname(c->unit), ht_key(c->tally.keys, ix[i], NULL),
+		    kind_timed(&c->kind, c->unit) ? "\tspans" : "");
 	}
 	free(ix);
 }

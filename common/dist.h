@@ -6,16 +6,27 @@
 #define DIST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-/* Every value, kept for the median. */
+/* A value and how many times it came. */
+struct dist_ent {
+	double		 v;
+	uint64_t	 k;
+};
+
+/*
+ * The values as (value, count) entries, equal values counted, not
+ * stored: memory grows with the distinct values, not the instances.
+ */
 struct dist {
-	double		*v;
-	size_t		 n, cap;
+	struct dist_ent	*e;
+	size_t		 ne, cap;
+	uint64_t	 n;		/* instances */
 	double		 total;		/* summed in the order added */
 };
 
 struct dist_sum {
-	size_t		 n;
+	uint64_t	 n;
 	double		 total;
 	double		 avg;
 	double		 med;		/* even n: mean of the middle two */
@@ -24,8 +35,15 @@ struct dist_sum {
 };
 
 void	 dist_init(struct dist *);
+/* Add one instance of v. */
 void	 dist_add(struct dist *, double);
-/* The summary of d (n > 0); the values get sorted. */
+/*
+ * Add k instances of v, as k calls of dist_add() would, in time and
+ * memory independent of k; -1 (nothing added) if the count of
+ * instances would pass 2^64-1.
+ */
+int	 dist_addn(struct dist *, double, uint64_t);
+/* The summary of d (n > 0); the entries get sorted. */
 void	 dist_summary(struct dist *, struct dist_sum *);
 void	 dist_free(struct dist *);
 

@@ -470,7 +470,8 @@ int	 chains_add(struct chains *, const char *, size_t, const char *,
 const char *chains_over(const struct chains *);
 /*
  * Write "samples TAB weight TAB unit TAB thread TAB chain" rows,
- * heaviest first, the first max of them (all if max < 0).
+ * heaviest first, the first max of them (all if max < 0); rows of a
+ * timed stream (kind.h) end in a sixth field, "spans".
  */
 void	 chains_put(const struct chains *, long long);
 void	 chains_free(struct chains *);
@@ -483,6 +484,7 @@ struct chainrow {
 	size_t		 threadlen;
 	const char	*chain;
 	size_t		 chainlen;
+	int		 timed;		/* a sixth field "spans" (kind.h) */
 };
 /* Parse one line; 0 ok, else -1 with a static message in *why. */
 int	 chainrow_parse(const char *, size_t, struct chainrow *,
@@ -499,6 +501,18 @@ struct chainset {
  */
 void	 chainset_read(struct chainset *, const char *);
 void	 chainset_free(struct chainset *);
+/*
+ * The frame that every chain with frames ends with (last) or begins
+ * with, escaped, its length in *len; NULL when they differ or there is
+ * none.
+ */
+const char *chainset_common(const struct chainset *, int, size_t *);
+/*
+ * The function the rows are about, decoded into the buffer: if last,
+ * the frame they all end with; if none and first, the one they all
+ * begin with; NULL if neither.
+ */
+const char *chainset_name(const struct chainset *, int, int, struct buf *);
 /* The short name of a thread: Python's name.rsplit('"', 2)[-2]. */
 const char *chain_shortthread(const char *, size_t, size_t *);
 /* --- end chain.c --- */

@@ -5,7 +5,7 @@
  * record by rec_addw() to match Python's float sums.  tally_sort() and
  * tally_sortw() rank ids heaviest first, ties in their given order.
  * tally_leaves() reads a stream into totals per leaf (sst-leaf(1),
- * sst-categories(1)).
+ * sst-categories(1)), tally_leaveskind() noting its kind (kind.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 static int	byweight(size_t, size_t, void *);
 
@@ -121,12 +122,20 @@ tally_sort(const struct tally *t)
 	return ix;
 }
 
-/*
- * Add the records of one input to the totals per leaf, keyed by the
- * last frame's name and location entry, and every sample to *total.
- */
 void
 tally_leaves(struct tally *t, double *total, const char *path)
+{
+	tally_leaveskind(t, total, path, NULL);
+}
+
+/*
+ * Add the records of one input to the totals per leaf, keyed by the
+ * last frame's name and location entry, and every sample to *total;
+ * note the kind of the stream in *k unless k is NULL.
+ */
+void
+tally_leaveskind(struct tally *t, double *total, const char *path,
+    struct kind *k)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
@@ -143,6 +152,8 @@ tally_leaves(struct tally *t, double *total, const char *path)
 	while (rec_read(rd, &r)) {
 		if (isinf(*total = rec_addw(*total, &r)))
 			rec_fail(rd, "the total weight overflows to infinity");
+		if (k != NULL)
+			kind_add(k, &r);
 		if (r.samples == 0 ||
 		    (p = rec_leaf(rd, &r, &n, &loc, &ln)) == NULL)
 			continue;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 static void	readfile(struct chains *, struct frames *,
 		    const struct buf *, long long, const char *);
@@ -37,6 +38,7 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &unit);
 	while (rec_read(rd, &r)) {
+		chains_kind(c, &r);
 		if (r.samples == 0)
 			continue;
 		frames_split(f, r.stack, r.stacklen);

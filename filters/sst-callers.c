@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 struct opts {
 	const char	*name;		/* escaped */
@@ -70,6 +71,7 @@ readfile(struct chains *c, struct frames *f, struct opts *o,
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &o->unit);
 	while (rec_read(rd, &r)) {
+		chains_kind(c, &r);
 		if (r.samples == 0)
 			continue;
 		frames_split(f, r.stack, r.stacklen);

@@ -6,7 +6,10 @@
  * and its share of each stream's total; rows go heaviest |delta| first,
  * ties in first-seen order (A's functions, then B's new ones).  -N
  * scales B to A's total.  --fail-above PCT makes the comparison a gate:
- * exit 3 when some function's share grew by more than PCT points.
+ * exit 3 when some function's share grew by more than PCT points.  The
+ * gate fails closed: a side with a total of 0 (empty) or a share that
+ * is not finite is an error (exit 1), never a pass; a total that
+ * overflows is an error with or without the gate.
  * -F folded writes "stack countA countB" lines instead, as difffolded.pl
  * does, one per distinct stack, so that every frame's difference is
  * the sum over the stacks under it.
@@ -20,6 +23,7 @@
 
 #include "sst.h"
 #include "dside.h"
+#include "kind.h"
 
 struct diff {
 	struct dside	 a, b;
@@ -33,6 +37,8 @@ static int	bydelta(size_t, size_t, void *);
 static void	putval(double, enum sst_unit, int);
 static void	puttable(struct diff *, size_t *, size_t);
 static void	putfolded(struct diff *);
+static void	share(const struct diff *, size_t, double *, double *);
+static void	checkside(const struct dside *, const char *, int);
 static int	gate(struct diff *, double);
 static __dead void usage(int);
 
@@ -46,13 +52,21 @@ bydelta(size_t x, size_t y, void *arg)
 	return dx > dy ? -1 : dx < dy;
 }
 
-/* A weight in its unit, signed if asked to. */
+/*
+ * A weight in its unit, signed if asked to; seconds below 1 with three
+ * significant digits in ms, µs or ns, so that a kernel is not 0.000s.
+ */
 static void
 putval(double v, enum sst_unit u, int sign)
 {
+	char b[FMTBUF];
+
 	if (v == 0)
 		v = 0;
-	if (u == U_SECONDS)
+	if (u == U_SECONDS && v != 0 && fabs(v) < 0.9995)
+		printf("%s%s", sign && v > 0 ? "+" : "",
+		    fmt_time(b, sizeof(b), v));
+	else if (u == U_SECONDS)
 		printf(sign ? "%+.3fs" : "%.3fs", v);
 	else
 		printf(sign ? "%+.6g%s" : "%.6g%s", v, u == U_BYTES ? " B" : "");
@@ -120,24 +134,61 @@ putfolded(struct diff *d)
 	}
 }
 
+/*
+ * The shares in A and in B of function id, in percent; a share that is
+ * not finite (a total that overflowed, values far above a tiny total)
+ * ends the program, since a gate must not pass on it.
+ */
+static void
+share(const struct diff *d, size_t id, double *sa, double *sb)
+{
+	const char *k;
+	double tb = d->b.total * d->scale;
+	size_t len;
+
+	k = ht_key(d->names, id, &len);
+	*sa = d->a.total != 0 ? 100 * dside_value(&d->a.fn, k, len) /
+	    d->a.total : 0;
+	*sb = tb != 0 ? 100 * dside_value(&d->b.fn, k, len) * d->scale / tb :
+	    0;
+	if (!isfinite(*sa) || !isfinite(*sb))
+		errx(1, "%s: its share is not a finite number (%g%% -> %g%%): "
+		    "the gate cannot decide", k, *sa, *sb);
+}
+
+/*
+ * A side the comparison cannot use: a total that overflowed, or, for
+ * the gate, no weight at all, against which every share is 0 and so
+ * never grows.
+ */
+static void
+checkside(const struct dside *s, const char *path, int gating)
+{
+	if (strcmp(path, "-") == 0)
+		path = "<stdin>";
+	if (!isfinite(s->total))
+		errx(1, "%s: the total weight overflows to infinity", path);
+	if (gating && s->total == 0)
+		errx(1, "--fail-above: %s is empty (a total weight of 0): "
+		    "the gate cannot compare it", path);
+}
+
 /* Report the functions whose share grew by more than pct points. */
 static int
 gate(struct diff *d, double pct)
 {
-	const char *k;
-	double sa, sb, tb = d->b.total * d->scale;
-	size_t i, len;
+	double sa, sb;
+	size_t i;
 	int bad = 0;
 
+	for (i = 0; i < ht_count(d->names); i++)
+		share(d, i, &sa, &sb);
 	for (i = 0; i < ht_count(d->names); i++) {
-		k = ht_key(d->names, i, &len);
-		sa = d->a.total != 0 ? 100 * dside_value(&d->a.fn, k, len) /
-		    d->a.total : 0;
-		sb = tb != 0 ? 100 * dside_value(&d->b.fn, k, len) * d->scale / tb :
-		    0;
+		share(d, i, &sa, &sb);
 		if (sb - sa > pct) {
 			warnx("%s: share %.1f%% -> %.1f%%, up %.1f points, "
-			    "more than %g", k, sa, sb, sb - sa, pct);
+			    "more than %g", ht_key(d->names, i, NULL), sa, sb,
+			    sb - sa, pct);
 			bad = 1;
 		}
 	}
@@ -221,11 +272,16 @@ main(int argc, char *argv[])
 		    rec_unitname(d.b.unit));
 	if (!d.a.hasunit)
 		d.a.unit = d.b.unit;
+	checkside(&d.a, argv[0], pct >= 0);
+	checkside(&d.b, argv[1], pct >= 0);
 	d.scale = 1;
 	if (normalise) {
 		if (d.b.total == 0)
 			errx(1, "-N: %s has a total of 0", argv[1]);
 		d.scale = d.a.total / d.b.total;
+		if (!isfinite(d.scale) || d.scale == 0)
+			errx(1, "-N: the scale %s / %s overflows", argv[0],
+			    argv[1]);
 	}
 
 	d.names = ht_new();
@@ -246,12 +302,12 @@ main(int argc, char *argv[])
 		ix[i] = i;
 	}
 	sst_sort(ix, n, bydelta, d.delta);
+	bad = pct >= 0 && gate(&d, pct);
 	if (folded)
 		putfolded(&d);
 	else
 		puttable(&d, ix, n);
 	fshut(stdout, "stdout");
-	bad = pct >= 0 && gate(&d, pct);
 	free(ix);
 	free(d.delta);
 	ht_free(d.names);

@@ -5,7 +5,8 @@
  * when the function is the leaf).  Prints a TAB-separated row per function,
  * heaviest first, then the names never found, for sst-table(1).
  * Weights are summed exactly as the reference Python scripts sum them,
- * sample after sample.
+ * sample after sample.  The table of a timed stream (kind.h: spans)
+ * counts spans and prints times in s, ms, µs or ns.
  */
 #include <err.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 struct incl {
 	struct tally	 tally;		/* by escaped name, first occurrence */
@@ -25,6 +27,7 @@ struct incl {
 	double		 total;		/* every sample, in stream order */
 	int		 self;		/* -k leaf: count leaves only */
 	int		 unit;		/* of every input */
+	struct kind	 kind;
 };
 
 static void	addnames(struct incl *, char *);
@@ -97,6 +100,7 @@ readfile(struct incl *in, const char *path)
 		if (isinf(in->total = rec_addw(in->total, &r)))
 			rec_fail(rd, "the total weight overflows to infinity");
 		in->nrec++;
+		kind_add(&in->kind, &r);
 		if (r.stacklen == 0 || r.samples == 0)
 			continue;
 		if (in->self) {
@@ -138,6 +142,7 @@ putrows(struct incl *in, int raw)
 	enum sst_unit u = in->unit < 0 ? U_SECONDS : (enum sst_unit)in->unit;
 	size_t *miss, i, id, nmiss = 0, n = tally_count(t);
 	double pct;
+	int timed = kind_timed(&in->kind, u);
 
 	if (raw) {
 		for (id = 0; id < n; id++)
@@ -148,14 +153,14 @@ putrows(struct incl *in, int raw)
 		return;
 	}
 	tally_sortw(in->order, in->ncredited, t->weight);
-	printf("Samples\tInclusive %%\tInclusive %s\tFunction\n",
-	    fmt_unitnoun(u));
+	printf("%s\tInclusive %%\tInclusive %s\tFunction\n",
+	    timed ? "Spans" : "Samples", fmt_unitnoun(u));
 	for (i = 0; i < in->ncredited; i++) {
 		id = in->order[i];
 		pct = in->total != 0 ? 100 * t->weight[id] / in->total : 0;
 		printf("%s\t%.1f%%\t%s\t%s\n",
 		    fmt_commas(sb, sizeof(sb), t->samples[id]), pct,
-		    fmt_weight(wb, sizeof(wb), t->weight[id], u),
+		    fmt_kindw(wb, sizeof(wb), t->weight[id], u, timed),
 		    ht_key(t->keys, id, NULL));
 	}
 	miss = xreallocarray(NULL, n, sizeof(*miss));
@@ -165,7 +170,7 @@ putrows(struct incl *in, int raw)
 	sst_sort(miss, nmiss, byname, in->raw);
 	for (i = 0; i < nmiss; i++)
 		printf("0\t0.0%%\t%s\t%s (not found)\n",
-		    fmt_weight(wb, sizeof(wb), 0, u),
+		    fmt_kindw(wb, sizeof(wb), 0, u, timed),
 		    ht_key(t->keys, miss[i], NULL));
 	free(miss);
 }
@@ -186,6 +191,7 @@ main(int argc, char *argv[])
 	sst_init();
 	memset(&in, 0, sizeof(in));
 	in.unit = -1;
+	kind_init(&in.kind);
 	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "hk:r")) != -1) {
 		switch (ch) {

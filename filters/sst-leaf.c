@@ -5,7 +5,9 @@
  * TAB-separated row per leaf, heaviest first, with samples, share of
  * the total, weight in its unit, name and location, for sst-table(1).
  * Weights are summed exactly as the reference Python scripts sum them,
- * sample after sample.
+ * sample after sample.  The table of a timed stream (kind.h: spans)
+ * counts spans and prints times in s, ms, µs or ns; a sampled one keeps
+ * the reference's samples and "12.34s".
  */
 #include <err.h>
 #include <limits.h>
@@ -14,10 +16,12 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 struct leaves {
 	struct tally	 tally;		/* by escaped "name TAB location" */
 	double		 total;		/* every sample, in stream order */
+	struct kind	 kind;
 };
 
 static void	putloc(const char *, size_t);
@@ -71,13 +75,14 @@ putrows(const struct leaves *lv, long long max, int raw)
 	enum sst_unit u = t->unit < 0 ? U_SECONDS : (enum sst_unit)t->unit;
 	size_t *ix, i, n = tally_count(t), len;
 	double pct;
+	int timed = kind_timed(&lv->kind, u);
 
 	ix = tally_sort(t);
 	if (max >= 0 && (unsigned long long)max < n)
 		n = (size_t)max;
 	if (!raw)
-		printf("Samples\tSelf %%\tSelf %s\tFunction\tLocation\n",
-		    fmt_unitnoun(u));
+		printf("%s\tSelf %%\tSelf %s\tFunction\tLocation\n",
+		    timed ? "Spans" : "Samples", fmt_unitnoun(u));
 	for (i = 0; i < n; i++) {
 		pct = lv->total != 0 ? 100 * t->weight[ix[i]] / lv->total : 0;
 		k = ht_key(t->keys, ix[i], &len);
@@ -91,7 +96,7 @@ putrows(const struct leaves *lv, long long max, int raw)
 		}
 		fmt_commas(sb, sizeof(sb), t->samples[ix[i]]);
 		printf("%s\t%.1f%%\t%s\t", sb, pct,
-		    fmt_weight(wb, sizeof(wb), t->weight[ix[i]], u));
+		    fmt_kindw(wb, sizeof(wb), t->weight[ix[i]], u, timed));
 		fwrite(k, 1, (size_t)(tab - k) + 1, stdout);
 		putloc(tab + 1, len - (size_t)(tab - k) - 1);
 		putchar('\n');
@@ -136,10 +141,11 @@ main(int argc, char *argv[])
 
 	memset(&lv, 0, sizeof(lv));
 	tally_init(&lv.tally);
+	kind_init(&lv.kind);
 	if (argc == 0)
-		tally_leaves(&lv.tally, &lv.total, NULL);
+		tally_leaveskind(&lv.tally, &lv.total, NULL, &lv.kind);
 	for (i = 0; i < argc; i++)
-		tally_leaves(&lv.tally, &lv.total, argv[i]);
+		tally_leaveskind(&lv.tally, &lv.total, argv[i], &lv.kind);
 	putrows(&lv, max, rflag);
 	tally_free(&lv.tally);
 	fshut(stdout, "stdout");

@@ -5,11 +5,13 @@
  * Med, Min, Max, StdDev and Name, heaviest first, ties in first-seen
  * order.  A record with one sample is one instance of its weight; one
  * with n samples and a period is n instances of the period; one with n
- * samples of different weights cannot be split and is an error.  Every
- * instance is kept (8 bytes each) for the median.
+ * samples of different weights cannot be split and is an error.  Equal
+ * instances of a leaf are counted, not stored (dist.c): memory follows
+ * the distinct (leaf, value) pairs, whatever the sample counts.
  */
 #include <err.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,9 @@ static __dead void fail(struct sst_reader *, const char *,
 static void	readstream(struct stats *, const char *);
 static double	col(const struct dist_sum *, int);
 static const char *scale(double, double *);
+static int	cmpdouble(const void *, const void *);
+static double	colmedian(const struct dist_sum *, const size_t *, size_t,
+		    int, double *);
 static void	putnum(const struct stats *, double, double, int);
 static void	putrows(struct stats *, long long, int);
 static void	usage(int);
@@ -75,7 +80,7 @@ readstream(struct stats *st, const char *path)
 	struct sst_rec r;
 	const char *leaf;
 	unsigned long long line = 0;
-	uint64_t k;
+	double v;
 	size_t len, id;
 	int fd, isnew;
 
@@ -105,11 +110,13 @@ readstream(struct stats *st, const char *path)
 		}
 		if (isnew)
 			dist_init(&st->d[id]);
-		for (k = 0; k < r.samples; k++) {
-			dist_add(&st->d[id], r.samples == 1 ? r.weight :
-			    r.period);
-			st->total += r.samples == 1 ? r.weight : r.period;
-		}
+		v = r.samples == 1 ? r.weight : r.period;
+		if (dist_addn(&st->d[id], v, r.samples) == -1)
+			fail(rd, path, line, "leaf %.*s: the instance count "
+			    "passes 2^64-1", (int)len, leaf);
+		if (isinf(st->total = fmt_pysum(st->total, v, r.samples)))
+			fail(rd, path, line, "the total weight overflows to "
+			    "infinity");
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -136,24 +143,47 @@ col(const struct dist_sum *s, int c)
 	}
 }
 
-/* The unit of seconds in which the largest value m reads best. */
+/*
+ * The unit of seconds of a column whose median is m: the largest of s,
+ * ms, µs and ns in which m is at least 1, so that the median row shows
+ * four significant digits with three decimals, and a row a tenth of it
+ * three; seconds for a column of zeros.
+ */
 static const char *
 scale(double m, double *f)
 {
-	if (m >= 1 || m == 0) {
-		*f = 1;
-		return "s";
-	}
-	if (m >= 1e-3) {
-		*f = 1e3;
-		return "ms";
-	}
-	if (m >= 1e-6) {
-		*f = 1e6;
-		return "us";
-	}
-	*f = 1e9;
-	return "ns";
+	static const char *name[] = { "s", "ms", "\xc2\xb5s", "ns" };
+	int i;
+
+	for (i = 0, *f = 1; i < 3 && m != 0 && m * *f < 1; i++)
+		*f *= 1e3;
+	return name[i];
+}
+
+/* qsort(3) order of doubles. */
+static int
+cmpdouble(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the nonzero magnitudes of column c of rows ix[0..n). */
+static double
+colmedian(const struct dist_sum *s, const size_t *ix, size_t n, int c,
+    double *tmp)
+{
+	size_t i, k = 0;
+	double v;
+
+	for (i = 0; i < n; i++)
+		if ((v = fabs(col(&s[ix[i]], c))) != 0)
+			tmp[k++] = v;
+	if (k == 0)
+		return 0;
+	qsort(tmp, k, sizeof(*tmp), cmpdouble);
+	return tmp[(k - 1) / 2];
 }
 
 /* Print value v of a column scaled by f (raw: as it is). */
@@ -175,7 +205,7 @@ putrows(struct stats *st, long long max, int raw)
 	static const char *hd[NCOLS] = { "Total Time", "Avg", "Med", "Min",
 	    "Max", "StdDev" };
 	struct dist_sum *s;
-	double *tot, f[NCOLS], m, pct;
+	double *tot, f[NCOLS], pct;
 	const char *u[NCOLS], *k;
 	size_t *ix, i, n = ht_count(st->names), len;
 	char b[FMTBUF];
@@ -192,12 +222,8 @@ putrows(struct stats *st, long long max, int raw)
 	tally_sortw(ix, n, tot);
 	if (max >= 0 && (unsigned long long)max < n)
 		n = (size_t)max;
-	for (c = 0; c < NCOLS; c++) {
-		for (m = 0, i = 0; i < n; i++)
-			if (col(&s[ix[i]], c) > m)
-				m = col(&s[ix[i]], c);
-		u[c] = scale(m, &f[c]);
-	}
+	for (c = 0; c < NCOLS; c++)
+		u[c] = scale(colmedian(s, ix, n, c, tot), &f[c]);
 	if (!raw) {
 		printf("%s (%%)", st->unit == U_SECONDS ? "Time" : "Total");
 		for (c = 0; c < NCOLS; c++) {
@@ -222,7 +248,7 @@ putrows(struct stats *st, long long max, int raw)
 			putchar('\t');
 			putnum(st, col(&s[ix[i]], c), f[c], raw);
 			if (c == C_TOTAL)
-				printf("\t%zu", s[ix[i]].n);
+				printf("\t%llu", (unsigned long long)s[ix[i]].n);
 		}
 		k = ht_key(st->names, ix[i], &len);
 		putchar('\t');

@@ -4,7 +4,10 @@
  * heaviest first, as TAB-separated rows for sst-table(1); or, with -F,
  * only their names or the totals of the whole stream.  Weights are
  * summed exactly as the reference Python scripts sum them, sample after
- * sample, and the records must all have one unit.
+ * sample, and the records must all have one unit.  The table of a timed
+ * stream (kind.h: spans) says "Spans" and "Time", its times in s, ms,
+ * µs or ns; a sampled one, and -F ray always, keep the reference's
+ * "Samples", "CPU time" and "12.34s".
  */
 #include <err.h>
 #include <math.h>
@@ -13,6 +16,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 enum view { V_TABLE, V_RAY, V_NAMES, V_RAYNAMES, V_TOTAL, NVIEWS };
 
@@ -21,6 +25,7 @@ struct threads {
 	uint64_t	 nsamples;	/* over the whole stream */
 	double		 total;		/* every sample, in stream order */
 	int		 unit;		/* -1 until a record is read */
+	struct kind	 kind;
 };
 
 static void	readfile(struct threads *, const char *);
@@ -41,6 +46,7 @@ readfile(struct threads *t, const char *path)
 	rec_oneunit(rd, &t->unit);
 	rec_nostacks(rd);
 	while (rec_read(rd, &r)) {
+		kind_add(&t->kind, &r);
 		tally_add(&t->tally, r.thread, r.threadlen, &r);
 		if (t->tally.over != NULL)
 			rec_fail(rd, "thread %.*s: %s", (int)r.threadlen,
@@ -86,6 +92,7 @@ putrows(const struct threads *t, enum view v, int raw, int unsorted)
 	enum sst_unit u = t->unit < 0 ? U_SECONDS : (enum sst_unit)t->unit;
 	size_t *ix, i, id, n = tally_count(&t->tally);
 	double grand = 0, pct;
+	int timed = v != V_RAY && kind_timed(&t->kind, u);
 
 	for (i = 0; i < n; i++)
 		grand += w[i];
@@ -94,7 +101,8 @@ putrows(const struct threads *t, enum view v, int raw, int unsorted)
 		    "infinity");
 	ix = unsorted ? NULL : tally_sort(&t->tally);
 	if (!raw)
-		printf("Samples\t%s\t%% total\tThread name\n", head[u]);
+		printf("%s\t%s\t%% total\tThread name\n", timed ? "Spans" :
+		    "Samples", timed ? "Time" : head[u]);
 	for (i = 0; i < n; i++) {
 		id = ix != NULL ? ix[i] : i;
 		pct = grand != 0 ? 100 * w[id] / grand : 0;
@@ -109,7 +117,7 @@ putrows(const struct threads *t, enum view v, int raw, int unsorted)
 			printf("%s\t%s\t%s\t", sb, wb, pb);
 		} else
 			printf("%s\t%s\t%.1f%%\t", sb,
-			    fmt_weight(wb, sizeof(wb), w[id], u), pct);
+			    fmt_kindw(wb, sizeof(wb), w[id], u, timed), pct);
 		fputs(ht_key(t->tally.keys, id, NULL), stdout);
 		putchar('\n');
 	}
@@ -159,6 +167,7 @@ main(int argc, char *argv[])
 
 	memset(&t, 0, sizeof(t));
 	tally_init(&t.tally);
+	kind_init(&t.kind);
 	t.unit = -1;
 	if (argc == 0)
 		readfile(&t, NULL);

@@ -4,7 +4,12 @@
  * the reference analyze_pyspy_profile.py prints its caller stacks, its
  * call graph and its full stack dump: one block per row, one indented
  * line per frame.  Names are decoded from the sst(5) escapes, weights
- * printed in the unit of the rows.
+ * printed in the unit of the rows.  The text says what it knows only:
+ * rows of a timed stream (a sixth field, "spans") count spans and print
+ * times in s, ms, µs or ns; without -m the function is the frame every
+ * chain ends (or begins) with, if there is one; without -W no share of
+ * a thread is claimed, and rows that all name no thread (grouped across
+ * threads) show none.
  */
 #include <err.h>
 #include <limits.h>
@@ -14,6 +19,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 
 enum view { V_CALLERS, V_FULL, V_GCALLERS, V_GCALLEES, NVIEWS };
 enum mark { M_LAST, M_NAME, M_CALLEE };
@@ -21,11 +27,17 @@ enum mark { M_LAST, M_NAME, M_CALLEE };
 struct tree {
 	struct chainset	 cs;
 	struct buf	 scratch;	/* a decoded name */
-	const char	*name;		/* -m */
+	struct buf	 guessed;	/* the name found in the rows */
+	const char	*name;		/* -m, or found in the rows */
 	double		 total;		/* -W */
 	enum sst_unit	 unit;		/* of the rows */
 	long long	 num;		/* -n */
 	int		 hasnum;
+	int		 hasname;	/* -m given, or a name found */
+	int		 hastotal;	/* -W given */
+	int		 timed;		/* rows of spans */
+	const char	*noun;		/* what the counts count */
+	int		 threads;	/* rows name threads, or -W */
 };
 
 static const char *decode(struct tree *, const char *, size_t, size_t *);
@@ -58,7 +70,7 @@ wt(const struct tree *t, double w)
 	static int i;
 
 	i = !i;
-	return fmt_weight(b[i], sizeof(b[i]), w, t->unit);
+	return fmt_kindw(b[i], sizeof(b[i]), w, t->unit, t->timed);
 }
 
 /* 100 * w / total, or 0 when total is 0. */
@@ -151,22 +163,37 @@ putstacks(struct tree *t, double sum, int callers)
 				    "2^64-1");
 			samples += t->cs.rows[i].samples;
 		}
-		printf("\n%s samples (%s) contain '%s' (%.1f%% of thread "
-		    "CPU)\n\n", fmt_commas(sb, sizeof(sb), samples),
-		    wt(t, sum), t->name, pct(sum, t->total));
+		printf("\n%s %s (%s)", fmt_commas(sb, sizeof(sb), samples),
+		    t->noun, wt(t, sum));
+		if (t->hasname)
+			printf(" contain '%s'", t->name);
+		if (t->hastotal)
+			printf(" (%.1f%% of thread %s)", pct(sum, t->total),
+			    t->timed ? "time" : "CPU");
+		fputs("\n\n", stdout);
 	}
 	for (i = 0, n = shown(t, t->cs.n); i < n; i++) {
 		r = &t->cs.rows[i];
-		printf("--- Stack #%zu: %s samples, %s (%.1f%%", i + 1,
-		    fmt_commas(sb, sizeof(sb), r->samples), wt(t, r->weight),
-		    pct(r->weight, t->total));
-		if (callers) {
-			printf(" of thread, %.1f%% of '%s') [",
-			    pct(r->weight, sum), t->name);
-			putthread(t, r);
-			puts("] ---");
-		} else
-			puts(") ---");
+		printf("--- Stack #%zu: %s %s, %s (", i + 1,
+		    fmt_commas(sb, sizeof(sb), r->samples), t->noun,
+		    wt(t, r->weight));
+		if (!callers)
+			printf("%.1f%%) ---\n", pct(r->weight, t->total));
+		else {
+			if (t->hastotal)
+				printf("%.1f%% of thread, ",
+				    pct(r->weight, t->total));
+			printf("%.1f%%", pct(r->weight, sum));
+			if (t->hasname)
+				printf(" of '%s'", t->name);
+			putchar(')');
+			if (t->threads) {
+				fputs(" [", stdout);
+				putthread(t, r);
+				putchar(']');
+			}
+			puts(" ---");
+		}
 		putchain(t, r, 4, M_LAST);
 		putchar('\n');
 	}
@@ -203,18 +230,22 @@ putgraph(struct tree *t, int callers)
 	printf("--- %s (%s unique chains, showing top %lld) ---\n\n",
 	    callers ? "Callers" : "Callees", fmt_commas(sb, sizeof(sb), k),
 	    t->hasnum && t->num < (long long)k ? t->num : (long long)k);
-	if (nself > 0)
-		printf("  (self): %s samples, %s (%.1f%%) -- '%s' is the "
-		    "leaf\n\n", fmt_commas(sb, sizeof(sb), selfn),
-		    wt(t, selfw), pct(selfw, t->total), t->name);
+	if (nself > 0) {
+		printf("  (self): %s %s, %s (%.1f%%)",
+		    fmt_commas(sb, sizeof(sb), selfn), t->noun, wt(t, selfw),
+		    pct(selfw, t->total));
+		if (t->hasname)
+			printf(" -- '%s' is the leaf", t->name);
+		fputs("\n\n", stdout);
+	}
 	n = shown(t, k);
 	for (i = 0, j = 0; j < n; i++) {
 		r = &t->cs.rows[i];
 		if (!callers && !isdeep(r))
 			continue;
-		printf("  #%zu: %s samples, %s (%.1f%%)\n", ++j,
-		    fmt_commas(sb, sizeof(sb), r->samples), wt(t, r->weight),
-		    pct(r->weight, t->total));
+		printf("  #%zu: %s %s, %s (%.1f%%)\n", ++j,
+		    fmt_commas(sb, sizeof(sb), r->samples), t->noun,
+		    wt(t, r->weight), pct(r->weight, t->total));
 		putchain(t, r, 6, callers ? M_NAME : M_CALLEE);
 		putchar('\n');
 	}
@@ -236,11 +267,10 @@ main(int argc, char *argv[])
 	const char *errstr;
 	double sum = 0;
 	size_t i;
-	int ch, hastotal = 0, view = V_CALLERS;
+	int ch, view = V_CALLERS;
 
 	sst_init();
 	memset(&t, 0, sizeof(t));
-	t.name = "";
 	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "F:hm:n:W:")) != -1) {
 		switch (ch) {
@@ -255,6 +285,7 @@ main(int argc, char *argv[])
 			usage(1);
 		case 'm':
 			t.name = optarg;
+			t.hasname = 1;
 			break;
 		case 'n':
 			t.num = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
@@ -266,7 +297,7 @@ main(int argc, char *argv[])
 		case 'W':
 			if (fmt_strtod(optarg, strlen(optarg), &t.total) == -1)
 				errx(2, "-W: invalid: %s", optarg);
-			hastotal = 1;
+			t.hastotal = 1;
 			break;
 		default:
 			usage(0);
@@ -276,23 +307,36 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	buf_init(&t.scratch);
+	buf_init(&t.guessed);
 	if (argc == 0)
 		chainset_read(&t.cs, NULL);
 	for (ch = 0; ch < argc; ch++)
 		chainset_read(&t.cs, argv[ch]);
-	for (i = 0; i < t.cs.n; i++)
+	for (i = 0; i < t.cs.n; i++) {
 		if (isinf(sum += t.cs.rows[i].weight))
 			errx(1, "the total weight of the rows overflows to "
 			    "infinity");
+		t.timed |= t.cs.rows[i].timed;
+		t.threads |= t.cs.rows[i].threadlen > 0 || t.hastotal;
+	}
 	t.unit = t.cs.n > 0 ? t.cs.rows[0].unit : U_SECONDS;
-	if (!hastotal)
+	t.noun = t.timed ? "spans" : "samples";
+	if (!t.hastotal)
 		t.total = sum;
+	/* Without -m: the frame every chain ends with, else begins with. */
+	if (!t.hasname && view != V_FULL &&
+	    (t.name = chainset_name(&t.cs, view != V_GCALLEES,
+	    view != V_GCALLERS, &t.guessed)) != NULL)
+		t.hasname = 1;
+	if (t.name == NULL)
+		t.name = "";
 	if (view == V_CALLERS || view == V_FULL)
 		putstacks(&t, sum, view == V_CALLERS);
 	else
 		putgraph(&t, view == V_GCALLERS);
 	chainset_free(&t.cs);
 	buf_free(&t.scratch);
+	buf_free(&t.guessed);
 	fshut(stdout, "stdout");
 	return 0;
 }

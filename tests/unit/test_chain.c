@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "kind.h"
 #include "tutil.h"
 
 static struct sst_rec rec(uint64_t, double, int, double);
@@ -377,28 +378,28 @@ START_TEST(test_chains)
 	add(c, "main", "s", &r);
 	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
-	    "1\t5\tseconds\tmain\tlate\n"
-	    "2\t1.5\tseconds\t\t\n"
-	    "11\t1.2\tseconds\tmain\ta;b\n"
-	    "1000\t1.0000000000000007\tseconds\tmain\ts\n"
-	    "3\t0.5\tseconds\tmain\ta\n"
-	    "2\t0.5\tseconds\tworker\ta;b\n"
-	    "2\t0.30000000000000004\tseconds\tworker\ta\n"
-	    "3\t0.30000000000000004\tseconds\tt\\x3b\t\\e;x\\x3by\n"
-	    "1\t0.001\tseconds\tmain\tz\n");
+	    "1\t5\tseconds\tmain\tlate\tspans\n"
+	    "2\t1.5\tseconds\t\t\tspans\n"
+	    "11\t1.2\tseconds\tmain\ta;b\tspans\n"
+	    "1000\t1.0000000000000007\tseconds\tmain\ts\tspans\n"
+	    "3\t0.5\tseconds\tmain\ta\tspans\n"
+	    "2\t0.5\tseconds\tworker\ta;b\tspans\n"
+	    "2\t0.30000000000000004\tseconds\tworker\ta\tspans\n"
+	    "3\t0.30000000000000004\tseconds\tt\\x3b\t\\e;x\\x3by\tspans\n"
+	    "1\t0.001\tseconds\tmain\tz\tspans\n");
 	free(out);
 	/* Writing does not change the groups. */
 	out = tu_capture(putchains, c);
 	ck_assert_str_eq(out,
-	    "1\t5\tseconds\tmain\tlate\n"
-	    "2\t1.5\tseconds\t\t\n"
-	    "11\t1.2\tseconds\tmain\ta;b\n"
-	    "1000\t1.0000000000000007\tseconds\tmain\ts\n"
-	    "3\t0.5\tseconds\tmain\ta\n"
-	    "2\t0.5\tseconds\tworker\ta;b\n"
-	    "2\t0.30000000000000004\tseconds\tworker\ta\n"
-	    "3\t0.30000000000000004\tseconds\tt\\x3b\t\\e;x\\x3by\n"
-	    "1\t0.001\tseconds\tmain\tz\n");
+	    "1\t5\tseconds\tmain\tlate\tspans\n"
+	    "2\t1.5\tseconds\t\t\tspans\n"
+	    "11\t1.2\tseconds\tmain\ta;b\tspans\n"
+	    "1000\t1.0000000000000007\tseconds\tmain\ts\tspans\n"
+	    "3\t0.5\tseconds\tmain\ta\tspans\n"
+	    "2\t0.5\tseconds\tworker\ta;b\tspans\n"
+	    "2\t0.30000000000000004\tseconds\tworker\ta\tspans\n"
+	    "3\t0.30000000000000004\tseconds\tt\\x3b\t\\e;x\\x3by\tspans\n"
+	    "1\t0.001\tseconds\tmain\tz\tspans\n");
 	free(out);
 	chains_free(c);
 }
@@ -431,10 +432,11 @@ START_TEST(test_chains_sums)
 	/* Only the lengths given are the names. */
 	chains_add(c, "tX", 1, "xyz", 1, &r);
 	out = tu_capture(putchains, c);
+	/* Records without a period: the rows count spans. */
 	ck_assert_str_eq(out,
-	    "5\t1.7\tseconds\tt\ty\n"
-	    "17\t1.25\tseconds\tt\tx\n"
-	    "11\t0.75\tseconds\tt\tz\n");
+	    "5\t1.7\tseconds\tt\ty\tspans\n"
+	    "17\t1.25\tseconds\tt\tx\tspans\n"
+	    "11\t0.75\tseconds\tt\tz\tspans\n");
 	free(out);
 	chains_free(c);
 }
@@ -563,9 +565,14 @@ START_TEST(test_parse_errors)
 		{ "1\t2\tnone", "expected 5 TAB-separated fields" },
 		{ "1\t2\tnone\tt", "expected 5 TAB-separated fields" },
 		{ "1\t2\tt\tc", "expected 5 TAB-separated fields" },
-		{ "1\t2\tnone\tt\tc\t", "expected 5 TAB-separated fields" },
+		{ "1\t2\tnone\tt\tc\t",
+		    "expected 5 TAB-separated fields, or 6 with spans last" },
 		{ "1\t2\tnone\tt\tc\textra",
-		    "expected 5 TAB-separated fields" },
+		    "expected 5 TAB-separated fields, or 6 with spans last" },
+		{ "1\t2\tnone\tt\tc\tspans\tspans",
+		    "expected 5 TAB-separated fields, or 6 with spans last" },
+		{ "1\t2\tnone\tt\tc\tspansx",
+		    "expected 5 TAB-separated fields, or 6 with spans last" },
 		{ "1 2 none t c", "expected 5 TAB-separated fields" },
 		{ "x\tx\tx\tx", "expected 5 TAB-separated fields" },
 		{ "\t1\tnone\tt\tc", "bad sample count" },
@@ -603,6 +610,8 @@ START_TEST(test_parse_errors)
 		{ "1\t1\tnone\t\\q\t\\q", "bad escape sequence" },
 		{ "1\t1\tnone\tt\tc", "ok" },
 		{ "1\t1\tbytes\tt\tc", "ok" },
+		{ "1\t1\tseconds\tt\tc\tspans", "ok" },
+		{ "1\t1\tseconds\tt\t\tspans", "ok" },
 	};
 	size_t i;
 
@@ -620,7 +629,7 @@ START_TEST(test_set)
 
 	a = tu_tmpfile("3\t0.3\tseconds\tThread 1 \"Main\"\tf;g\n"
 	    "1\t0.1\tseconds\tt\t\n");
-	b = tu_tmpfile("2\t2e-1\tseconds\tu\tx\\x3by");
+	b = tu_tmpfile("2\t2e-1\tseconds\tu\tx\\x3by\tspans");
 	memset(&cs, 0, sizeof(cs));
 	chainset_read(&cs, a);
 	ck_assert_uint_eq(cs.n, 2);
@@ -637,6 +646,9 @@ START_TEST(test_set)
 	ck_assert(cs.rows[2].weight == 0.2);
 	ck_assert_uint_eq(cs.rows[2].chainlen, 6);
 	ck_assert_mem_eq(cs.rows[2].chain, "x\\x3by", 6);
+	/* The sixth field says the rows count spans. */
+	ck_assert(!cs.rows[0].timed && !cs.rows[1].timed);
+	ck_assert(cs.rows[2].timed);
 	chainset_free(&cs);
 	ck_assert_uint_eq(cs.n, 0);
 	ck_assert_ptr_null(cs.rows);
@@ -644,6 +656,45 @@ START_TEST(test_set)
 	unlink(b);
 	free(a);
 	free(b);
+}
+END_TEST
+
+/*
+ * The frame every chain ends with (callers' rows), else begins with
+ * (callees' rows), decoded; none when neither is common; rows without
+ * frames do not count.
+ */
+START_TEST(test_set_name)
+{
+	struct chainset cs;
+	struct buf b;
+	const char *n;
+	char *a;
+	size_t len;
+
+	buf_init(&b);
+	a = tu_tmpfile("1\t1\tnone\tt\tm;x\\x3by\n"
+	    "1\t1\tnone\tu\tr;x\\x3by\n1\t1\tnone\tt\t\n");
+	memset(&cs, 0, sizeof(cs));
+	chainset_read(&cs, a);
+	n = chainset_common(&cs, 1, &len);
+	ck_assert_ptr_nonnull(n);
+	ck_assert_mem_eq(n, "x\\x3by", len);
+	ck_assert_ptr_null(chainset_common(&cs, 0, &len));
+	ck_assert_str_eq(chainset_name(&cs, 1, 1, &b), "x;y");
+	ck_assert_ptr_null(chainset_name(&cs, 0, 1, &b));
+	chainset_free(&cs);
+	unlink(a);
+	free(a);
+	a = tu_tmpfile("1\t1\tnone\t\tf;a\n1\t1\tnone\t\tf\n"
+	    "1\t1\tnone\t\tf;b;c\n");
+	chainset_read(&cs, a);
+	ck_assert_str_eq(chainset_name(&cs, 1, 1, &b), "f");
+	ck_assert_ptr_null(chainset_name(&cs, 1, 0, &b));
+	chainset_free(&cs);
+	unlink(a);
+	free(a);
+	buf_free(&b);
 }
 END_TEST
 
@@ -685,6 +736,36 @@ START_TEST(test_set_units)
 	memset(&cs, 0, sizeof(cs));
 	freopen("/dev/null", "w", stderr);
 	chainset_read(&cs, a);
+}
+END_TEST
+
+/*
+ * Records of one period (a sampled stream) make rows of five fields; a
+ * record of samples that weigh 0 makes the stream timed, and every row
+ * then ends in "spans", the rows added before it too.
+ */
+START_TEST(test_chains_kind)
+{
+	struct chains *c;
+	struct sst_rec r;
+	char *out;
+
+	c = chains_new();
+	r = rec(2, 0.02, 1, 0.01);
+	add(c, "main", "a", &r);
+	r = rec(1, 0.01, 1, 0.01);
+	add(c, "main", "b", &r);
+	out = tu_capture(putchains, c);
+	ck_assert_str_eq(out, "2\t0.02\tseconds\tmain\ta\n"
+	    "1\t0.01\tseconds\tmain\tb\n");
+	free(out);
+	r = rec(1, 0, 1, 0);
+	chains_kind(c, &r);
+	out = tu_capture(putchains, c);
+	ck_assert_str_eq(out, "2\t0.02\tseconds\tmain\ta\tspans\n"
+	    "1\t0.01\tseconds\tmain\tb\tspans\n");
+	free(out);
+	chains_free(c);
 }
 END_TEST
 
@@ -762,6 +843,7 @@ chain_suite(void)
 	tcase_add_test(tc, test_span);
 	tcase_add_test(tc, test_chains_empty);
 	tcase_add_test(tc, test_chains);
+	tcase_add_test(tc, test_chains_kind);
 	tcase_add_test(tc, test_chains_sums);
 	tcase_add_test(tc, test_chains_many);
 	tcase_add_test(tc, test_chains_max_over);
@@ -769,6 +851,7 @@ chain_suite(void)
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_set);
+	tcase_add_test(tc, test_set_name);
 	tcase_add_exit_test(tc, test_set_missing, 1);
 	tcase_add_exit_test(tc, test_set_badrow, 1);
 	tcase_add_test(tc, test_shortthread);

@@ -2,7 +2,10 @@
  * test_dist.c: Check suite for distributions (common/dist.c): totals in
  * the order added, medians of odd and even counts, sample standard
  * deviations worked out by hand, a single value, and many equal values
- * whose rounded total must not make them deviate.
+ * whose rounded total must not make them deviate; counted instances
+ * (dist_addn): 10^12 of one value in constant memory, the same
+ * statistics as one by one, a count past 2^64-1 refused, and memory
+ * that follows the distinct values, not the instances.
  */
 
 #include <check.h>
@@ -96,6 +99,95 @@ START_TEST(test_equal)
 }
 END_TEST
 
+/* The instances of test_odd_even, counted and out of order. */
+START_TEST(test_counted)
+{
+	struct dist d;
+	struct dist_sum s;
+
+	dist_init(&d);
+	ck_assert_int_eq(dist_addn(&d, 4, 2), 0);
+	ck_assert_int_eq(dist_addn(&d, 9, 1), 0);
+	ck_assert_int_eq(dist_addn(&d, 0, 0), 0);
+	ck_assert_int_eq(dist_addn(&d, 5, 2), 0);
+	ck_assert_int_eq(dist_addn(&d, 2, 1), 0);
+	ck_assert_int_eq(dist_addn(&d, 4, 1), 0);
+	ck_assert_int_eq(dist_addn(&d, 7, 1), 0);
+	dist_summary(&d, &s);
+	/* 2 4 4 4 5 5 7 9 (the 0 was no instance) */
+	ck_assert_uint_eq(s.n, 8);
+	ck_assert(s.total == 40 && s.avg == 5 && s.med == 4.5);
+	ck_assert(s.min == 2 && s.max == 9);
+	ck_assert(s.sd == sqrt(32.0 / 7));
+	dist_free(&d);
+}
+END_TEST
+
+/* 10^12 + 2 instances: three entries, the statistics by hand. */
+START_TEST(test_huge)
+{
+	struct dist d;
+	struct dist_sum s;
+	double mean;
+
+	dist_init(&d);
+	ck_assert_int_eq(dist_addn(&d, 5, 1000000000000ULL), 0);
+	ck_assert_int_eq(dist_addn(&d, 1, 1), 0);
+	ck_assert_int_eq(dist_addn(&d, 9, 1), 0);
+	ck_assert(d.cap <= 16);
+	dist_summary(&d, &s);
+	ck_assert_uint_eq(s.n, 1000000000002ULL);
+	/* 5e12 + 1 + 9, every partial sum an exact integer */
+	ck_assert(s.total == 5000000000010.0);
+	ck_assert(s.med == 5 && s.min == 1 && s.max == 9);
+	/* the mean is 5 exactly; squares 16 + 16 over 10^12 + 1 */
+	mean = 5000000000010.0 / 1000000000002.0;
+	ck_assert(s.avg == mean);
+	ck_assert(fabs(s.sd - sqrt(32 / 1000000000001.0)) <
+	    1e-12 * sqrt(32 / 1000000000001.0));
+	dist_free(&d);
+}
+END_TEST
+
+/* A count that would pass 2^64-1 is refused and nothing added. */
+START_TEST(test_overflow)
+{
+	struct dist d;
+
+	dist_init(&d);
+	ck_assert_int_eq(dist_addn(&d, 1, UINT64_MAX), 0);
+	ck_assert_int_eq(dist_addn(&d, 2, 1), -1);
+	ck_assert(d.n == UINT64_MAX && d.ne == 1);
+	dist_free(&d);
+}
+END_TEST
+
+/*
+ * Two values alternating 100,000 times: 200,000 instances, two
+ * distinct values, so the entries never need more than 16 places.
+ */
+START_TEST(test_memory)
+{
+	struct dist d;
+	struct dist_sum s;
+	size_t i;
+
+	dist_init(&d);
+	for (i = 0; i < 100000; i++) {
+		dist_add(&d, 0.25);
+		dist_add(&d, 0.75);
+	}
+	ck_assert(d.cap == 16);
+	dist_summary(&d, &s);
+	ck_assert_uint_eq(s.n, 200000);
+	/* every partial sum is a multiple of 0.25 below 2^53: exact */
+	ck_assert(s.total == 100000 && s.avg == 0.5 && s.med == 0.5);
+	/* squares 0.0625 each, 200,000 of them, over 199,999 */
+	ck_assert(fabs(s.sd - sqrt(12500 / 199999.0)) < 1e-15);
+	dist_free(&d);
+}
+END_TEST
+
 static Suite *
 dist_suite(void)
 {
@@ -106,6 +198,10 @@ dist_suite(void)
 	tcase_add_test(tc, test_odd_even);
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_equal);
+	tcase_add_test(tc, test_counted);
+	tcase_add_test(tc, test_huge);
+	tcase_add_test(tc, test_overflow);
+	tcase_add_test(tc, test_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }
