@@ -58,6 +58,7 @@ static void	addspan(struct conv *, enum kind, int64_t, int64_t,
 		    sqlite3_stmt *, int, int, int);
 static void	name(struct conv *, struct buf *, enum kind, int64_t, int64_t);
 static const char *table(enum kind);
+static void	putall(struct conv *, int, struct nest_stats *);
 static void	convert(const char *, const char *, int, int);
 
 static void
@@ -186,13 +187,47 @@ name(struct conv *c, struct buf *out, enum kind k, int64_t a, int64_t b)
 		buf_adds(out, " (start/end)");
 }
 
+/*
+ * Nest the spans of every thread, then write their records and free
+ * them: an error (which names its table and row) comes before any
+ * output.
+ */
+static void
+putall(struct conv *c, int flags, struct nest_stats *ns)
+{
+	struct buf thr;
+	size_t i;
+	int k, f;
+
+	for (k = 0; k < NKINDS; k++)
+		for (i = 0; i < ht_count(c->keys[k]); i++)
+			if (nest_nest(c->t[k][i].ns, k == K_STARTEND ?
+			    NEST_FLAT : 0, ns) == -1)
+				errx(1, "%s: %s row %lld: %s", c->path,
+				    table(k), (long long)ns->id, ns->why);
+	buf_init(&thr);
+	for (k = 0; k < NKINDS; k++) {
+		f = flags | (k == K_STARTEND ? NEST_FLAT : 0);
+		for (i = 0; i < ht_count(c->keys[k]); i++) {
+			name(c, &thr, k, c->t[k][i].a, c->t[k][i].b);
+			if (nest_put(c->t[k][i].ns, thr.data, thr.len, 1e9,
+			    c->origin, f, emit, stdout, ns) == -1)
+				errx(1, "%s: %s row %lld: %s", c->path,
+				    table(k), (long long)ns->id, ns->why);
+			nest_free(c->t[k][i].ns);
+		}
+		free(c->t[k]);
+		ht_free(c->keys[k]);
+	}
+	buf_free(&thr);
+}
+
 /* Convert one file ("-": standard input). */
 static void
 convert(const char *path, const char *label, int prefix, int flags)
 {
 	struct conv c;
 	struct nest_stats ns;
-	struct buf thr;
 	sqlite3_stmt *st;
 	char sql[512], err[512];
 	size_t i, nspans = 0;
@@ -203,7 +238,6 @@ convert(const char *path, const char *label, int prefix, int flags)
 	c.path = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	c.flags = flags;
 	buf_init(&c.prefix);
-	buf_init(&thr);
 	label_prefix(&c.prefix, path, label, prefix);
 	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
 		errx(1, "%s", err);
@@ -245,27 +279,8 @@ convert(const char *path, const char *label, int prefix, int flags)
 			nspans += nest_count(c.t[k][i].ns);
 	if (nspans == 0)
 		errx(1, "%s: no NVTX ranges and no CUDA kernels", c.path);
-	/* Every thread nested first: an error before any output. */
 	memset(&ns, 0, sizeof(ns));
-	for (k = 0; k < NKINDS; k++)
-		for (i = 0; i < ht_count(c.keys[k]); i++)
-			if (nest_nest(c.t[k][i].ns, k == K_STARTEND ?
-			    NEST_FLAT : 0, &ns) == -1)
-				errx(1, "%s: %s row %lld: %s", c.path,
-				    table(k), (long long)ns.id, ns.why);
-	for (k = 0; k < NKINDS; k++) {
-		for (i = 0; i < ht_count(c.keys[k]); i++) {
-			name(&c, &thr, k, c.t[k][i].a, c.t[k][i].b);
-			if (nest_put(c.t[k][i].ns, thr.data, thr.len, 1e9,
-			    c.origin, flags | (k == K_STARTEND ? NEST_FLAT :
-			    0), emit, stdout, &ns) == -1)
-				errx(1, "%s: %s row %lld: %s", c.path,
-				    table(k), (long long)ns.id, ns.why);
-			nest_free(c.t[k][i].ns);
-		}
-		free(c.t[k]);
-		ht_free(c.keys[k]);
-	}
+	putall(&c, flags, &ns);
 	if (ns.clipped > 0)
 		warnx("%s: ranges ending after their parent, clipped to its "
 		    "end: %zu", c.path, ns.clipped);
@@ -274,7 +289,6 @@ convert(const char *path, const char *label, int prefix, int flags)
 		    "last timestamp: %zu", c.path, ns.open);
 	sqlite3_close(c.db);
 	buf_free(&c.prefix);
-	buf_free(&thr);
 }
 
 int
