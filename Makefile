@@ -167,7 +167,7 @@ FUZZ_FILTER_collapsed = collapsed2sst
 FUZZ_FILTER_categories = sst-categories
 FUZZ_FILTER_perf2sst = perf2sst
 # A filter's harness is built only when the filter exists.
-FUZZERS	= json spd rec \
+FUZZERS	= json spd rec cpuprofile \
 	  $(foreach h,collapsed categories perf2sst,$(if $(wildcard \
 	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
 

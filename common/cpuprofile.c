@@ -27,6 +27,10 @@
  * field): the sum of the deltas up to it, the time since startTime (in
  * the older format the time since the first sample).
  *
+ * Parents that form a cycle, and a stack deeper than SST_MAXDEPTH
+ * frames, are errors naming the node; depths are worked out in one walk
+ * (linear in the nodes).
+ *
  * Memory: the nodes (names and urls), and 16 bytes per sample, since
  * samples and their times may come in either order.
  */
@@ -41,6 +45,8 @@
 
 #define KEYMAX		32
 #define NONE		((size_t)-1)
+#define UNKNOWN		((size_t)-1)	/* depth not worked out yet */
+#define ONPATH		((size_t)-2)	/* on the walk working it out */
 
 struct node {
 	long long	 id;
@@ -53,6 +59,7 @@ struct node {
 	long long	 d0;		/* the weight of the first */
 	int		 uniform;	/* every weight is d0 */
 	size_t		 stack;		/* its stack's index, once known */
+	size_t		 depth;		/* frames to it, or UNKNOWN, ONPATH */
 };
 
 /* A link between nodes: one end known by index, the other by id. */
@@ -116,6 +123,7 @@ static size_t	 readnode(struct cp *, enum json_tok, size_t);
 static void	 readtop(struct cp *);
 static size_t	 findnode(struct cp *, long long);
 static void	 linknodes(struct cp *);
+static void	 depths(struct cp *);
 static long long weight(struct cp *, size_t);
 static void	 count(struct cp *);
 static void	 stackof(struct cp *, size_t, struct buf *, struct buf *);
@@ -441,12 +449,53 @@ linknodes(struct cp *c)
 			fail(c, 0, "node %lld has two parents", nd[e->ix].id);
 		nd[e->ix].parent = k;
 	}
-	/* A cycle would loop forever when stacks are made. */
+	depths(c);
+}
+
+/*
+ * Work out the depth of every node (the frames of its stack: the root
+ * has none), failing on a cycle of parents, which would loop forever
+ * when stacks are made, and on a stack deeper than SST_MAXDEPTH.  One
+ * walk up from each node whose depth is not known yet, stopping at the
+ * first that is: each node is walked once, so the cost is linear.  A
+ * node met twice on one walk is its own ancestor.
+ */
+static void
+depths(struct cp *c)
+{
+	struct node *nd = c->nodes.v;
+	size_t i, k, n, d, *path;
+
 	for (i = 0; i < c->nodes.n; i++)
-		for (k = nd[i].parent; k != NONE; k = nd[k].parent)
-			if (k == i)
+		nd[i].depth = UNKNOWN;
+	path = xreallocarray(NULL, c->nodes.n ? c->nodes.n : 1,
+	    sizeof(*path));
+	for (i = 0; i < c->nodes.n; i++) {
+		n = 0;
+		for (k = i; k != NONE && nd[k].depth >= ONPATH;
+		    k = nd[k].parent) {
+			if (nd[k].depth == ONPATH) {
+				free(path);
 				fail(c, 0, "node %lld is its own ancestor",
-				    nd[i].id);
+				    nd[k].id);
+			}
+			nd[k].depth = ONPATH;
+			path[n++] = k;
+		}
+		d = k == NONE ? 0 : nd[k].depth;
+		while (n-- > 0) {
+			k = path[n];
+			/* The root, the node without a parent, has none. */
+			d = nd[k].parent == NONE ? 0 : d + 1;
+			if (d > SST_MAXDEPTH) {
+				free(path);
+				fail(c, 0, "node %lld: depth exceeds %d levels",
+				    nd[k].id, SST_MAXDEPTH);
+			}
+			nd[k].depth = d;
+		}
+	}
+	free(path);
 }
 
 /* The weight of sample i in microseconds (see the top of the file). */

@@ -1,14 +1,17 @@
 /*
  * input.c: the bytes of an input file, decompressed on the fly when
  * they are gzip (1f 8b) or zstd (28 b5 2f fd) data, told by the magic
- * bytes at the start; and sniff(), a guess of what the first bytes of an
+ * bytes at the start, or (50-5f) 2a 4d 18, a zstd skippable frame, as
+ * pzstd writes first; and sniff(), a guess of what the first bytes of an
  * input are, for the messages of programs given the wrong input.
  *
  * Decompression streams: compressed bytes are read RAWSZ at a time and
  * decompressed straight into the caller's buffer, so memory stays fixed
  * (zlib's 32 KiB window, zstd's frame window).  gzip members may follow
  * one another (as "cat a.gz b.gz" makes them), zstd frames too; their
- * output is joined.  Anything else after a gzip member, a member or
+ * output is joined.  zstd's skippable frames (magic 0x184D2A50 to
+ * 0x184D2A5F, a length, that many bytes) give no output, wherever they
+ * are; the decoder skips them.  Anything else after a gzip member, a member or
  * frame cut off by the end of the file, and corrupt data are errors
  * that give the offset of the compressed byte where they were found
  * (for zstd, the range of the bytes given to the decoder).
@@ -161,8 +164,9 @@ input_open(int fd)
 	m = in->raw;
 	if (in->re >= 2 && m[0] == 0x1f && m[1] == 0x8b)
 		in->kind = IN_GZIP;
-	else if (in->re >= 4 && m[0] == 0x28 && m[1] == 0xb5 &&
-	    m[2] == 0x2f && m[3] == 0xfd)
+	else if (in->re >= 4 && ((m[0] == 0x28 && m[1] == 0xb5 &&
+	    m[2] == 0x2f && m[3] == 0xfd) || ((m[0] & 0xf0) == 0x50 &&
+	    m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18)))
 		in->kind = IN_ZSTD;
 	if (in->kind == IN_PLAIN)
 		return in;

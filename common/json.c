@@ -12,7 +12,10 @@
  * padding lets digits be scanned 8 bytes at a time.  A scanner that
  * reaches the end of the data without finishing its token asks for more:
  * the unfinished token is moved to the front of the buffer, more input is
- * read behind it and the token is scanned again from its start.  The
+ * read behind it and the token is scanned again from its start; a long
+ * token is read on until what is buffered of it has doubled, so that it
+ * is scanned again a logarithmic number of times, whatever the size of
+ * each read (a pipe's 64 KiB).  The
  * buffer doubles when one token fills it and shrinks back afterwards, so
  * memory stays within the buffer plus the current token.  json_open_mem()
  * feeds a memory block through the same buffer, so both kinds of input
@@ -392,7 +395,8 @@ swapahead(struct json *j)
 			a->buf = xreallocarray(a->buf, a->cap + JSON_PAD, 1);
 		}
 	} else {
-		memmove(j->buf, j->p, keep);
+		if (j->p != j->buf)
+			memmove(j->buf, j->p, keep);
 		j->boff += j->p - j->buf;
 		if (n > JSON_MAXTOKEN - keep)
 			n = JSON_MAXTOKEN - keep;
@@ -534,13 +538,29 @@ refill(struct json *j)
 	return 0;
 }
 
-/* Read more for the unfinished token at j->p; -1 on error. */
+/*
+ * Read more for the unfinished token at j->p; -1 on error.  Its scanner
+ * starts again from the token's start, so a token of a quarter of the
+ * buffer or more has what is buffered of it doubled first (up to
+ * JSON_MAXTOKEN or the end of the input), however few bytes each read
+ * brings (64 KiB from a pipe, a chunk from the reader thread): a long
+ * token is scanned about twice its length in all, not once per read.
+ */
 static int
 more(struct json *j)
 {
-	if ((size_t)(j->end - j->p) >= JSON_MAXTOKEN)
+	size_t keep = j->end - j->p, want;
+
+	if (keep >= JSON_MAXTOKEN)
 		return fail(j, j->p, "token too long");
-	return refill(j);
+	want = keep < JSON_BUFSZ / 4 ? keep + 1 : 2 * keep;
+	if (want > JSON_MAXTOKEN)
+		want = JSON_MAXTOKEN;
+	do {
+		if (refill(j) == -1)
+			return -1;
+	} while (!j->eof && (size_t)(j->end - j->p) < want);
+	return 0;
 }
 
 /* Record an error at q; returns SC_ERR. */

@@ -3,6 +3,11 @@
  * blocks with read(2) and hands out each line in place, NUL-terminated
  * and without its newline; a line longer than the buffer grows it.
  * Bytes come through input.c, so gzip and zstd input is decompressed.
+ *
+ * Lines are text: a line longer than SST_MAXLINE bytes (which would
+ * otherwise be buffered whole, however long) and a NUL byte in a line
+ * are errors that name the line (exit 1), the latter saying what the
+ * input looks like when its first bytes tell.
  */
 #include <err.h>
 #include <errno.h>
@@ -40,6 +45,10 @@ lines_open(int fd, const char *name)
 }
 
 /* Move unread bytes to the front, grow if full, and read more. */
+static int	 fill(struct lines *);
+static __dead void toolong(const struct lines *);
+static __dead void nulbyte(const struct lines *);
+
 static int
 fill(struct lines *l)
 {
@@ -63,6 +72,28 @@ fill(struct lines *l)
 	return n > 0;
 }
 
+/* The line being read is longer than SST_MAXLINE: exit 1. */
+static __dead void
+toolong(const struct lines *l)
+{
+	errx(1, "%s:%llu: line longer than %lu MB", l->name, l->lineno + 1,
+	    SST_MAXLINE >> 20);
+}
+
+/* The line being read holds a NUL byte: exit 1. */
+static __dead void
+nulbyte(const struct lines *l)
+{
+	const char *head, *says;
+	char buf[256];
+	size_t n;
+
+	head = input_head(l->in, &n);
+	if ((says = sniff_says(sniff(head, n), buf, sizeof(buf))) == NULL)
+		says = "binary data, not text";
+	errx(1, "%s:%llu: a NUL byte: %s", l->name, l->lineno + 1, says);
+}
+
 char *
 lines_next(struct lines *l, size_t *len)
 {
@@ -83,10 +114,16 @@ lines_next(struct lines *l, size_t *len)
 			break;
 		}
 		off = l->end - l->start;
+		if (off > SST_MAXLINE)
+			toolong(l);
 		fill(l);
 	}
-	*nl = '\0';
 	*len = (size_t)(nl - p);
+	if (*len > SST_MAXLINE)
+		toolong(l);
+	if (memchr(p, '\0', *len) != NULL)
+		nulbyte(l);
+	*nl = '\0';
 	l->start = (size_t)(nl - l->buf) + 1;
 	l->lineno++;
 	return p;

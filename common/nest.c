@@ -6,10 +6,15 @@
  * parent is clipped to the parent's end (counted, for one warning).  A
  * span's self time is its duration minus the durations of its direct
  * children.  Times are integers (nanoseconds for nsys2sst), summed
- * exactly and divided into seconds at the end.
+ * exactly and divided into seconds at the end.  A duration, or a
+ * stack's summed self time, past 2^63 - 1 and a span nested deeper
+ * than SST_MAXDEPTH are errors naming the span (by the caller's id);
+ * a span without an end is told by a flag, not by a value of its end.
  *
- * Memory: every span of the thread (40 bytes) and its name.
+ * Memory: every span of the thread (64 bytes) and its name.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +25,8 @@
 
 struct span {
 	int64_t		 start, end;
+	int64_t		 id;		/* the caller's, for messages */
+	int		 hasend;
 	size_t		 name;		/* id in names */
 	size_t		 seq;		/* input order */
 	size_t		 parent;	/* after nesting, in sorted order */
@@ -41,10 +48,13 @@ struct nest {
 	struct buf	 stack;
 	size_t		*path;
 	size_t		 pathcap;
+	int		 nested;	/* nest_nest() done */
 };
 
 static int	 bystart(const void *, const void *);
 static void	 stackof(struct nest *, size_t);
+static int	 bad(struct nest_stats *, const struct span *, const char *,
+		    ...) __attribute__((__format__(__printf__, 3, 4)));
 static void	 record(struct sst_rec *, uint64_t, int64_t, int, int64_t,
 		    double);
 
@@ -60,8 +70,8 @@ nest_new(void)
 }
 
 void
-nest_add(struct nest *ns, int64_t start, int64_t end, const char *name,
-    size_t len)
+nest_add(struct nest *ns, int64_t start, int64_t end, int hasend,
+    int64_t id, const char *name, size_t len)
 {
 	struct span *sp;
 	int isnew;
@@ -72,9 +82,12 @@ nest_add(struct nest *ns, int64_t start, int64_t end, const char *name,
 	}
 	sp = &ns->s[ns->n];
 	sp->start = start;
-	sp->end = end;
+	sp->end = hasend ? end : start;
+	sp->hasend = hasend;
+	sp->id = id;
 	sp->name = ht_intern(ns->names, name, len, &isnew);
 	sp->seq = ns->n++;
+	ns->nested = 0;
 }
 
 size_t
@@ -134,7 +147,75 @@ record(struct sst_rec *r, uint64_t n, int64_t sum, int uniform,
 		r->weight = (double)sum / div;
 }
 
-void
+/* Record an error of span sp in *st; returns -1. */
+static int
+bad(struct nest_stats *st, const struct span *sp, const char *fmt, ...)
+{
+	va_list ap;
+
+	st->id = sp->id;
+	va_start(ap, fmt);
+	vsnprintf(st->why, sizeof(st->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+nest_nest(struct nest *ns, int flags, struct nest_stats *st)
+{
+	struct span *sp;
+	size_t *open, nopen = 0, i;
+	int64_t last = INT64_MIN;
+
+	if (ns->nested)
+		return 0;
+	/* An open span's end is its start until it gets this. */
+	for (i = 0; i < ns->n; i++) {
+		if (ns->s[i].start > last)
+			last = ns->s[i].start;
+		if (ns->s[i].end > last)
+			last = ns->s[i].end;
+	}
+	for (i = 0; i < ns->n; i++) {
+		sp = &ns->s[i];
+		if (!sp->hasend) {
+			sp->end = last;
+			st->open++;
+		}
+		if (__builtin_sub_overflow(sp->end, sp->start, &sp->self))
+			return bad(st, sp, "a range of %lld to %lld: its "
+			    "duration passes 2^63 - 1", (long long)sp->start,
+			    (long long)sp->end);
+	}
+	qsort(ns->s, ns->n, sizeof(*ns->s), bystart);
+	open = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof(*open));
+	for (i = 0; i < ns->n; i++) {
+		sp = &ns->s[i];
+		while (nopen > 0 && ((flags & NEST_FLAT) ||
+		    sp->start >= ns->s[open[nopen - 1]].end))
+			nopen--;
+		if (nopen >= SST_MAXDEPTH) {
+			free(open);
+			return bad(st, sp, "depth exceeds %d levels",
+			    SST_MAXDEPTH);
+		}
+		sp->parent = nopen > 0 ? open[nopen - 1] : NONE;
+		if (nopen > 0 && sp->end > ns->s[open[nopen - 1]].end) {
+			sp->end = ns->s[open[nopen - 1]].end;
+			st->clipped++;
+		}
+		/* Within its parent: no overflow. */
+		sp->self = sp->end - sp->start;
+		if (sp->parent != NONE)
+			ns->s[sp->parent].self -= sp->self;
+		open[nopen++] = i;
+	}
+	free(open);
+	ns->nested = 1;
+	return 0;
+}
+
+int
 nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
     int64_t origin, int flags, spd_emit emit, void *arg,
     struct nest_stats *st)
@@ -142,38 +223,11 @@ nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
 	struct sst_rec r;
 	struct htab *stacks = NULL;
 	struct tot *t = NULL, *tp;
-	size_t *open = NULL, nopen = 0, i, id, len, tcap = 0;
-	int64_t last = INT64_MIN;
-	int isnew, persample = flags & NEST_PERSPAN;
+	size_t i, id, len, tcap = 0;
+	int isnew, persample = flags & NEST_PERSPAN, rv = 0;
 
-	for (i = 0; i < ns->n; i++) {
-		if (ns->s[i].start > last)
-			last = ns->s[i].start;
-		if (ns->s[i].end != NEST_OPEN && ns->s[i].end > last)
-			last = ns->s[i].end;
-	}
-	for (i = 0; i < ns->n; i++)
-		if (ns->s[i].end == NEST_OPEN) {
-			ns->s[i].end = last;
-			st->open++;
-		}
-	qsort(ns->s, ns->n, sizeof(*ns->s), bystart);
-	open = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof(*open));
-	for (i = 0; i < ns->n; i++) {
-		while (nopen > 0 && ((flags & NEST_FLAT) ||
-		    ns->s[i].start >= ns->s[open[nopen - 1]].end))
-			nopen--;
-		ns->s[i].parent = nopen > 0 ? open[nopen - 1] : NONE;
-		if (nopen > 0 && ns->s[i].end > ns->s[open[nopen - 1]].end) {
-			ns->s[i].end = ns->s[open[nopen - 1]].end;
-			st->clipped++;
-		}
-		ns->s[i].self = ns->s[i].end - ns->s[i].start;
-		if (ns->s[i].parent != NONE)
-			ns->s[ns->s[i].parent].self -= ns->s[i].self;
-		open[nopen++] = i;
-	}
-	free(open);
+	if (nest_nest(ns, flags, st) == -1)
+		return -1;
 
 	memset(&r, 0, sizeof(r));
 	r.thread = thr;
@@ -189,7 +243,9 @@ nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
 			r.stacklen = ns->stack.len;
 			record(&r, 1, ns->s[i].self, 1, ns->s[i].self, div);
 			r.hasstart = 1;
-			r.start = (double)(ns->s[i].start - origin) / div;
+			/* start >= origin: exact in 64 bits unsigned. */
+			r.start = (double)((uint64_t)ns->s[i].start -
+			    (uint64_t)origin) / div;
 			emit(&r, arg);
 			continue;
 		}
@@ -206,12 +262,16 @@ nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
 		}
 		tp = &t[id];
 		tp->n++;
-		tp->sum += ns->s[i].self;
+		if (__builtin_add_overflow(tp->sum, ns->s[i].self, &tp->sum)) {
+			rv = bad(st, &ns->s[i], "the self times of its stack "
+			    "sum past 2^63 - 1");
+			break;
+		}
 		if (ns->s[i].self != tp->first)
 			tp->uniform = 0;
 	}
 	if (!persample) {
-		for (id = 0; id < ht_count(stacks); id++) {
+		for (id = 0; rv == 0 && id < ht_count(stacks); id++) {
 			r.stack = ht_key(stacks, id, &len);
 			r.stacklen = len;
 			record(&r, t[id].n, t[id].sum, t[id].uniform,
@@ -222,8 +282,10 @@ nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
 		free(t);
 	}
 	ns->n = 0;
+	ns->nested = 0;
 	ht_free(ns->names);
 	ns->names = ht_new();
+	return rv;
 }
 
 void

@@ -2,7 +2,9 @@
  * nsys.c: reading Nsight Systems SQLite exports (NVIDIA's "SQLite Export
  * Schema Reference"): opening one, from a file or from standard input
  * read into memory, with a message that says what the input is when it
- * is not an SQLite database, and the names of its threads.  A serialized
+ * is not an SQLite database, and the names of its threads.  Standard
+ * input is read whole only once its first bytes are an SQLite header:
+ * other input is refused after INPUT_HEADMAX bytes at most.  A serialized
  * globalTid holds the PID in globalTid / 0x1000000 % 0x1000000 and the
  * TID in globalTid % 0x1000000; its process is globalTid minus its TID.
  */
@@ -18,6 +20,14 @@
 #include "nsys.h"
 
 static int	 name(sqlite3 *, struct buf *, const char *, int64_t);
+static int	 sqlite(const char *, size_t);
+
+/* Whether s[0..n) begins with the 16 bytes of an SQLite header. */
+static int
+sqlite(const char *s, size_t n)
+{
+	return n >= 16 && memcmp(s, "SQLite format 3", 16) == 0;
+}
 
 sqlite3 *
 nsys_open(const char *file, const char *nm, char *err, size_t errlen)
@@ -43,7 +53,7 @@ nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 			goto fail;
 		}
 		n += (size_t)r;
-	} while (r > 0 && (in || n < INPUT_HEADMAX));
+	} while (r > 0 && (n < INPUT_HEADMAX || (in && sqlite(data, n))));
 	memset(head, 0, sizeof(head));
 	memcpy(head, data, n < 16 ? n : 16);
 	if (memcmp(head, "SQLite format 3", 16) != 0) {

@@ -42,10 +42,10 @@ struct conv {
 };
 
 static const char *nvtxsql =
-    "SELECT globalTid, start, end, eventType, COALESCE(text, %s) "
+    "SELECT globalTid, start, end, eventType, COALESCE(text, %s), rowid "
     "FROM NVTX_EVENTS WHERE eventType IN (59, 60) ORDER BY rowid";
 static const char *kernsql =
-    "SELECT deviceId, streamId, start, end, COALESCE(%s) "
+    "SELECT deviceId, streamId, start, end, COALESCE(%s), rowid "
     "FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid";
 
 static void	emit(const struct sst_rec *, void *);
@@ -57,6 +57,8 @@ static struct nest *thread(struct conv *, enum kind, int64_t, int64_t);
 static void	addspan(struct conv *, enum kind, int64_t, int64_t,
 		    sqlite3_stmt *, int, int, int);
 static void	name(struct conv *, struct buf *, enum kind, int64_t, int64_t);
+static const char *table(enum kind);
+static void	putall(struct conv *, int, struct nest_stats *);
 static void	convert(const char *, const char *, int, int);
 
 static void
@@ -123,7 +125,17 @@ thread(struct conv *c, enum kind k, int64_t a, int64_t b)
 	return c->t[k][id].ns;
 }
 
-/* Add the span of the row of st (columns start, end, name). */
+/* The table the spans of kind k come from. */
+static const char *
+table(enum kind k)
+{
+	return k == K_KERNEL ? "CUPTI_ACTIVITY_KIND_KERNEL" : "NVTX_EVENTS";
+}
+
+/*
+ * Add the span of the row of st (columns start, end, name, then its
+ * rowid, for messages).
+ */
 static void
 addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
     int cs, int ce, int cn)
@@ -131,20 +143,18 @@ addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
 	struct buf nm;
 	int64_t s, e;
 	const unsigned char *t;
+	int hasend;
 
 	s = sqlite3_column_int64(st, cs);
-	e = sqlite3_column_type(st, ce) == SQLITE_NULL ? NEST_OPEN :
-	    sqlite3_column_int64(st, ce);
+	hasend = sqlite3_column_type(st, ce) != SQLITE_NULL;
+	e = hasend ? sqlite3_column_int64(st, ce) : s;
 	if (sqlite3_column_type(st, cs) != SQLITE_INTEGER ||
-	    (e != NEST_OPEN && sqlite3_column_type(st, ce) != SQLITE_INTEGER))
+	    (hasend && sqlite3_column_type(st, ce) != SQLITE_INTEGER))
 		errx(1, "%s: %s: a start or end that is no integer", c->path,
-		    k == K_KERNEL ? "CUPTI_ACTIVITY_KIND_KERNEL" :
-		    "NVTX_EVENTS");
-	if (e != NEST_OPEN && e < s)
+		    table(k));
+	if (e < s)
 		errx(1, "%s: %s: a range that ends (%lld) before it starts "
-		    "(%lld)", c->path, k == K_KERNEL ?
-		    "CUPTI_ACTIVITY_KIND_KERNEL" : "NVTX_EVENTS",
-		    (long long)e, (long long)s);
+		    "(%lld)", c->path, table(k), (long long)e, (long long)s);
 	buf_init(&nm);
 	if ((t = sqlite3_column_text(st, cn)) != NULL)
 		esc_name(&nm, (const char *)t,
@@ -155,7 +165,8 @@ addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
 		c->origin = s;
 		c->hasorigin = 1;
 	}
-	nest_add(thread(c, k, a, b), s, e, nm.data, nm.len);
+	nest_add(thread(c, k, a, b), s, e, hasend,
+	    sqlite3_column_int64(st, cn + 1), nm.data, nm.len);
 	buf_free(&nm);
 }
 
@@ -176,13 +187,47 @@ name(struct conv *c, struct buf *out, enum kind k, int64_t a, int64_t b)
 		buf_adds(out, " (start/end)");
 }
 
+/*
+ * Nest the spans of every thread, then write their records and free
+ * them: an error (which names its table and row) comes before any
+ * output.
+ */
+static void
+putall(struct conv *c, int flags, struct nest_stats *ns)
+{
+	struct buf thr;
+	size_t i;
+	int k, f;
+
+	for (k = 0; k < NKINDS; k++)
+		for (i = 0; i < ht_count(c->keys[k]); i++)
+			if (nest_nest(c->t[k][i].ns, k == K_STARTEND ?
+			    NEST_FLAT : 0, ns) == -1)
+				errx(1, "%s: %s row %lld: %s", c->path,
+				    table(k), (long long)ns->id, ns->why);
+	buf_init(&thr);
+	for (k = 0; k < NKINDS; k++) {
+		f = flags | (k == K_STARTEND ? NEST_FLAT : 0);
+		for (i = 0; i < ht_count(c->keys[k]); i++) {
+			name(c, &thr, k, c->t[k][i].a, c->t[k][i].b);
+			if (nest_put(c->t[k][i].ns, thr.data, thr.len, 1e9,
+			    c->origin, f, emit, stdout, ns) == -1)
+				errx(1, "%s: %s row %lld: %s", c->path,
+				    table(k), (long long)ns->id, ns->why);
+			nest_free(c->t[k][i].ns);
+		}
+		free(c->t[k]);
+		ht_free(c->keys[k]);
+	}
+	buf_free(&thr);
+}
+
 /* Convert one file ("-": standard input). */
 static void
 convert(const char *path, const char *label, int prefix, int flags)
 {
 	struct conv c;
 	struct nest_stats ns;
-	struct buf thr;
 	sqlite3_stmt *st;
 	char sql[512], err[512];
 	size_t i, nspans = 0;
@@ -193,7 +238,6 @@ convert(const char *path, const char *label, int prefix, int flags)
 	c.path = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	c.flags = flags;
 	buf_init(&c.prefix);
-	buf_init(&thr);
 	label_prefix(&c.prefix, path, label, prefix);
 	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
 		errx(1, "%s", err);
@@ -236,17 +280,7 @@ convert(const char *path, const char *label, int prefix, int flags)
 	if (nspans == 0)
 		errx(1, "%s: no NVTX ranges and no CUDA kernels", c.path);
 	memset(&ns, 0, sizeof(ns));
-	for (k = 0; k < NKINDS; k++) {
-		for (i = 0; i < ht_count(c.keys[k]); i++) {
-			name(&c, &thr, k, c.t[k][i].a, c.t[k][i].b);
-			nest_put(c.t[k][i].ns, thr.data, thr.len, 1e9, c.origin,
-			    flags | (k == K_STARTEND ? NEST_FLAT : 0), emit,
-			    stdout, &ns);
-			nest_free(c.t[k][i].ns);
-		}
-		free(c.t[k]);
-		ht_free(c.keys[k]);
-	}
+	putall(&c, flags, &ns);
 	if (ns.clipped > 0)
 		warnx("%s: ranges ending after their parent, clipped to its "
 		    "end: %zu", c.path, ns.clipped);
@@ -255,7 +289,6 @@ convert(const char *path, const char *label, int prefix, int flags)
 		    "last timestamp: %zu", c.path, ns.open);
 	sqlite3_close(c.db);
 	buf_free(&c.prefix);
-	buf_free(&thr);
 }
 
 int

@@ -6,7 +6,8 @@
  * plus weight for seconds, the start for other units).  Records are
  * copied unchanged; a record with no samples and no start (a thread's
  * declaration) always passes.  With a percentage the input is read
- * twice, standard input through a temporary file.
+ * twice, standard input through a temporary file in $TMPDIR (or /tmp),
+ * unlinked as soon as it is made, so that no exit leaves it behind.
  */
 #include <err.h>
 #include <math.h>
@@ -35,6 +36,7 @@ static int	started(struct sst_reader *, const struct sst_rec *);
 static void	pass(struct slice *, int, const char *, int, FILE *);
 static double	secs(const struct slice *, const struct bound *, double);
 static __dead void usage(int);
+static FILE	*tmpf(void);
 
 /* Parse one bound, s[0..n): empty, a number, or a number and '%'. */
 static void
@@ -129,6 +131,28 @@ usage(int help)
 	exit(help ? 0 : 2);
 }
 
+/* An unlinked temporary file in $TMPDIR (or /tmp). */
+static FILE *
+tmpf(void)
+{
+	const char *dir;
+	struct buf path;
+	FILE *fp;
+	int fd;
+
+	if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+		dir = "/tmp";
+	buf_init(&path);
+	buf_printf(&path, "%s/sst-slice.XXXXXX", dir);
+	if ((fd = mkstemp(path.data)) == -1)
+		err(1, "temporary file in %s", dir);
+	unlink(path.data);
+	buf_free(&path);
+	if ((fp = fdopen(fd, "w+")) == NULL)
+		err(1, "fdopen");
+	return fp;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -170,8 +194,8 @@ main(int argc, char *argv[])
 		tmp = NULL;
 		if (pct) {
 			/* Standard input is kept for the second pass. */
-			if (fd == STDIN_FILENO && (tmp = tmpfile()) == NULL)
-				err(1, "tmpfile");
+			if (fd == STDIN_FILENO)
+				tmp = tmpf();
 			s.seen = 0;
 			pass(&s, fd, path, 1, tmp);
 			if (tmp != NULL) {

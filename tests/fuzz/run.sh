@@ -52,6 +52,8 @@ for h in "$@"; do
 		seed "$s" tests/fixtures/*cats*.json \
 		    tests/golden/sst-categories/*/*.json \
 		    tests/golden/sst-categories/*/cat* ;;
+	cpuprofile)
+		seed "$s" tests/golden/cpuprofile2sst/*/in ;;
 	perf2sst)
 		maxlen=65536
 		seed "$s" tests/golden/perf2sst/*/in* ;;

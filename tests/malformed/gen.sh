@@ -28,6 +28,11 @@ deepstack.txt)
 	awk -v n=$n 'BEGIN { printf "t"
 	    for (i = 1; i < n; i++) printf ";f%d", i % 1000
 	    printf " 1\n" }' ;;
+longline.sst)
+	# A record, then a line 1 byte longer than SST_MAXLINE (64 MiB)
+	# with no newline.
+	printf 't\t1\t1\tseconds\t1\tf\t\n'
+	head -c 67108865 /dev/zero | tr '\0' '[' ;;
 *)
 	echo "gen.sh: unknown input: $1" >&2
 	exit 2 ;;

@@ -213,6 +213,18 @@ START_TEST(test_errors)
 		{ "{\"nodes\":[{\"id\":1}],\"samples\":[1,1],"
 		    "\"timestamps\":[5,4]}", "t: sample 1: negative time "
 		    "(-1 us): the samples are out of order" },
+		/* Issue 34: cycles of every shape, found at once. */
+		{ "{\"nodes\":[{\"id\":1,\"parent\":2},{\"id\":2,"
+		    "\"parent\":3},{\"id\":3,\"parent\":2}],\"samples\":[1],"
+		    "\"timeDeltas\":[1]}", "t: node 2 is its own ancestor" },
+		{ "{\"nodes\":[{\"id\":7,\"parent\":7}],\"samples\":[7],"
+		    "\"timeDeltas\":[1]}", "t: node 7 is its own ancestor" },
+		{ "{\"nodes\":[{\"id\":7,\"children\":[7]}],\"samples\":[7],"
+		    "\"timeDeltas\":[1]}", "t: node 7 is its own ancestor" },
+		{ "{\"nodes\":[{\"id\":1},{\"id\":2,\"parent\":1},{\"id\":3,"
+		    "\"parent\":5},{\"id\":4,\"parent\":3},{\"id\":5,"
+		    "\"parent\":4}],\"samples\":[2],\"timeDeltas\":[1]}",
+		    "t: node 3 is its own ancestor" },
 	};
 	struct buf out;
 	char err[256];

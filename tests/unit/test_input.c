@@ -248,6 +248,54 @@ START_TEST(test_zstd)
 }
 END_TEST
 
+/*
+ * Issue 34: zstd skippable frames (magic 0x184D2A50 to 0x184D2A5F, a
+ * 32-bit little-endian length, that many bytes), first as pzstd writes
+ * one, between frames and last, give no output; the kind is told by
+ * the first one.
+ */
+START_TEST(test_zstd_skippable)
+{
+	unsigned char z[512];
+	const char *e;
+	char *s;
+	size_t n, zn, i;
+	struct input *in;
+
+	memcpy(z, "\x50\x2a\x4d\x18\x04\0\0\0abcd", 12);
+	zn = 12;
+	zn += zs(z + zn, sizeof(z) - zn, "ab\n", 3);
+	memcpy(z + zn, "\x5f\x2a\x4d\x18\0\0\0\0", 8);
+	zn += 8;
+	zn += zs(z + zn, sizeof(z) - zn, "cd\n", 3);
+	memcpy(z + zn, "\x57\x2a\x4d\x18\x03\0\0\0xyz", 11);
+	zn += 11;
+	for (i = 1; i <= 64; i *= 4) {
+		s = readall(tmpfd(z, zn), i, &n, &e);
+		ck_assert_ptr_null(e);
+		ck_assert_str_eq(s, "ab\ncd\n");
+		free(s);
+	}
+	in = input_open(tmpfd(z, zn));
+	ck_assert_int_eq(input_kind(in), IN_ZSTD);
+	input_close(in);
+	/* Nothing but a skippable frame: no bytes, no error. */
+	s = readall(tmpfd(z, 12), 64, &n, &e);
+	ck_assert_ptr_null(e);
+	ck_assert_uint_eq(n, 0);
+	free(s);
+	/* One cut off is truncated. */
+	s = readall(tmpfd(z, 10), 64, &n, &e);
+	ck_assert_str_eq(e, "zstd: truncated data: the input ends inside "
+	    "a frame, after 10 compressed bytes");
+	free(s);
+	/* 0x184D2A60 is no skippable frame: plain bytes. */
+	in = input_open(tmpfd("\x60\x2a\x4d\x18", 4));
+	ck_assert_int_eq(input_kind(in), IN_PLAIN);
+	input_close(in);
+}
+END_TEST
+
 /* A compressed text bigger than every buffer, through both readers. */
 START_TEST(test_big)
 {
@@ -393,6 +441,7 @@ input_suite(void)
 	tcase_add_test(tc, test_gzip_members);
 	tcase_add_test(tc, test_gzip_errors);
 	tcase_add_test(tc, test_zstd);
+	tcase_add_test(tc, test_zstd_skippable);
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_json_errors);
 	tcase_add_test(tc, test_sniff);

@@ -34,6 +34,7 @@ static void	 expect(const char *, size_t, const char **, const size_t *,
 static void	 expects(const char *, const char **, size_t);
 static char	*bigdoc(size_t *, const size_t *, size_t, int);
 static void	 checkbig(const size_t *, size_t, int);
+static char	*failure(const char *, size_t, int, int *);
 static Suite	*lines_suite(void);
 
 /* An unlinked temporary file holding p[0..n), at offset 0. */
@@ -202,12 +203,92 @@ START_TEST(test_cr_kept)
 }
 END_TEST
 
+/*
+ * Read every line of p[0..n) (from a pipe, or a file) in a child; its
+ * message on standard error, or "" when it read them all (exit 0).
+ */
+static char *
+failure(const char *p, size_t n, int frompipe, int *status)
+{
+	char path[] = "/tmp/test_lines.XXXXXX", *msg;
+	struct lines *l;
+	size_t len;
+	pid_t pid, wpid = -1;
+	int fd, efd;
+	ssize_t r;
+
+	ck_assert_int_ne(efd = mkstemp(path), -1);
+	unlink(path);
+	fd = frompipe ? pipefd(p, n, &wpid) : tmpfd(p, n);
+	ck_assert_int_ne(pid = fork(), -1);
+	if (pid == 0) {
+		dup2(efd, 2);
+		l = lines_open(fd, "t");
+		while (lines_next(l, &len) != NULL)
+			continue;
+		lines_close(l);
+		_exit(0);
+	}
+	close(fd);
+	ck_assert_int_eq(waitpid(pid, status, 0), pid);
+	if (wpid != -1)
+		waitpid(wpid, NULL, 0);
+	msg = xcalloc(1, 256);
+	ck_assert_int_ge(r = pread(efd, msg, 255, 0), 0);
+	close(efd);
+	return msg;
+}
+
+/* Issue 34: a NUL byte is no text: an error naming its line. */
 START_TEST(test_nul_bytes)
 {
-	const char *want[] = { "a\0b", "\0", "c" };
-	const size_t wlen[] = { 3, 1, 1 };
+	char *m;
+	int st;
 
-	expect("a\0b\n\0\nc", 7, want, wlen, 3);
+	m = failure("a\nb\0c\nd\n", 8, 0, &st);
+	ck_assert_str_eq(m, "test_lines: t:2: a NUL byte: binary data, "
+	    "not text\n");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(m);
+	/* A NUL in the last line, without its newline. */
+	m = failure("a\nb\nc\0", 6, 1, &st);
+	ck_assert_str_eq(m, "test_lines: t:3: a NUL byte: binary data, "
+	    "not text\n");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(m);
+}
+END_TEST
+
+/*
+ * Issue 34: a line of SST_MAXLINE bytes is read, one byte more is an
+ * error naming the line, with or without a newline after it, from a
+ * pipe or a file.
+ */
+START_TEST(test_max_line)
+{
+	size_t n = SST_MAXLINE + 3;
+	char *doc, *m;
+	int st;
+
+	doc = xmalloc(n + 1);
+	memcpy(doc, "a\n", 2);
+	memset(doc + 2, 'x', n - 2);
+	doc[n - 1] = '\n';
+	m = failure(doc, n, 1, &st);	/* SST_MAXLINE bytes, a newline */
+	ck_assert_str_eq(m, "");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	free(m);
+	doc[n - 1] = 'x';
+	doc[n] = '\n';
+	m = failure(doc, n + 1, 1, &st);
+	ck_assert_str_eq(m, "test_lines: t:2: line longer than 64 MB\n");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(m);
+	m = failure(doc, n, 0, &st);	/* the last line, no newline */
+	ck_assert_str_eq(m, "test_lines: t:2: line longer than 64 MB\n");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	free(m);
+	free(doc);
 }
 END_TEST
 
@@ -371,6 +452,7 @@ lines_suite(void)
 	tcase_add_test(tc, test_empty_lines);
 	tcase_add_test(tc, test_cr_kept);
 	tcase_add_test(tc, test_nul_bytes);
+	tcase_add_test(tc, test_max_line);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_long_lines);
 	tcase_add_test(tc, test_buffer_sized);

@@ -39,10 +39,12 @@ collect(const struct sst_rec *r, void *arg)
 	buf_addc(b, '\n');
 }
 
+/* A span with an end, its id its place in input order from 1. */
 static void
 add(struct nest *ns, int64_t s, int64_t e, const char *name)
 {
-	nest_add(ns, s, e, name, strlen(name));
+	nest_add(ns, s, e, 1, (int64_t)nest_count(ns) + 1, name,
+	    strlen(name));
 }
 
 /* The records of the spans added, times in units of 1 (div 1). */
@@ -57,7 +59,10 @@ put(struct nest *ns, int flags, struct nest_stats *st)
 		init = 1;
 	}
 	buf_reset(&b);
-	nest_put(ns, "T", 1, 1, 0, flags, collect, &b, st);
+	if (nest_put(ns, "T", 1, 1, 0, flags, collect, &b, st) == -1) {
+		ck_assert_str_eq(b.data, "");
+		return NULL;
+	}
 	return b.data;
 }
 
@@ -143,7 +148,7 @@ START_TEST(test_open)
 
 	memset(&st, 0, sizeof(st));
 	add(ns, 0, 50, "a");
-	nest_add(ns, 10, NEST_OPEN, "b", 1);
+	nest_add(ns, 10, 0, 0, 2, "b", 1);
 	add(ns, 60, 70, "c");	/* the last timestamp is 70 */
 	/*
 	 * b ends at 70, after a's 50: clipped to 50.  a: 50 - 40 = 10,
@@ -192,6 +197,96 @@ START_TEST(test_div)
 }
 END_TEST
 
+/*
+ * Issue 34: a duration that does not fit in 64 bits is an error naming
+ * its span, never a negative weight, whether its end is given or the
+ * thread's last timestamp; so is a stack's self time summed past it.
+ */
+START_TEST(test_overflow)
+{
+	struct nest *ns = nest_new();
+	struct nest_stats st;
+
+	memset(&st, 0, sizeof(st));
+	add(ns, -INT64_MAX, INT64_MAX, "a");
+	ck_assert_ptr_null(put(ns, 0, &st));
+	ck_assert_int_eq(st.id, 1);
+	ck_assert_str_eq(st.why, "a range of -9223372036854775807 to "
+	    "9223372036854775807: its duration passes 2^63 - 1");
+	nest_free(ns);
+	ns = nest_new();
+	add(ns, 0, INT64_MAX, "a");
+	nest_add(ns, -2, 0, 0, 7, "b", 1);	/* open: ends at INT64_MAX */
+	ck_assert_ptr_null(put(ns, 0, &st));
+	ck_assert_int_eq(st.id, 7);
+	ck_assert_str_eq(st.why, "a range of -2 to 9223372036854775807: "
+	    "its duration passes 2^63 - 1");
+	nest_free(ns);
+	/* 2^62 + 1 twice: each fits, their sum does not. */
+	ns = nest_new();
+	add(ns, -(INT64_C(1) << 62) - 1, 0, "a");
+	add(ns, 0, (INT64_C(1) << 62) + 1, "a");
+	ck_assert_ptr_null(put(ns, 0, &st));
+	ck_assert_int_eq(st.id, 2);
+	ck_assert_str_eq(st.why, "the self times of its stack sum past "
+	    "2^63 - 1");
+	nest_free(ns);
+}
+END_TEST
+
+/*
+ * Issue 34: an end of INT64_MIN is data, not "no end": the span of
+ * INT64_MIN to INT64_MIN lasts 0, and nothing is open.  Starts are
+ * counted from the origin in 64 bits unsigned: 2^64 - 1 from the one
+ * at INT64_MIN to the one at INT64_MAX (1.8446744073709552e+19 as a
+ * double), not a wrapped negative.
+ */
+START_TEST(test_extremes)
+{
+	struct nest *ns = nest_new();
+	struct nest_stats st;
+	struct buf b;
+
+	memset(&st, 0, sizeof(st));
+	add(ns, INT64_MIN, INT64_MIN, "a");
+	add(ns, INT64_MAX, INT64_MAX, "b");
+	buf_init(&b);
+	ck_assert_int_eq(nest_put(ns, "T", 1, 1, INT64_MIN, NEST_PERSPAN,
+	    collect, &b, &st), 0);
+	ck_assert_str_eq(b.data, "1 0 0 @0 a\n1 0 0 @1.8446744073709552e+19 b\n");
+	ck_assert_uint_eq(st.open, 0);
+	buf_free(&b);
+	nest_free(ns);
+}
+END_TEST
+
+/*
+ * Issue 34: spans nested SST_MAXDEPTH deep are fine, one more level is
+ * an error naming the span (the 4097th, by its id); flat spans never
+ * nest.
+ */
+START_TEST(test_depth)
+{
+	struct nest *ns = nest_new();
+	struct nest_stats st;
+	int64_t i;
+
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < SST_MAXDEPTH; i++)
+		add(ns, i, 10000 - i, "f");
+	ck_assert_ptr_nonnull(put(ns, 0, &st));
+	for (i = 0; i <= SST_MAXDEPTH; i++)
+		add(ns, i, 10000 - i, "f");
+	ck_assert_ptr_null(put(ns, 0, &st));
+	ck_assert_int_eq(st.id, SST_MAXDEPTH + 1);
+	ck_assert_str_eq(st.why, "depth exceeds 4096 levels");
+	for (i = 0; i <= SST_MAXDEPTH; i++)
+		add(ns, i, 10000 - i, "f");
+	ck_assert_ptr_nonnull(put(ns, NEST_FLAT, &st));
+	nest_free(ns);
+}
+END_TEST
+
 static Suite *
 nest_suite(void)
 {
@@ -205,6 +300,9 @@ nest_suite(void)
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_flat);
 	tcase_add_test(tc, test_div);
+	tcase_add_test(tc, test_overflow);
+	tcase_add_test(tc, test_extremes);
+	tcase_add_test(tc, test_depth);
 	suite_add_tcase(s, tc);
 	return s;
 }
