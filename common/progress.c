@@ -2,11 +2,18 @@
  * progress.c: a progress line on standard error for long runs: how much
  * of the input has been read, the percentage when its size is known (a
  * regular file), and the rate.  The line appears once a run has taken a
- * second and is redrawn at most four times a second, in place, with a
- * carriage return; by default only when standard error is a terminal
- * and standard output is not (records would scroll over it), so never in
- * pipes, logs or tests.  At the end it is erased from a terminal, and
- * ended with a newline elsewhere.  One line at most is shown at a time.
+ * second (from its first progress_open(), so that a run of many short
+ * files shows it too) and is redrawn at most four times a second, in
+ * place, with a carriage return; by default only when standard error is
+ * a terminal and standard output is not (records would scroll over it),
+ * so never in pipes, logs or tests.  At the end it is erased from a
+ * terminal, and ended with a newline elsewhere.  One line at most is
+ * shown at a time.  The amount is given (progress_update()), or polled
+ * (progress_poll(), cheap enough for every line): then it is the offset
+ * of the descriptor where it has one, which a compressed file's size
+ * matches.  It is bytes, or a count of something else (rows) with a
+ * total (progress_total()); one of several files is numbered
+ * (progress_file()).
  */
 #include <sys/stat.h>
 
@@ -20,23 +27,31 @@
 
 #define DELAY	1.0		/* seconds before the first line */
 #define EVERY	0.25		/* seconds between two lines */
+#define POLLS	256		/* progress_poll() calls a clock reading */
 #define MIB	1048576.0
 
 struct progress {
 	char		*name;
+	int		 fd;
+	int		 seekable;	/* a regular file: its offset polled */
 	unsigned long long size;	/* 0: unknown */
 	unsigned long long done;
+	char		*unit;		/* of done and size, NULL: bytes */
+	size_t		 file, nfiles;	/* file of nfiles, 0 of 0: one */
+	unsigned	 polls;		/* since the clock was read */
 	double		 start;
 	double		 next;		/* time of the next line */
 	int		 tty;
 };
 
 static double	 now(void);
+static void	 tick(struct progress *);
 static void	 draw(struct progress *, double);
 static void	 erase(void);
 
 static int	 shown;		/* width of the line on the screen, or 0 */
 static int	 showntty;
+static double	 runstart;	/* of the first progress_open(), or 0 */
 
 /* Seconds on the monotonic clock. */
 static double
@@ -62,22 +77,71 @@ progress_open(int fd, const char *name, int force)
 	if (name == NULL || strcmp(name, "-") == 0)
 		name = "<stdin>";
 	pr->name = xstrdup(name);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	pr->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		pr->size = st.st_size;
+		pr->seekable = lseek(fd, 0, SEEK_CUR) != -1;
+	}
 	pr->tty = tty;
 	pr->start = now();
-	pr->next = pr->start + DELAY;
+	if (runstart == 0)
+		runstart = pr->start;
+	pr->next = runstart + DELAY;
 	return pr;
+}
+
+void
+progress_total(struct progress *pr, unsigned long long total,
+    const char *unit)
+{
+	if (pr == NULL)
+		return;
+	free(pr->unit);
+	pr->unit = unit != NULL ? xstrdup(unit) : NULL;
+	pr->size = total;
+	pr->seekable = 0;
+}
+
+void
+progress_file(struct progress *pr, size_t i, size_t n)
+{
+	if (pr == NULL)
+		return;
+	pr->file = i;
+	pr->nfiles = n;
 }
 
 void
 progress_update(struct progress *pr, unsigned long long done)
 {
-	double t;
-
 	if (pr == NULL)
 		return;
 	pr->done = done;
+	tick(pr);
+}
+
+void
+progress_poll(struct progress *pr, unsigned long long done)
+{
+	off_t off;
+
+	if (pr == NULL || ++pr->polls < POLLS)
+		return;
+	pr->polls = 0;
+	pr->done = done;
+	if (now() < pr->next)
+		return;
+	if (pr->seekable && (off = lseek(pr->fd, 0, SEEK_CUR)) != -1)
+		pr->done = (unsigned long long)off;
+	tick(pr);
+}
+
+/* Draw the line if it is time to. */
+static void
+tick(struct progress *pr)
+{
+	double t;
+
 	if ((t = now()) < pr->next)
 		return;
 	pr->next = t + EVERY;
@@ -88,18 +152,30 @@ progress_update(struct progress *pr, unsigned long long done)
 static void
 draw(struct progress *pr, double t)
 {
-	char line[256];
-	double mib = pr->done / MIB, rate;
+	char line[320], name[256];
+	double amt, rate, total;
+	const char *u;
 	int n;
 
-	rate = t > pr->start ? mib / (t - pr->start) : 0;
-	if (pr->size > 0)
-		n = snprintf(line, sizeof(line), "%s: %s: %.1f of %.1f MiB "
-		    "(%.0f%%), %.1f MiB/s", getprogname(), pr->name, mib,
-		    pr->size / MIB, 100.0 * pr->done / pr->size, rate);
+	if (pr->nfiles > 0)
+		snprintf(name, sizeof(name), "%s (%zu of %zu)", pr->name,
+		    pr->file, pr->nfiles);
 	else
-		n = snprintf(line, sizeof(line), "%s: %s: %.1f MiB, "
-		    "%.1f MiB/s", getprogname(), pr->name, mib, rate);
+		snprintf(name, sizeof(name), "%s", pr->name);
+	amt = pr->unit != NULL ? (double)pr->done : pr->done / MIB;
+	total = pr->unit != NULL ? (double)pr->size : pr->size / MIB;
+	u = pr->unit != NULL ? pr->unit : "MiB";
+	rate = t > pr->start ? amt / (t - pr->start) : 0;
+	if (pr->size > 0)
+		n = snprintf(line, sizeof(line), pr->unit != NULL ?
+		    "%s: %s: %.0f of %.0f %s (%.0f%%), %.0f %s/s" :
+		    "%s: %s: %.1f of %.1f %s (%.0f%%), %.1f %s/s",
+		    getprogname(), name, amt, total, u,
+		    100.0 * pr->done / pr->size, rate, u);
+	else
+		n = snprintf(line, sizeof(line), pr->unit != NULL ?
+		    "%s: %s: %.0f %s, %.0f %s/s" : "%s: %s: %.1f %s, %.1f %s/s",
+		    getprogname(), name, amt, u, rate, u);
 	if (n < 0)
 		return;
 	if (n >= (int)sizeof(line))
@@ -134,6 +210,7 @@ progress_close(struct progress *pr)
 		}
 	}
 	free(pr->name);
+	free(pr->unit);
 	free(pr);
 }
 

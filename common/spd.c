@@ -58,6 +58,7 @@
 #define RECMAX		(2 * VARINT_MAX + 8)	/* a record's bytes at most */
 #define DUPMAX		16	/* "\e" suffixes before "\e#N" ones */
 #define NOOFF		UINT64_MAX	/* a key read from no sample */
+#define KRAWMAX		512	/* bytes of keys kept as they are */
 #define ZLKEY		(1ULL << 63)	/* a key kept in a zlist */
 #define RAWTAG		(1ULL << 62)	/* a tag of raw text, see intern() */
 #define WIN		65536	/* bytes read again at once, see window() */
@@ -235,6 +236,7 @@ struct prof {
 	double		 factor;
 	struct htab	*stacks;	/* uint32 frame index arrays */
 	int		 leaf;		/* SPD_LEAVES: of the leaf alone */
+	enum pstate	 state;
 	struct agg	*agg;		/* by stack id */
 	size_t		 aggcap;
 	uint32_t	*blist;		/* stack ids of the batch, in order */
@@ -246,13 +248,14 @@ struct prof {
 	uint64_t	 recbytes;	/* and their bytes */
 	unsigned char	*crecs;		/* or these, once pending */
 	struct zlist	*keys;		/* the stacks' keys, compressed, */
+	unsigned char	*kraw;		/* or, a few, as zl_raw() had them, */
+	uint32_t	 krawlen;	/* KRAWMAX bytes at most, */
 	int		 reread;	/* or, if 1, read again (rekey()): */
 	uint64_t	*offs;		/* by stack id, its first sample's
 					   offset, or ZLKEY and its index
 					   in keys, */
 	uint32_t	*tags;		/* and its key's hash's top half */
 	size_t		 offcap;
-	enum pstate	 state;
 	struct spill	*sids;		/* the samples' stack ids */
 	uint64_t	 nsids;
 	struct spill	*wts;		/* the weights, if not the records' */
@@ -290,6 +293,7 @@ struct spd {
 	struct agg	*sagg;		/* its agg, */
 	size_t		 saggcap;
 	struct spill	*ssids;		/* and samples, for the next one */
+	struct zlist	*skeys;		/* an empty list of keys, too */
 	struct htab	*pnames;	/* thread names written so far */
 	size_t		*ndup;		/* by name: profiles named so, less 1 */
 	size_t		 ndupcap;
@@ -795,7 +799,10 @@ readprofile(struct spd *s, size_t i)
 	} else
 		p->stacks = ht_new();
 	p->leaf = s->leaves;
-	p->keys = zl_new(s->zpool);
+	if ((p->keys = s->skeys) != NULL)
+		s->skeys = NULL;
+	else
+		p->keys = zl_new(s->zpool);
 	p->reread = s->kfd != -1;
 	p->factor = 1;
 	p->nbatch = 1;
@@ -2097,8 +2104,8 @@ joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
  * Make a pending profile (read whole, waiting for shared.frames) cost
  * what its records and stacks need: the stacks' keys packed, the
  * per-batch arrays freed, records that fit in memory moved out of their
- * spill (which reserves SPILLMEM).  The table, the agg array and the
- * samples' spill are emptied and kept for the next profile (see
+ * spill (which reserves SPILLMEM).  The table, the agg array, the
+ * samples' spill and an empty list of keys are kept for the next one (see
  * readprofile()), which would grow them again page by page: a page
  * first touched is a fault, dearer than its memory.  Only what this
  * profile used is kept (see ht_clear()); an agg array four times its
@@ -2107,12 +2114,38 @@ joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
 static void
 shrink(struct spd *s, struct prof *p)
 {
+	const char *r;
+	size_t n;
+
 	closebatch(p);
 	free(p->blist);
 	p->blist = NULL;
 	p->bcap = 0;
-	zl_done(p->keys);
 	unspare(s);
+	/*
+	 * Of many small profiles, the slack of these is most of the cost:
+	 * an empty list (all keys read again) is the next one's, and a few
+	 * keys are kept as they are (see pkey()), with no list, which
+	 * costs some 4 KB compressed, nor its compressing thread.
+	 */
+	if (zl_count(p->keys) == 0) {
+		s->skeys = p->keys;
+		p->keys = NULL;
+	} else if ((r = zl_raw(p->keys, &n)) != NULL && n <= KRAWMAX) {
+		p->kraw = xmalloc(n);
+		memcpy(p->kraw, r, n);
+		p->krawlen = (uint32_t)n;
+		zl_free(p->keys);
+		p->keys = NULL;
+	} else
+		zl_done(p->keys);
+	if (p->offs != NULL && (n = ht_count(p->stacks)) < p->offcap) {
+		p->offs = xreallocarray(p->offs, n, sizeof(*p->offs));
+		p->tags = xreallocarray(p->tags, n, sizeof(*p->tags));
+		p->offcap = n;
+	}
+	p->name.data = xreallocarray(p->name.data, p->name.len + 1, 1);
+	p->name.cap = p->name.len + 1;
 	if (p->aggcap / 4 < ht_count(p->stacks)) {
 		s->sagg = p->agg;
 		s->saggcap = p->aggcap;
@@ -2155,17 +2188,38 @@ unspare(struct spd *s)
 	ht_free(s->spare);
 	free(s->sagg);
 	spill_free(s->ssids);
+	zl_free(s->skeys);
+	s->skeys = NULL;
 	s->spare = NULL;
 	s->sagg = NULL;
 	s->saggcap = 0;
 	s->ssids = NULL;
 }
 
-/* The key of stack id of p (varints) kept compressed. */
+/*
+ * The key of stack id of p (varints) kept compressed, or among a few
+ * as they are (KRAWMAX bytes: found from the first).
+ */
 static const char *
 pkey(struct prof *p, size_t id, size_t *len)
 {
-	return zl_get(p->keys, p->reread ? p->offs[id] & ~ZLKEY : id, len);
+	const unsigned char *u, *e;
+	uint64_t n;
+	size_t i;
+
+	i = p->reread ? p->offs[id] & ~ZLKEY : id;
+	if (p->kraw == NULL)
+		return zl_get(p->keys, i, len);
+	u = p->kraw;
+	e = u + p->krawlen;
+	for (;;) {
+		u = varint_get(u, e, &n);
+		if (i-- == 0)
+			break;
+		u += n;
+	}
+	*len = (size_t)n;
+	return (const char *)u;
 }
 
 /*
@@ -2826,6 +2880,7 @@ freeprof(struct prof *p)
 	free(p->cstarts);
 	free(p->crecs);
 	zl_free(p->keys);
+	free(p->kraw);
 	free(p->offs);
 	free(p->tags);
 	free(p);

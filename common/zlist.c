@@ -310,6 +310,15 @@ zl_count(const struct zlist *l)
 	return l->n;
 }
 
+const char *
+zl_raw(const struct zlist *l, size_t *len)
+{
+	if (l->rawfirst != 0)
+		return NULL;
+	*len = l->raw.len;
+	return l->raw.data;
+}
+
 /* The compressing thread: the blocks to do, in order, then it ends. */
 static void *
 worker(void *arg)

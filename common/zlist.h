@@ -27,6 +27,13 @@ void	 zl_flush(struct zlist *);
 void	 zl_done(struct zlist *);
 size_t	 zl_count(const struct zlist *);
 /*
+ * The strings as they are kept before they are compressed, each a
+ * varint of its length and its bytes, *len bytes in all, if none has
+ * been compressed yet (no zl_flush() nor a block filled), else NULL;
+ * valid until the next call.
+ */
+const char *zl_raw(const struct zlist *, size_t *);
+/*
  * String i and its length; valid until the next call.  Fast when i is
  * in the block of the string got before, else a block is decompressed.
  */

@@ -153,6 +153,121 @@ START_TEST(test_line)
 }
 END_TEST
 
+/*
+ * Polled: nothing before 256 calls; then, of a regular file, its
+ * descriptor's offset (not the count given), of a pipe the count.
+ */
+START_TEST(test_poll)
+{
+	struct progress *pr, *pp;
+	FILE *fp, *in;
+	char want[256], *s;
+	int fds[2], i;
+
+	fp = errfile();
+	ck_assert_ptr_nonnull(in = tmpfile());
+	ck_assert_int_eq(ftruncate(fileno(in), 4 << 20), 0);
+	ck_assert_int_eq(lseek(fileno(in), 3 << 19, SEEK_SET), 3 << 19);
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "big.gz", 1));
+	ck_assert_ptr_nonnull(pp = progress_open(fds[0], "-", 1));
+	wait_delay();
+	for (i = 0; i < 255; i++)
+		progress_poll(pr, 12345);
+	s = errtext(fp);
+	ck_assert_str_eq(s, "");
+	free(s);
+	progress_poll(pr, 12345);
+	progress_close(pr);
+	s = errtext(fp);
+	snprintf(want, sizeof(want), "\r%s: big.gz: 1.5 of 4.0 MiB (38%%), ",
+	    getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	free(s);
+
+	fp = errfile();
+	for (i = 0; i < 256; i++)
+		progress_poll(pp, 5 << 19);
+	progress_close(pp);
+	s = errtext(fp);
+	snprintf(want, sizeof(want), "\r%s: <stdin>: 2.5 MiB, ",
+	    getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	free(s);
+	close(fds[0]);
+	close(fds[1]);
+	fclose(in);
+}
+END_TEST
+
+/* A count of rows with a total, of file 2 of 5: no MiB, no file size. */
+START_TEST(test_total)
+{
+	struct progress *pr;
+	FILE *fp, *in;
+	char want[256], *s, *t;
+
+	fp = errfile();
+	ck_assert_ptr_nonnull(in = tmpfile());
+	ck_assert_int_eq(ftruncate(fileno(in), 4 << 20), 0);
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "a.sqlite", 1));
+	progress_total(pr, 400, "rows");
+	progress_file(pr, 2, 5);
+	wait_delay();
+	progress_update(pr, 100);
+	progress_close(pr);
+	s = errtext(fp);
+	snprintf(want, sizeof(want), "\r%s: a.sqlite (2 of 5): 100 of 400 "
+	    "rows (25%%), ", getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	/* A whole number of rows a second: 100 in 1.2 s or so. */
+	t = s + strlen(want);
+	ck_assert_msg(t[strspn(t, "0123456789")] == ' ', "%s", s);
+	ck_assert_ptr_nonnull(strstr(t, " rows/s"));
+	free(s);
+
+	/* No total: the count alone. */
+	fp = errfile();
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "b", 1));
+	progress_total(pr, 0, "events");
+	progress_update(pr, 7);
+	progress_close(pr);
+	s = errtext(fp);
+	snprintf(want, sizeof(want), "\r%s: b: 7 events, ", getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	free(s);
+	fclose(in);
+}
+END_TEST
+
+/*
+ * The delay runs from the first input of the run: the second of many
+ * short files shows the line at once, a second after the first began.
+ */
+START_TEST(test_run)
+{
+	struct progress *pr;
+	FILE *fp, *in;
+	char want[256], *s;
+
+	fp = errfile();
+	ck_assert_ptr_nonnull(in = tmpfile());
+	ck_assert_int_eq(ftruncate(fileno(in), 2 << 20), 0);
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "one", 1));
+	wait_delay();
+	progress_close(pr);
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "two", 1));
+	progress_update(pr, 1 << 20);
+	progress_close(pr);
+	s = errtext(fp);
+	snprintf(want, sizeof(want), "\r%s: two: 1.0 of 2.0 MiB (50%%), ",
+	    getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	free(s);
+	fclose(in);
+}
+END_TEST
+
 static Suite *
 progress_suite(void)
 {
@@ -165,6 +280,9 @@ progress_suite(void)
 	tcase_add_test(tc, test_off);
 	tcase_add_test(tc, test_short);
 	tcase_add_test(tc, test_line);
+	tcase_add_test(tc, test_poll);
+	tcase_add_test(tc, test_total);
+	tcase_add_test(tc, test_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,9 @@
 #include <sys/wait.h>
 
 #include <check.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,10 @@ static void	 flatten_quiet(const char *, int);
 static char	*errof(char *(*)(const char *, int), const char *, int,
 		    int *);
 static char	*flatten_err(const char *, int, int *);
+static size_t	 heapuse(void);
+static void	 text_heap(const char *, size_t, size_t, void *);
+static char	*manyprofiles(size_t, int);
+static size_t	 pendingcost(size_t, int, int);
 static Suite	*spd_suite(void);
 
 /* The callback: append the lines, n of them, whole. */
@@ -254,6 +261,124 @@ errof(char *(*fn)(const char *, int), const char *doc, int flags, int *st)
 	ck_assert_int_eq(waitpid(pid, st, 0), pid);
 	return b.data;
 }
+
+/* Bytes of the heap in use: glibc's, all in one arena, else 0. */
+static size_t
+heapuse(void)
+{
+#ifdef __GLIBC__
+	struct mallinfo2 m = mallinfo2();
+
+	return m.uordblks + m.hblkhd;
+#else
+	return 0;
+#endif
+}
+
+/* The heap in use when the first lines were handed out, or 0. */
+static size_t	 heapfirst;
+
+/* The text callback that notes heapfirst. */
+static void
+text_heap(const char *t, size_t len, size_t n, void *arg)
+{
+	if (heapfirst == 0)
+		heapfirst = heapuse();
+	text(t, len, n, arg);
+}
+
+/*
+ * A document of n small profiles before the frames (bench/genprofs.sh's
+ * shape): profile i samples [i % 2, 2] once, weight 1 + i % 5, its
+ * sample as compact JSON, or, with spaced, spelled with a blank, which
+ * is read token by token, so that its key is kept even from a file.
+ */
+static char *
+manyprofiles(size_t n, int spaced)
+{
+	struct buf doc;
+	size_t i;
+
+	buf_init(&doc);
+	buf_adds(&doc, "{\"profiles\":[");
+	for (i = 0; i < n; i++)
+		buf_printf(&doc, "%s{\"type\":\"sampled\",\"name\":\"t%zu\","
+		    "\"unit\":\"none\",\"samples\":[[%zu,%s2]],"
+		    "\"weights\":[%zu]}", i > 0 ? "," : "", i, i % 2,
+		    spaced ? " " : "", 1 + i % 5);
+	buf_adds(&doc, "]," FRAMES "}");
+	return doc.data;
+}
+
+/*
+ * The heap that n profiles of manyprofiles(n, spaced) hold while they
+ * wait for the frames, read from memory or from a file (fromfile());
+ * their records are checked on the way.
+ */
+static size_t
+pendingcost(size_t n, int spaced, int file)
+{
+	char *doc, *out, *o, want[64];
+	size_t base, i;
+
+	doc = manyprofiles(n, spaced);
+	heapfirst = 0;
+	base = heapuse();
+	out = file ? fromfile(doc, 0, text_heap) :
+	    collect(json_open_mem(doc, strlen(doc), "doc.json"), 0,
+	    text_heap);
+	for (i = 0, o = out; i < n; i++, o += strlen(want)) {
+		snprintf(want, sizeof(want), "t%zu\t1\t%zu\tnone\t%zu\t%s;g\t",
+		    i, 1 + i % 5, 1 + i % 5, i % 2 ? "f" : "main");
+		ck_assert_msg(strncmp(o, want, strlen(want)) == 0,
+		    "profile %zu: got \"%.60s\"", i, o);
+		o = strchr(o, '\n');
+		ck_assert_ptr_nonnull(o);
+		o++;
+		want[0] = '\0';
+	}
+	ck_assert_str_eq(o, "");
+	free(out);
+	free(doc);
+	return heapfirst > base ? heapfirst - base : 0;
+}
+
+/*
+ * Many small profiles before the frames (issue 34): each costs what
+ * it needs while it waits, about 450 bytes of heap with one stack,
+ * whether its key is read again from a file, kept from a pipe, or kept
+ * even from a file (its sample read token by token): no list of keys
+ * of its own (some 4 KB and a compressing thread each), no slack: 512
+ * bytes at most.  The cost of 20,000 more, so that what is made once
+ * cancels out.
+ */
+START_TEST(test_pending_cost)
+{
+	static const int how[][2] = { { 0, 1 }, { 0, 0 }, { 1, 1 } };
+	size_t a, b, i;
+	char *m;
+
+#ifdef M_ARENA_MAX
+	/* The threads' allocations counted too. */
+	mallopt(M_ARENA_MAX, 1);
+#endif
+	/* Not glibc's heap (as under ASan): nothing to measure. */
+	a = heapuse();
+	m = xmalloc(1 << 20);
+	b = heapuse();
+	free(m);
+	if (b < a + (1 << 20))
+		return;
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		a = pendingcost(20000, how[i][0], how[i][1]);
+		b = pendingcost(40000, how[i][0], how[i][1]);
+		ck_assert_uint_gt(b, a);
+		ck_assert_msg((b - a) / 20000 <= 512, "%s%s: %zu bytes a "
+		    "pending profile", how[i][1] ? "file" : "memory",
+		    how[i][0] ? ", spaced" : "", (b - a) / 20000);
+	}
+}
+END_TEST
 
 /* Every weight differs from the one before: a record per sample. */
 static const char sampled_want[] =
@@ -1523,6 +1648,7 @@ spd_suite(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_persample);
 	tcase_add_test(tc, test_big);
+	tcase_add_test(tc, test_pending_cost);
 	tcase_add_test(tc, test_many_frames);
 	tcase_add_test(tc, test_deep_sample);
 	tcase_add_test(tc, test_spellings);
