@@ -56,13 +56,20 @@ cplen(const char *s, size_t n)
 	return k;
 }
 
-/* Does s look like 1,234 or -12.5% or 0.37s or 4,096 B? */
+/* Does s look like 1,234 or -12.5% or 0.37s, 12.0ms, 3µs or 4,096 B? */
 static int
 isnumeric(const char *s, size_t n)
 {
 	size_t i = 0, j;
 
-	if (n > 0 && (s[n - 1] == '%' || s[n - 1] == 's'))
+	if (n > 0 && s[n - 1] == 's') {
+		n--;
+		if (n > 0 && (s[n - 1] == 'm' || s[n - 1] == 'n'))
+			n--;
+		else if (n > 1 && (unsigned char)s[n - 2] == 0xc2 &&
+		    (unsigned char)s[n - 1] == 0xb5)
+			n -= 2;
+	} else if (n > 0 && s[n - 1] == '%')
 		n--;
 	else if (n > 2 && s[n - 2] == ' ' && s[n - 1] == 'B')
 		n -= 2;
