@@ -33,15 +33,15 @@ label_prefix(struct buf *b, const char *path, const char *label, int force)
 
 int
 label_main(int argc, char *argv[], void (*usage)(int),
-    void (*convert)(const char *, const char *, int, int), int sflag)
+    void (*convert)(const char *, const char *, int, int, int), int sflag)
 {
 	const char *label = NULL;
-	int ch, force = 0, s = 0;
+	int ch, force = 0, progress = -1, s = 0;
 
 	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
 		if (strcmp(argv[ch], "--help") == 0)
 			usage(1);
-	while ((ch = getopt(argc, argv, "HhL:s")) != -1) {
+	while ((ch = getopt(argc, argv, "HhL:Pps")) != -1) {
 		switch (ch) {
 		case 'H':
 			force = 1;
@@ -51,6 +51,12 @@ label_main(int argc, char *argv[], void (*usage)(int),
 			break;
 		case 'L':
 			label = optarg;
+			break;
+		case 'P':
+			progress = 0;
+			break;
+		case 'p':
+			progress = 1;
 			break;
 		case 's':
 			s = sflag;
@@ -64,9 +70,9 @@ label_main(int argc, char *argv[], void (*usage)(int),
 	if (argc > 1)
 		force = 1;
 	if (argc == 0)
-		convert("-", label, force, s);
+		convert("-", label, force, s, progress);
 	for (; argc > 0; argc--, argv++)
-		convert(*argv, label, force, s);
+		convert(*argv, label, force, s, progress);
 	fshut(stdout, "stdout");
 	return 0;
 }
