@@ -22,7 +22,8 @@
 #include "label.h"
 
 static void	emit(const struct sst_rec *, void *);
-static void	convert(const char *, const char *, int, int, int);
+static void	convert(const char *, const char *, int, int,
+		    const struct label_run *);
 static __dead void refuse(struct json *, const char *);
 static void	usage(int);
 
@@ -79,11 +80,11 @@ refuse(struct json *j, const char *err)
 
 /*
  * Convert one file ("-": standard input), with a label or none;
- * progress as for progress_open().
+ * progress as run says.
  */
 static void
 convert(const char *path, const char *label, int prefix, int persample,
-    int progress)
+    const struct label_run *run)
 {
 	struct progress *pr;
 	struct json *j;
@@ -96,7 +97,9 @@ convert(const char *path, const char *label, int prefix, int persample,
 	cpuprof_thread(&thr, path);
 	fd = xopen(path);
 	j = json_open(fd, path);
-	pr = progress_open(fd, path, progress);
+	pr = progress_open(fd, path, run->progress);
+	if (run->nfiles > 1)
+		progress_file(pr, run->nth, run->nfiles);
 	json_setprogress(j, pr);
 	if (cpuprof_read(j, thr.data, thr.len, persample, emit, stdout, err,
 	    sizeof(err)) == -1)

@@ -66,7 +66,8 @@ static void	addspan(struct conv *, enum kind, int64_t, int64_t,
 static void	name(struct conv *, struct buf *, enum kind, int64_t, int64_t);
 static const char *table(enum kind);
 static void	putall(struct conv *, int, struct nest_stats *);
-static void	convert(const char *, const char *, int, int, int);
+static void	convert(const char *, const char *, int, int,
+		    const struct label_run *);
 
 static void
 usage(int help)
@@ -283,12 +284,12 @@ putall(struct conv *c, int flags, struct nest_stats *ns)
 }
 
 /*
- * Convert one file ("-": standard input); progress as for
- * progress_open(), in rows.
+ * Convert one file ("-": standard input); progress, in rows, as run
+ * says.
  */
 static void
 convert(const char *path, const char *label, int prefix, int flags,
-    int progress)
+    const struct label_run *run)
 {
 	struct conv c;
 	struct nest_stats ns;
@@ -304,7 +305,9 @@ convert(const char *path, const char *label, int prefix, int flags,
 	c.flags = flags;
 	buf_init(&c.prefix);
 	label_prefix(&c.prefix, path, label, prefix);
-	pr = progress_open(-1, path, progress);
+	pr = progress_open(-1, path, run->progress);
+	if (run->nfiles > 1)
+		progress_file(pr, run->nth, run->nfiles);
 	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
 		errx(1, "%s", err);
 	for (k = 0; k < NKINDS; k++)
