@@ -33,15 +33,17 @@ label_prefix(struct buf *b, const char *path, const char *label, int force)
 
 int
 label_main(int argc, char *argv[], void (*usage)(int),
-    void (*convert)(const char *, const char *, int, int), int sflag)
+    void (*convert)(const char *, const char *, int, int,
+    const struct label_run *), int sflag)
 {
+	struct label_run run = { -1, 0, 0 };
 	const char *label = NULL;
 	int ch, force = 0, s = 0;
 
 	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
 		if (strcmp(argv[ch], "--help") == 0)
 			usage(1);
-	while ((ch = getopt(argc, argv, "HhL:s")) != -1) {
+	while ((ch = getopt(argc, argv, "HhL:Pps")) != -1) {
 		switch (ch) {
 		case 'H':
 			force = 1;
@@ -51,6 +53,12 @@ label_main(int argc, char *argv[], void (*usage)(int),
 			break;
 		case 'L':
 			label = optarg;
+			break;
+		case 'P':
+			run.progress = 0;
+			break;
+		case 'p':
+			run.progress = 1;
 			break;
 		case 's':
 			s = sflag;
@@ -64,9 +72,12 @@ label_main(int argc, char *argv[], void (*usage)(int),
 	if (argc > 1)
 		force = 1;
 	if (argc == 0)
-		convert("-", label, force, s);
-	for (; argc > 0; argc--, argv++)
-		convert(*argv, label, force, s);
+		convert("-", label, force, s, &run);
+	run.nfiles = (size_t)argc;
+	for (; argc > 0; argc--, argv++) {
+		run.nth++;
+		convert(*argv, label, force, s, &run);
+	}
 	fshut(stdout, "stdout");
 	return 0;
 }

@@ -13,14 +13,24 @@
  */
 void	 label_prefix(struct buf *, const char *, const char *, int);
 
+/* How label_main() runs convert(). */
+struct label_run {
+	int		 progress;	/* progress_open()'s force */
+	size_t		 nth, nfiles;	/* file nth (from 1) of nfiles */
+};
+
 /*
- * The main of a producer whose options are -H, -h, -L label and -s
- * (cpuprofile2sst, nsys2sst): parse them (--help too; usage(1) prints
- * the usage and exits 0, usage(0) exits 2), then call
- * convert(path, label, prefix, s) for each file, or "-", where s is
- * sflag when -s was given and 0 otherwise; check stdout at the end.
+ * The main of a producer whose options are -H, -h, -L label, -P, -p and
+ * -s (cpuprofile2sst, nsys2sst): parse them (--help too; usage(1)
+ * prints the usage and exits 0, usage(0) exits 2), then call
+ * convert(path, label, prefix, s, run) for each file, or "-", where s
+ * is sflag when -s was given and 0 otherwise, and run holds
+ * progress_open()'s force (1 with -p, 0 with -P, else -1) and the
+ * file's place among those given (0 of 0 for standard input alone);
+ * check stdout at the end.
  */
 int	 label_main(int, char *[], void (*)(int),
-	    void (*)(const char *, const char *, int, int), int);
+	    void (*)(const char *, const char *, int, int,
+	    const struct label_run *), int);
 
 #endif

@@ -13,10 +13,14 @@
  * of the descriptor where it has one, which a compressed file's size
  * matches.  It is bytes, or a count of something else (rows) with a
  * total (progress_total()); one of several files is numbered
- * (progress_file()).
+ * (progress_file()).  A script that keeps a program's messages in a
+ * file can have the line go to another descriptor, the one that
+ * SST_PROGRESS_FD names (a terminal, say), which is then the one tested.
  */
 #include <sys/stat.h>
 
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,7 @@ struct progress {
 	char		*name;
 	int		 fd;
 	int		 seekable;	/* a regular file: its offset polled */
+	int		 polled;	/* amounts from progress_poll() */
 	unsigned long long size;	/* 0: unknown */
 	unsigned long long done;
 	char		*unit;		/* of done and size, NULL: bytes */
@@ -48,10 +53,12 @@ static double	 now(void);
 static void	 tick(struct progress *);
 static void	 draw(struct progress *, double);
 static void	 erase(void);
+static FILE	*outfp(void);
 
 static int	 shown;		/* width of the line on the screen, or 0 */
 static int	 showntty;
 static double	 runstart;	/* of the first progress_open(), or 0 */
+static FILE	*out;		/* where the line goes, once known */
 
 /* Seconds on the monotonic clock. */
 static double
@@ -63,6 +70,29 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The stream of the line: standard error, or the descriptor that
+ * SST_PROGRESS_FD names when it is an open one other than 0 to 2.
+ */
+static FILE *
+outfp(void)
+{
+	const char *s, *e;
+	long long fd;
+	FILE *fp;
+
+	if (out != NULL)
+		return out;
+	out = stderr;
+	if ((s = getenv("SST_PROGRESS_FD")) == NULL || *s == '\0')
+		return out;
+	fd = strtonum(s, 3, INT_MAX, &e);
+	if (e == NULL && fcntl((int)fd, F_GETFD) != -1 &&
+	    (fp = fdopen((int)fd, "w")) != NULL)
+		out = fp;
+	return out;
+}
+
 struct progress *
 progress_open(int fd, const char *name, int force)
 {
@@ -70,7 +100,7 @@ progress_open(int fd, const char *name, int force)
 	struct stat st;
 	int tty;
 
-	tty = isatty(STDERR_FILENO);
+	tty = isatty(fileno(outfp()));
 	if (force == 0 || (force < 0 && (!tty || isatty(STDOUT_FILENO))))
 		return NULL;
 	pr = xcalloc(1, sizeof(*pr));
@@ -125,10 +155,13 @@ progress_poll(struct progress *pr, unsigned long long done)
 {
 	off_t off;
 
-	if (pr == NULL || ++pr->polls < POLLS)
+	if (pr == NULL)
+		return;
+	pr->done = done;
+	pr->polled = 1;
+	if (++pr->polls < POLLS)
 		return;
 	pr->polls = 0;
-	pr->done = done;
 	if (now() < pr->next)
 		return;
 	if (pr->seekable && (off = lseek(pr->fd, 0, SEEK_CUR)) != -1)
@@ -180,8 +213,8 @@ draw(struct progress *pr, double t)
 		return;
 	if (n >= (int)sizeof(line))
 		n = sizeof(line) - 1;
-	fprintf(stderr, "\r%s%*s", line, shown > n ? shown - n : 0, "");
-	fflush(stderr);
+	fprintf(out, "\r%s%*s", line, shown > n ? shown - n : 0, "");
+	fflush(out);
 	shown = n > shown ? n : shown;
 	showntty = pr->tty;
 }
@@ -190,22 +223,28 @@ draw(struct progress *pr, double t)
 static void
 erase(void)
 {
-	fprintf(stderr, "\r%*s\r", shown, "");
-	fflush(stderr);
+	fprintf(out, "\r%*s\r", shown, "");
+	fflush(out);
 	shown = 0;
 }
 
 void
 progress_close(struct progress *pr)
 {
+	off_t off;
+
 	if (pr == NULL)
 		return;
 	if (shown > 0) {
 		if (pr->tty)
 			erase();
 		else {
+			if (pr->polled && pr->seekable &&
+			    (off = lseek(pr->fd, 0, SEEK_CUR)) != -1)
+				pr->done = (unsigned long long)off;
 			draw(pr, now());
-			fputc('\n', stderr);
+			fputc('\n', out);
+			fflush(out);
 			shown = 0;
 		}
 	}
@@ -222,7 +261,8 @@ progress_hide(void)
 	if (showntty)
 		erase();
 	else {
-		fputc('\n', stderr);
+		fputc('\n', out);
+		fflush(out);
 		shown = 0;
 	}
 }

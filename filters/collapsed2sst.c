@@ -9,7 +9,8 @@
  * kept per distinct stack (and, with -s, each line's) until then, by
  * common/foldrec.c.  With -V it reports the line count, the median
  * weight (as Python prints the int or float it reads) and the unit on
- * standard error.
+ * standard error.  Long runs show their progress on standard error when
+ * it is a terminal (-p: always, -P: never).
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -36,6 +37,8 @@ struct conv {
 	int		 nsc;		/* 1 when -u fixes the scale */
 	int		 ucount;	/* -u count or none: N samples */
 	int		 lflag, sflag, vflag;
+	int		 progress;	/* progress_open()'s force */
+	int		 nfiles, nth;	/* files given; the one being read */
 	struct fold_meds med;		/* with -V: every line's weight */
 	enum sst_unit	 unit;
 	const char	*tname;		/* -L */
@@ -69,8 +72,10 @@ static void
 skipline(struct conv *c, const char *name, unsigned long long lineno,
     const char *why)
 {
-	if (c->lflag || c->nbad < MAXWARN)
+	if (c->lflag || c->nbad < MAXWARN) {
+		progress_hide();
 		warnx("%s:%llu: %s", name, lineno, why);
+	}
 	c->nbad++;
 }
 
@@ -107,9 +112,11 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 	if (c->vflag)
 		fold_medadd(&c->med, l.w, l.isint);
 	if (c->sflag && c->nsc == 1) {
-		if (l.iscnt == -1 && counting(c, 0))
+		if (l.iscnt == -1 && counting(c, 0)) {
+			progress_hide();
 			errx(1, "%s:%llu: sample count passes 2^64 - 1", name,
 			    lineno);
+		}
 		foldrec_linerec(&l, c->sc[0], counting(c, 0), &r);
 		emit(c, l.stack, l.stackn, &r);
 		return;
@@ -127,7 +134,8 @@ static void
 readfile(struct conv *c, const char *path)
 {
 	struct lines *l;
-	unsigned long long lineno = 0;
+	struct progress *pr;
+	unsigned long long lineno = 0, bytes = 0;
 	const char *head, *says;
 	char *s, *e, *cr, msg[256];
 	enum sniff k;
@@ -136,8 +144,12 @@ readfile(struct conv *c, const char *path)
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
+	pr = progress_open(fd, path, c->progress);
+	if (c->nfiles > 1)
+		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
 	c->nread = c->nbad = c->ntext = 0;
 	while ((s = lines_next(l, &n)) != NULL) {
+		progress_poll(pr, bytes += n + 1);
 		for (e = s + n;; s = cr + 1) {
 			cr = memchr(s, '\r', (size_t)(e - s));
 			addline(c, lines_name(l), ++lineno, s,
@@ -146,6 +158,7 @@ readfile(struct conv *c, const char *path)
 				break;
 		}
 	}
+	progress_close(pr);
 	if (!c->lflag && c->nbad > MAXWARN)
 		warnx("%s: %llu more lines skipped", lines_name(l),
 		    c->nbad - MAXWARN);
@@ -201,7 +214,7 @@ report(struct conv *c, const char *unit)
 static __dead void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: collapsed2sst [-hsV] "
+	fprintf(status ? stderr : stdout, "usage: collapsed2sst [-hPpsV] "
 	    "[-F lines] [-f freq] [-L thread] [-u unit] [file ...]\n");
 	exit(status);
 }
@@ -218,10 +231,11 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
+	c.progress = -1;
 	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
 		if (strcmp(argv[ch], "--help") == 0)
 			usage(0);
-	while ((ch = getopt(argc, argv, "F:f:hL:su:V")) != -1) {
+	while ((ch = getopt(argc, argv, "F:f:hL:Ppsu:V")) != -1) {
 		switch (ch) {
 		case 'F':
 			if (strcmp(optarg, "lines") != 0)
@@ -237,6 +251,12 @@ main(int argc, char *argv[])
 			usage(0);
 		case 'L':
 			c.tname = optarg;
+			break;
+		case 'P':
+			c.progress = 0;
+			break;
+		case 'p':
+			c.progress = 1;
 			break;
 		case 's':
 			c.sflag = 1;
@@ -272,8 +292,11 @@ main(int argc, char *argv[])
 		esc_add(&c.thread, c.tname, strlen(c.tname));
 	if (argc == 0)
 		readfile(&c, NULL);
-	for (i = 0; i < (size_t)argc; i++)
+	c.nfiles = argc;
+	for (i = 0; i < (size_t)argc; i++) {
+		c.nth = (int)i + 1;
 		readfile(&c, argv[i]);
+	}
 
 	sel = foldrec_pick(c.recs);
 	if (counting(&c, sel) && c.bigcnt.line != 0)

@@ -1,12 +1,14 @@
 /*
  * cpuprofile2sst: convert Chrome and node .cpuprofile files (the
  * DevTools protocol's Profile) to the sst stream, one record per
- * distinct stack (-s: per sample), weights in seconds (see common/cpuprofile.c for which
- * time a sample gets).  A file's thread is "Process PID Thread TID" when
- * it has node's --cpu-prof name, else "Profile"; -L LABEL, -H or more
- * than one file put "LABEL: " or "BASE: " before it, BASE being the
- * file's name up to its first '.'.  gzip and zstd input is
- * decompressed as it is read.
+ * distinct stack (-s: per sample), weights in seconds (see
+ * common/cpuprofile.c for which time a sample gets).  A file's thread
+ * is "Process PID Thread TID" when it has node's --cpu-prof name, else
+ * "Profile"; -L LABEL, -H or more than one file put "LABEL: " or
+ * "BASE: " before it, BASE being the file's name up to its first '.'.
+ * gzip and zstd input is decompressed as it is read.  Long runs show
+ * their progress on standard error when it is a terminal (-p: always,
+ * -P: never).
  */
 #include <err.h>
 #include <stdio.h>
@@ -20,7 +22,8 @@
 #include "label.h"
 
 static void	emit(const struct sst_rec *, void *);
-static void	convert(const char *, const char *, int, int);
+static void	convert(const char *, const char *, int, int,
+		    const struct label_run *);
 static __dead void refuse(struct json *, const char *);
 static void	usage(int);
 
@@ -28,7 +31,7 @@ static void
 usage(int help)
 {
 	fprintf(help ? stdout : stderr,
-	    "usage: cpuprofile2sst [-Hs] [-L label] [file ...]\n");
+	    "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
@@ -67,6 +70,7 @@ refuse(struct json *j, const char *err)
 		break;
 	}
 	strlcpy(name, json_name(j), sizeof(name));
+	progress_hide();
 	/* Stop the reader (json_close joins its thread) before exiting. */
 	json_close(j);
 	if (says != NULL)
@@ -74,10 +78,15 @@ refuse(struct json *j, const char *err)
 	errx(1, "%s", err);
 }
 
-/* Convert one file ("-": standard input), with a label or none. */
+/*
+ * Convert one file ("-": standard input), with a label or none;
+ * progress as run says.
+ */
 static void
-convert(const char *path, const char *label, int prefix, int persample)
+convert(const char *path, const char *label, int prefix, int persample,
+    const struct label_run *run)
 {
+	struct progress *pr;
 	struct json *j;
 	struct buf thr;
 	char err[512];
@@ -88,9 +97,14 @@ convert(const char *path, const char *label, int prefix, int persample)
 	cpuprof_thread(&thr, path);
 	fd = xopen(path);
 	j = json_open(fd, path);
+	pr = progress_open(fd, path, run->progress);
+	if (run->nfiles > 1)
+		progress_file(pr, run->nth, run->nfiles);
+	json_setprogress(j, pr);
 	if (cpuprof_read(j, thr.data, thr.len, persample, emit, stdout, err,
 	    sizeof(err)) == -1)
 		refuse(j, err);
+	progress_close(pr);
 	json_close(j);
 	if (fd != STDIN_FILENO)
 		close(fd);

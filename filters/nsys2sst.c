@@ -5,8 +5,11 @@
  * of their own beside each thread, each at the root, and CUDA kernels
  * per device and stream.  Times are nanoseconds, weights seconds of self
  * time.  Read with libsqlite3; standard input is read into memory.
+ * Long runs show the rows read on standard error when it is a terminal
+ * (-p: always, -P: never).
  */
 #include <err.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,22 +53,27 @@ static const char *kernsql =
 
 static void	emit(const struct sst_rec *, void *);
 static void	usage(int);
+static __dead void fatal(const char *, ...);
 static __dead void dberr(struct conv *, const char *);
 static int	hastable(struct conv *, const char *);
 static sqlite3_stmt *prepare(struct conv *, const char *);
 static struct nest *thread(struct conv *, enum kind, int64_t, int64_t);
+static unsigned long long count(struct conv *, const char *);
+static void	rows(struct conv *, const char *, enum kind, struct progress *,
+		    unsigned long long *);
 static void	addspan(struct conv *, enum kind, int64_t, int64_t,
 		    sqlite3_stmt *, int, int, int);
 static void	name(struct conv *, struct buf *, enum kind, int64_t, int64_t);
 static const char *table(enum kind);
 static void	putall(struct conv *, int, struct nest_stats *);
-static void	convert(const char *, const char *, int, int);
+static void	convert(const char *, const char *, int, int,
+		    const struct label_run *);
 
 static void
 usage(int help)
 {
 	fprintf(help ? stdout : stderr,
-	    "usage: nsys2sst [-Hs] [-L label] [file.sqlite ...]\n");
+	    "usage: nsys2sst [-HPps] [-L label] [file.sqlite ...]\n");
 	if (help)
 		fshut(stdout, "stdout");
 	exit(help ? 0 : 2);
@@ -77,10 +85,21 @@ emit(const struct sst_rec *r, void *arg)
 	rec_write(arg, r);
 }
 
+/* Exit 1 with a message, the progress line taken off first. */
+static __dead void
+fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	progress_hide();
+	va_start(ap, fmt);
+	verrx(1, fmt, ap);
+}
+
 static __dead void
 dberr(struct conv *c, const char *what)
 {
-	errx(1, "%s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
+	fatal("%s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
 }
 
 static int
@@ -125,6 +144,48 @@ thread(struct conv *c, enum kind k, int64_t a, int64_t b)
 	return c->t[k][id].ns;
 }
 
+/* The number in the one row of query sql. */
+static unsigned long long
+count(struct conv *c, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long n;
+
+	st = prepare(c, sql);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		dberr(c, "count");
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n > 0 ? (unsigned long long)n : 0;
+}
+
+/*
+ * Add the spans of the rows of query sql: kernels for k K_KERNEL, else
+ * NVTX ranges; *done counts the rows for pr.
+ */
+static void
+rows(struct conv *c, const char *sql, enum kind k, struct progress *pr,
+    unsigned long long *done)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = prepare(c, sql);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (k == K_KERNEL)
+			addspan(c, K_KERNEL, sqlite3_column_int64(st, 0),
+			    sqlite3_column_int64(st, 1), st, 2, 3, 4);
+		else
+			addspan(c, sqlite3_column_int(st, 3) == 59 ?
+			    K_PUSHPOP : K_STARTEND,
+			    sqlite3_column_int64(st, 0), 0, st, 1, 2, 4);
+		progress_update(pr, ++*done);
+	}
+	if (rc != SQLITE_DONE)
+		dberr(c, table(k));
+	sqlite3_finalize(st);
+}
+
 /* The table the spans of kind k come from. */
 static const char *
 table(enum kind k)
@@ -150,10 +211,10 @@ addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
 	e = hasend ? sqlite3_column_int64(st, ce) : s;
 	if (sqlite3_column_type(st, cs) != SQLITE_INTEGER ||
 	    (hasend && sqlite3_column_type(st, ce) != SQLITE_INTEGER))
-		errx(1, "%s: %s: a start or end that is no integer", c->path,
+		fatal("%s: %s: a start or end that is no integer", c->path,
 		    table(k));
 	if (e < s)
-		errx(1, "%s: %s: a range that ends (%lld) before it starts "
+		fatal("%s: %s: a range that ends (%lld) before it starts "
 		    "(%lld)", c->path, table(k), (long long)e, (long long)s);
 	buf_init(&nm);
 	if ((t = sqlite3_column_text(st, cn)) != NULL)
@@ -222,16 +283,21 @@ putall(struct conv *c, int flags, struct nest_stats *ns)
 	buf_free(&thr);
 }
 
-/* Convert one file ("-": standard input). */
+/*
+ * Convert one file ("-": standard input); progress, in rows, as run
+ * says.
+ */
 static void
-convert(const char *path, const char *label, int prefix, int flags)
+convert(const char *path, const char *label, int prefix, int flags,
+    const struct label_run *run)
 {
 	struct conv c;
 	struct nest_stats ns;
-	sqlite3_stmt *st;
+	struct progress *pr;
 	char sql[512], err[512];
+	unsigned long long done = 0, total = 0;
 	size_t i, nspans = 0;
-	int k, rc, strs, nvtx, kern;
+	int k, strs, nvtx, kern;
 
 	memset(&c, 0, sizeof(c));
 	c.file = path;
@@ -239,6 +305,9 @@ convert(const char *path, const char *label, int prefix, int flags)
 	c.flags = flags;
 	buf_init(&c.prefix);
 	label_prefix(&c.prefix, path, label, prefix);
+	pr = progress_open(-1, path, run->progress);
+	if (run->nfiles > 1)
+		progress_file(pr, run->nth, run->nfiles);
 	if ((c.db = nsys_open(path, c.path, err, sizeof(err))) == NULL)
 		errx(1, "%s", err);
 	for (k = 0; k < NKINDS; k++)
@@ -250,30 +319,25 @@ convert(const char *path, const char *label, int prefix, int flags)
 		errx(1, "%s: no NVTX_EVENTS or CUPTI_ACTIVITY_KIND_KERNEL "
 		    "table: not an nsys export with NVTX or CUDA trace",
 		    c.path);
+	if (pr != NULL && nvtx)
+		total += count(&c, "SELECT COUNT(*) FROM NVTX_EVENTS "
+		    "WHERE eventType IN (59, 60)");
+	if (pr != NULL && kern)
+		total += count(&c, "SELECT COUNT(*) FROM "
+		    "CUPTI_ACTIVITY_KIND_KERNEL");
+	progress_total(pr, total, "rows");
 	if (nvtx) {
 		snprintf(sql, sizeof(sql), nvtxsql, strs ? "(SELECT value "
 		    "FROM StringIds WHERE id = textId)" : "NULL");
-		st = prepare(&c, sql);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			addspan(&c, sqlite3_column_int(st, 3) == 59 ?
-			    K_PUSHPOP : K_STARTEND,
-			    sqlite3_column_int64(st, 0), 0, st, 1, 2, 4);
-		if (rc != SQLITE_DONE)
-			dberr(&c, "NVTX_EVENTS");
-		sqlite3_finalize(st);
+		rows(&c, sql, K_PUSHPOP, pr, &done);
 	}
 	if (kern) {
 		snprintf(sql, sizeof(sql), kernsql, strs ? "(SELECT value "
 		    "FROM StringIds WHERE id = demangledName), (SELECT value "
 		    "FROM StringIds WHERE id = shortName)" : "NULL, NULL");
-		st = prepare(&c, sql);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			addspan(&c, K_KERNEL, sqlite3_column_int64(st, 0),
-			    sqlite3_column_int64(st, 1), st, 2, 3, 4);
-		if (rc != SQLITE_DONE)
-			dberr(&c, "CUPTI_ACTIVITY_KIND_KERNEL");
-		sqlite3_finalize(st);
+		rows(&c, sql, K_KERNEL, pr, &done);
 	}
+	progress_close(pr);
 	for (k = 0; k < NKINDS; k++)
 		for (i = 0; i < ht_count(c.keys[k]); i++)
 			nspans += nest_count(c.t[k][i].ns);

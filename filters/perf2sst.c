@@ -6,7 +6,9 @@
  * Lines are told apart and samples summed by common/perfscan.c, each
  * distinct frame line parsed once by common/perf.c.  gzip and zstd
  * input is decompressed as it is read.  An input with text but no
- * sample is an error that says what it looks like.
+ * sample is an error that says what it looks like.  Long runs show
+ * their progress on standard error when it is a terminal (-p: always,
+ * -P: never).
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -27,6 +29,8 @@ struct conv {
 	unsigned long long lineno;
 	unsigned	 nwarn;
 	int		 filtwarn;	/* the other events were warned of */
+	int		 progress;	/* progress_open()'s force */
+	int		 nfiles, nth;	/* files given; the one being read */
 };
 
 static void	warnline(struct conv *, const char *);
@@ -39,14 +43,18 @@ static __dead void usage(int);
 static void
 warnline(struct conv *c, const char *msg)
 {
-	if (c->nwarn++ < MAXWARN)
+	if (c->nwarn++ < MAXWARN) {
+		progress_hide();
 		warnx("%s:%llu: %s", c->name, c->lineno, msg);
+	}
 }
 
 /* Say what perfscan found wrong with the current line, r. */
 static void
 said(struct conv *c, int r)
 {
+	if (r & (PERFSCAN_INF | PERFSCAN_OTHEREV))
+		progress_hide();
 	if (r & PERFSCAN_INF)
 		errx(1, "%s:%llu: the weight of the sample's stack overflows "
 		    "to inf", c->name, c->lineno);
@@ -98,7 +106,9 @@ static void
 readfile(struct conv *c, const char *path)
 {
 	const struct perfscan_counts *n;
+	struct progress *pr;
 	struct lines *l;
+	unsigned long long bytes = 0;
 	enum sniff k;
 	char *s;
 	size_t len;
@@ -109,13 +119,18 @@ readfile(struct conv *c, const char *path)
 	c->name = lines_name(l);
 	c->lineno = 0;
 	c->nwarn = 0;
+	pr = progress_open(fd, path, c->progress);
+	if (c->nfiles > 1)
+		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
 	perfscan_start(c->scan);
 	while ((s = lines_next(l, &len)) != NULL) {
 		c->lineno++;
+		progress_poll(pr, bytes += len + 1);
 		if ((r = perfscan_line(c->scan, s, len)) & PERFSCAN_BINARY)
 			break;
 		said(c, r);
 	}
+	progress_close(pr);
 	s = (char *)lines_head(l, &len);
 	k = sniff(s, len);
 	lines_close(l);
@@ -137,7 +152,7 @@ static __dead void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: perf2sst [-hs] [-F view] [file ...]\n");
+	    "usage: perf2sst [-hPps] [-F view] [file ...]\n");
 	exit(status);
 }
 
@@ -151,10 +166,11 @@ main(int argc, char *argv[])
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
+	c.progress = -1;
 	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0)
 			usage(0);
-	while ((ch = getopt(argc, argv, "F:hs")) != -1) {
+	while ((ch = getopt(argc, argv, "F:hPps")) != -1) {
 		switch (ch) {
 		case 'F':
 			if (perf_view(&c.v, optarg, &bad) == -1)
@@ -162,6 +178,12 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 'P':
+			c.progress = 0;
+			break;
+		case 'p':
+			c.progress = 1;
+			break;
 		case 's':
 			sflag = 1;
 			break;
@@ -177,8 +199,11 @@ main(int argc, char *argv[])
 	c.scan = perfscan_new(&c.v, sflag);
 	if (argc == 0)
 		readfile(&c, NULL);
-	for (i = 0; i < (size_t)argc; i++)
+	c.nfiles = argc;
+	for (i = 0; i < (size_t)argc; i++) {
+		c.nth = (int)i + 1;
 		readfile(&c, argv[i]);
+	}
 	perfscan_put(c.scan);
 	fshut(stdout, "stdout");
 	perfscan_free(c.scan);

@@ -4,6 +4,8 @@
  * stream: one record per distinct (thread, stack of spans) with the
  * spans that end there and their summed self time, or with -s one
  * record per span.  The rules are in common/trace.c and trace2sst(1).
+ * Long runs show their progress on standard error when it is a
+ * terminal (-p: always, -P: never).
  */
 #include <err.h>
 #include <stdio.h>
@@ -14,18 +16,21 @@
 #include "sst.h"
 #include "trace.h"
 
-static void	convert(const char *, const struct trace_opt *, const char *);
+static void	convert(const char *, const struct trace_opt *, const char *,
+		    int);
 static char	*basepart(const char *);
 static const char *nspart(const char *, size_t *);
 static int	 nscmp(size_t, size_t, void *);
 static char	**labels(char **, int);
 static __dead void usage(int);
 
+static int	 nfiles, nth;	/* the files given; the one being read */
+
 /* The usage: for -h and --help on standard output, else an error. */
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: trace2sst [-AgHhKs] [-C cats] [-c cats] "
+	sst_usage(help, "usage: trace2sst [-AgHhKPps] [-C cats] [-c cats] "
 	    "[-L label] [file ...]\n");
 }
 
@@ -132,12 +137,14 @@ labels(char **path, int n)
 
 /*
  * Convert one file ("-": standard input) with thread prefix prefix and
- * say what had to be repaired in it.
+ * say what had to be repaired in it; progress as for progress_open().
  */
 static void
-convert(const char *path, const struct trace_opt *o, const char *prefix)
+convert(const char *path, const struct trace_opt *o, const char *prefix,
+    int progress)
 {
 	struct trace_stats st;
+	struct progress *pr;
 	struct json *j;
 	const char *name;
 	int fd;
@@ -146,7 +153,12 @@ convert(const char *path, const struct trace_opt *o, const char *prefix)
 	fd = xopen(path);
 	j = json_open(fd, path);
 	name = json_name(j);
+	pr = progress_open(fd, path, progress);
+	json_setprogress(j, pr);
+	if (nfiles > 1)
+		progress_file(pr, (size_t)nth, (size_t)nfiles);
 	trace_convert(j, o, prefix, stdout, &st);
+	progress_close(pr);
 	if (st.clipped > 0 || st.unclosed > 0 || st.unmatched > 0)
 		fflush(stdout);
 	if (st.clipped > 0)
@@ -172,12 +184,12 @@ main(int argc, char *argv[])
 	struct trace_opt o;
 	const char *label = NULL;
 	char **lab = NULL;
-	int ch, hflag = 0, i;
+	int ch, hflag = 0, i, progress = -1;
 
 	sst_init();
 	memset(&o, 0, sizeof(o));
 	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "AC:c:gHhKL:s")) != -1) {
+	while ((ch = getopt(argc, argv, "AC:c:gHhKL:Pps")) != -1) {
 		switch (ch) {
 		case 'A':
 			o.allthreads = 1;
@@ -206,6 +218,12 @@ main(int argc, char *argv[])
 		case 'L':
 			label = optarg;
 			break;
+		case 'P':
+			progress = 0;
+			break;
+		case 'p':
+			progress = 1;
+			break;
 		case 's':
 			o.persample = 1;
 			break;
@@ -218,11 +236,13 @@ main(int argc, char *argv[])
 	if (hflag && label != NULL)
 		usage(0);
 	if (argc == 0)
-		convert("-", &o, hflag ? "-" : label);
+		convert("-", &o, hflag ? "-" : label, progress);
 	if (label == NULL && (hflag || argc > 1))
 		lab = labels(argv, argc);
+	nfiles = argc;
 	for (i = 0; i < argc; i++) {
-		convert(argv[i], &o, lab != NULL ? lab[i] : label);
+		nth = i + 1;
+		convert(argv[i], &o, lab != NULL ? lab[i] : label, progress);
 		if (lab != NULL)
 			free(lab[i]);
 	}

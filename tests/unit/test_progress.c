@@ -16,6 +16,7 @@
 static FILE	*errfile(void);
 static char	*errtext(FILE *);
 static void	 wait_delay(void);
+static char	*fdtext(int);
 static Suite	*progress_suite(void);
 
 /* Send standard error to a new temporary file, returned. */
@@ -268,6 +269,81 @@ START_TEST(test_run)
 }
 END_TEST
 
+/* What descriptor fd holds from its start. */
+static char *
+fdtext(int fd)
+{
+	struct buf b;
+	char tmp[256];
+	ssize_t n;
+	off_t off = 0;
+
+	buf_init(&b);
+	buf_adds(&b, "");
+	while ((n = pread(fd, tmp, sizeof(tmp), off)) > 0) {
+		buf_add(&b, tmp, (size_t)n);
+		off += n;
+	}
+	return b.data;
+}
+
+/*
+ * SST_PROGRESS_FD names an open descriptor: the line goes there, and
+ * standard error stays empty.
+ */
+START_TEST(test_fd)
+{
+	struct progress *pr;
+	FILE *fp, *alt, *in;
+	char num[32], want[256], *s;
+
+	fp = errfile();
+	ck_assert_ptr_nonnull(alt = tmpfile());
+	ck_assert_ptr_nonnull(in = tmpfile());
+	ck_assert_int_eq(ftruncate(fileno(in), 2 << 20), 0);
+	snprintf(num, sizeof(num), "%d", fileno(alt));
+	ck_assert_int_eq(setenv("SST_PROGRESS_FD", num, 1), 0);
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "x", 1));
+	wait_delay();
+	progress_update(pr, 1 << 20);
+	progress_close(pr);
+	s = errtext(fp);
+	ck_assert_str_eq(s, "");
+	free(s);
+	s = fdtext(fileno(alt));
+	snprintf(want, sizeof(want), "\r%s: x: 1.0 of 2.0 MiB (50%%), ",
+	    getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	ck_assert_int_eq(s[strlen(s) - 1], '\n');
+	free(s);
+	fclose(in);
+	fclose(alt);
+}
+END_TEST
+
+/* A descriptor that is not open, or 0 to 2, or no number: stderr. */
+START_TEST(test_fdbad)
+{
+	const char *bad[] = { "999", "1", "x" };
+	struct progress *pr;
+	FILE *fp, *in;
+	char want[256], *s;
+
+	fp = errfile();
+	ck_assert_ptr_nonnull(in = tmpfile());
+	ck_assert_int_eq(setenv("SST_PROGRESS_FD", bad[_i], 1), 0);
+	ck_assert_ptr_nonnull(pr = progress_open(fileno(in), "y", 1));
+	wait_delay();
+	progress_update(pr, 0);
+	progress_close(pr);
+	s = errtext(fp);
+	snprintf(want, sizeof(want), "\r%s: y: 0.0 MiB, ", getprogname());
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "%s", s);
+	free(s);
+	fclose(in);
+}
+END_TEST
+
 static Suite *
 progress_suite(void)
 {
@@ -283,6 +359,8 @@ progress_suite(void)
 	tcase_add_test(tc, test_poll);
 	tcase_add_test(tc, test_total);
 	tcase_add_test(tc, test_run);
+	tcase_add_test(tc, test_fd);
+	tcase_add_loop_test(tc, test_fdbad, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
