@@ -592,23 +592,23 @@ if [ "$fl" -eq 1 ]; then
 		    exit 1
 	fi
 	export old
-	for k in f1r f1n; do
-		w=rand
-		[ "$k" = f1n ] && w=0.01
-		s=s1${k#f1}
-		bench "c2s 1M $w" "$k" collapsed-to-speedscope \
+	# (once() and measure() set k and w: other names here.)
+	for fk in r n; do
+		fw=rand
+		[ "$fk" = n ] && fw=0.01
+		bench "c2s 1M $fw" "f1$fk" collapsed-to-speedscope \
 		    'collapsed-to-speedscope -o "$O" "$F" >/dev/null'
 		[ -z "$old" ] ||
-		    bench "c2s 1M $w before" "$k" "$old/collapsed2sst" \
+		    bench "c2s 1M $fw before" "f1$fk" "$old/collapsed2sst" \
 		    '"$old"/collapsed-to-speedscope -o "$O" "$F" >/dev/null'
-		bench "sst2speedscope 1M $w" "$s" sst2speedscope \
+		bench "sst2speedscope 1M $fw" "s1$fk" sst2speedscope \
 		    'sst2speedscope -S "$F" >/dev/null'
 		[ -z "$old" ] ||
-		    bench "sst2speedscope 1M $w before" "$s" \
+		    bench "sst2speedscope 1M $fw before" "s1$fk" \
 		    "$old/sst2speedscope" \
 		    '"$old"/sst2speedscope -S "$F" >/dev/null'
-		bench "cat|cat of sst2speedscope 1M $w" j1${k#f1} sst2speedscope \
-		    'cat "$F" | cat >/dev/null'
+		bench "cat|cat of sst2speedscope 1M $fw" "j1$fk" \
+		    sst2speedscope 'cat "$F" | cat >/dev/null'
 	done
 	rm -f "$O"
 fi

@@ -11,9 +11,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "eisel.h"
 #include "shortest.h"
 #include "sst.h"
 
+static int	decimal(const char *, size_t, uint64_t *, int *, int *);
 static char	*compose(char *, size_t, int, const char *, int, int, int,
 	    int);
 static void	binade(double, double *, double *, double *);
@@ -324,17 +326,71 @@ fmt_pysum(double acc, double w, uint64_t n)
 }
 
 /*
+ * s[0..len) as [-+]digits[.digits][(e|E)[-+]digits], with a digit
+ * before the exponent and 19 significant digits at most, into m * 10^e
+ * and the sign; -1 for anything else, left to strtod(3).
+ */
+static int
+decimal(const char *s, size_t len, uint64_t *m, int *e, int *neg)
+{
+	const char *p = s, *end = s + len;
+	uint64_t v = 0;
+	int sig = 0, frac = 0, any = 0, x = 0, xneg = 0, pt = 0;
+
+	*neg = 0;
+	if (p < end && (*p == '-' || *p == '+'))
+		*neg = *p++ == '-';
+	for (; p < end; p++) {
+		if (*p == '.' && !pt) {
+			pt = 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			break;
+		any = 1;
+		frac += pt;
+		if (v == 0 && *p == '0')
+			continue;
+		if (sig++ == 19)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!any)
+		return -1;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		if (++p < end && (*p == '-' || *p == '+'))
+			xneg = *p++ == '-';
+		if (p == end)
+			return -1;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (x < 100000)
+				x = x * 10 + (*p - '0');
+	}
+	if (p != end)
+		return -1;
+	*m = v;
+	*e = (xneg ? -x : x) - frac;
+	return 0;
+}
+
+/*
  * Parse s[0..len) as a whole finite decimal number.  Only digits, signs,
  * '.' and exponents: no spaces, hexadecimal, inf or nan.  A result that
- * underflows, as the subnormals fmt_double writes, is kept.
+ * underflows, as the subnormals fmt_double writes, is kept.  Numbers of
+ * up to 19 significant digits are mostly read by eisel.c, the rest by
+ * strtod(3).
  */
 int
 fmt_strtod(const char *s, size_t len, double *d)
 {
 	char tmp[128], *end;
+	uint64_t m;
+	int e, neg;
 
 	if (len == 0 || len >= sizeof(tmp))
 		return -1;
+	if (decimal(s, len, &m, &e, &neg) == 0 && eisel(m, e, neg, d) == 0)
+		return 0;
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
 	if (strspn(tmp, "0123456789+-.eE") != len)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # pow5tab.py: writes common/pow5tab.h, the powers of five that
 # common/shortest.c (Ryu's shortest digits of a double) multiplies by,
-# each to 125 significant bits as two 64-bit halves, low half first:
+# and common/pow10tab.h, the powers of ten of common/eisel.c (the
+# Eisel-Lemire reading of a decimal), each as two 64-bit halves, low
+# half first.  pow5tab.h, to 125 significant bits:
 #
 #   pow5[i]    = floor(5^i * 2^(125 - bits(5^i))), the top 125 bits of
 #                5^i, for 0 <= i <= 325 (binary exponents below zero);
@@ -10,8 +12,16 @@
 #                exponents from zero up).
 #
 # The ranges are those of shortest.c's indices over every finite
-# double, checked below with its own integer formulas.  Run from the
-# top of the tree: python3 common/pow5tab.py > common/pow5tab.h
+# double, checked below with its own integer formulas.  pow10tab.h, to
+# 128 bits, rounded down:
+#
+#   tenpow[e + 348] = 10^e scaled by a power of two into [2^127, 2^128),
+#                    for -348 <= e <= 347.
+#
+# Run it from anywhere (python3 common/pow5tab.py); it writes both
+# files beside itself.
+
+import os
 
 BITS = 125
 MASK = (1 << 64) - 1
@@ -75,7 +85,33 @@ def main():
         "",
     ]
     lines += rows("pow5inv", inv) + [""] + rows("pow5", pos)
-    print("\n".join(lines))
+    write("pow5tab.h", lines)
+    ten = []
+    for e in range(-348, 348):
+        if e >= 0:
+            p = 10 ** e
+            s = p.bit_length() - 128
+            ten.append(p >> s if s >= 0 else p << -s)
+        else:
+            p = 10 ** -e
+            ten.append((1 << (127 + p.bit_length())) // p)
+        assert ten[-1] >> 127 == 1
+    lines = [
+        "/*",
+        " * pow10tab.h: powers of ten to 128 bits for eisel.c, written",
+        " * by common/pow5tab.py (do not edit; run it again instead).",
+        " */",
+        "#define POW10_MIN\t(-348)",
+        "#define POW10_MAX\t347",
+        "",
+    ]
+    write("pow10tab.h", lines + rows("tenpow", ten))
+
+
+def write(name, lines):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 main()
