@@ -20,8 +20,6 @@ static const char *pyf(double);
 static int	 sigdigits(const char *);
 static uint64_t	 rnd(void);
 static int	 sd(const char *, double *);
-static int	 sd_model(const char *, double *);
-static void	 sd_text(char *, size_t, int);
 static int	 su(const char *, uint64_t *);
 static Suite	*fmt_suite(void);
 
@@ -601,97 +599,6 @@ START_TEST(test_strtod)
 END_TEST
 
 /* fmt_double text always reads back through fmt_strtod. */
-/*
- * fmt_strtod as it was before eisel.c, all of it strtod(3): the model
- * of test_strtod_random.
- */
-static int
-sd_model(const char *s, double *d)
-{
-	char *end;
-
-	if (*s == '\0' || strlen(s) >= 128 ||
-	    strspn(s, "0123456789+-.eE") != strlen(s))
-		return -1;
-	*d = strtod(s, &end);
-	return *end != '\0' || !isfinite(*d) ? -1 : 0;
-}
-
-/* A random text for test_strtod_random, of kind k (0 to 7), at s. */
-static void
-sd_text(char *s, size_t sz, int k)
-{
-	static const char *al[] = { "0123456789", "0123456789.e-+E00" };
-	uint64_t b, m;
-	double d;
-	size_t j = 0, n, q, p;
-	int sh;
-
-	b = rnd();
-	memcpy(&d, &b, sizeof(d));
-	switch (k) {
-	case 0:	/* a double to 1-19 digits */
-		snprintf(s, sz, "%.*g", (int)(rnd() % 19) + 1, d);
-		return;
-	case 1:	/* a weight of 17 digits */
-		snprintf(s, sz, "%.17g", (double)(rnd() >> 11) * 0x1p-53 *
-		    20000);
-		return;
-	case 2:
-		fmt_pyfloat(s, sz, d);
-		return;
-	case 3:	/* half way between two doubles of 2^53 to 2^63, or next
-		 * to it */
-		sh = (int)(rnd() % 11);
-		m = (rnd() >> 12 | 1ULL << 52) << sh;
-		m += sh > 0 ? 1ULL << (sh - 1) : 0;
-		snprintf(s, sz, "%llu", (unsigned long long)(m + rnd() % 3 -
-		    1));
-		return;
-	case 4:	/* 1-19 digits, any power of ten */
-		snprintf(s, sz, "%llue%d", (unsigned long long)(rnd() %
-		    10000000000000000000ULL), (int)(rnd() % 700) - 350);
-		return;
-	}
-	/* Digits with a point and an exponent, or any of "0-9.e-+E". */
-	if (rnd() % 3 == 0)
-		s[j++] = "+-"[rnd() % 2];
-	n = rnd() % 26 + 1;
-	for (q = 0; q < n; q++)
-		s[j++] = al[k == 5][rnd() % strlen(al[k == 5])];
-	s[j] = '\0';
-	if (k == 5 && rnd() % 2) {
-		p = rnd() % (j + 1);
-		memmove(s + p + 1, s + p, j - p + 1);
-		s[p] = '.';
-		j++;
-	}
-	if (k == 5 && rnd() % 2)
-		snprintf(s + j, sz - j, "e%d", (int)(rnd() % 900) - 450);
-}
-
-/*
- * Random texts, numbers and not: fmt_strtod accepts what strtod(3)
- * reads whole and finite, and reads the same bits.
- */
-START_TEST(test_strtod_random)
-{
-	char s[128];
-	double d, m;
-	int i, r, rm;
-
-	for (i = 0; i < 400000; i++) {
-		sd_text(s, sizeof(s), i % 7);
-		d = m = 0;
-		r = sd(s, &d);
-		rm = sd_model(s, &m);
-		if (r != rm || (r == 0 && memcmp(&d, &m, sizeof(d)) != 0))
-			ck_abort_msg("\"%s\": %d %a, strtod %d %a", s, r, d,
-			    rm, m);
-	}
-}
-END_TEST
-
 START_TEST(test_strtod_roundtrip)
 {
 	uint64_t bits;
@@ -813,7 +720,6 @@ fmt_suite(void)
 	tcase_add_test(tc, test_weight);
 	tcase_add_test(tc, test_strtod);
 	tcase_add_test(tc, test_strtod_roundtrip);
-	tcase_add_test(tc, test_strtod_random);
 	tcase_add_test(tc, test_strtou64);
 	suite_add_tcase(s, tc);
 	return s;
