@@ -552,6 +552,67 @@ $only)
 	tlcase "sst-timeline trace 200MB" timeline-trace200 ;;
 esac
 
+# Shortest floats (issue 35): 1,000,000 folded stacks, each a stack of
+# its own (its own leaf frame), the weights random doubles of 17
+# significant digits ("rand", as 10111.121212121214) or all 0.01
+# ("0.01"); sst2speedscope -S on the stream collapsed-to-speedscope
+# makes of them (collapsed2sst -F lines -s -f 99), and cat | cat of the
+# JSON it writes, the least its time could be.  With BENCH_BEFORE=DIR
+# (the bin/ of an older build) the same cases run with its programs
+# too, in the same run, labelled "before".
+fl=0
+case "c2s 1M rand" in $only) fl=1 ;; esac
+case "sst2speedscope 1M rand" in $only) fl=1 ;; esac
+if [ "$fl" -eq 1 ]; then
+	for k in rand 0.01; do
+		mkinput "folded-1m-$k.txt" awk -v k="$k" 'BEGIN { srand(35)
+		    for (i = 0; i < 1000000; i++) {
+			w = k == "rand" ? (rand() + rand() / 2^26) * 20000 : k
+			printf "main;run;work_%d;leaf_%d %.17g\n", i % 1000, i,
+			    w } }'
+		mkinput "stream-1m-$k.sst" collapsed2sst -F lines -s -f 99 \
+		    "$dir/folded-1m-$k.txt"
+		mkinput "speedscope-1m-$k.json" sst2speedscope -S \
+		    "$dir/stream-1m-$k.sst"
+	done
+	in_f1r=$dir/folded-1m-rand.txt in_f1n=$dir/folded-1m-0.01.txt
+	in_s1r=$dir/stream-1m-rand.sst in_s1n=$dir/stream-1m-0.01.sst
+	in_j1r=$dir/speedscope-1m-rand.json in_j1n=$dir/speedscope-1m-0.01.json
+	O=$dir/.c2s.json
+	export O
+	# The programs of $BENCH_BEFORE beside a copy of today's script,
+	# which takes the filters beside it.
+	old=''
+	if [ -n "${BENCH_BEFORE:-}" ]; then
+		old=$dir/before
+		rm -rf "$old" && mkdir -p "$old" &&
+		    ln -s "$BENCH_BEFORE"/collapsed2sst \
+		    "$BENCH_BEFORE"/sst2speedscope "$old"/ &&
+		    cp "$root"/pipelines/collapsed-to-speedscope "$old"/ ||
+		    exit 1
+	fi
+	export old
+	# (once() and measure() set k and w: other names here.)
+	for fk in r n; do
+		fw=rand
+		[ "$fk" = n ] && fw=0.01
+		bench "c2s 1M $fw" "f1$fk" collapsed-to-speedscope \
+		    'collapsed-to-speedscope -o "$O" "$F" >/dev/null'
+		[ -z "$old" ] ||
+		    bench "c2s 1M $fw before" "f1$fk" "$old/collapsed2sst" \
+		    '"$old"/collapsed-to-speedscope -o "$O" "$F" >/dev/null'
+		bench "sst2speedscope 1M $fw" "s1$fk" sst2speedscope \
+		    'sst2speedscope -S "$F" >/dev/null'
+		[ -z "$old" ] ||
+		    bench "sst2speedscope 1M $fw before" "s1$fk" \
+		    "$old/sst2speedscope" \
+		    '"$old"/sst2speedscope -S "$F" >/dev/null'
+		bench "cat|cat of sst2speedscope 1M $fw" "j1$fk" \
+		    sst2speedscope 'cat "$F" | cat >/dev/null'
+	done
+	rm -f "$O"
+fi
+
 # sst-flame: the flame graph of the big profile and of the profile of
 # 200,000 stacks per thread, from the JSON (the SVG is thrown away).
 bench "sst-flatten ${mb}MB | sst-flame" pbig "sst-flatten sst-flame" \
@@ -566,13 +627,17 @@ command -v python3 >/dev/null 2>&1 || exit 0
 R=$refdir
 export R
 echo
-for k in p10 pbig col; do
+for k in p10 pbig col f1r f1n; do
 	eval "f=\${in_$k:-}"
 	[ -n "$f" ] || continue
 	n=$(wc -c <"$f" | awk '{ printf "%.0f", $1 / 1048576 }')
 	[ "$n" -le "$refmax" ] || continue
 	case $k in
-	col)	bench "ref collapsed_to_speedscope ${n}MB" col \
+	col|f1r|f1n)
+		l=${n}MB
+		[ "$k" = f1r ] && l="1M rand"
+		[ "$k" = f1n ] && l="1M 0.01"
+		bench "ref collapsed_to_speedscope $l" "$k" \
 		    "python3 $R/collapsed_to_speedscope.py" \
 		    'python3 "$R"/collapsed_to_speedscope.py "$F" \
 		    -o /dev/null >/dev/null' ;;

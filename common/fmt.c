@@ -11,27 +11,114 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "eisel.h"
+#include "shortest.h"
 #include "sst.h"
 
-static int	neighbour(char *, double);
+static int	decimal(const char *, size_t, uint64_t *, int *, int *);
+static char	*compose(char *, size_t, int, const char *, int, int, int,
+	    int);
 static void	binade(double, double *, double *, double *);
 
 /*
+ * The text of a double at buf (sz bytes, cut short as snprintf() would):
+ * a '-' when neg, then the digits dig[0..nd) whose first stands for
+ * 10^ex, as d.ddde+XX when sci, else positional, an integral value
+ * followed by ".0" when dot0.  Returns buf.
+ */
+static char *
+compose(char *buf, size_t sz, int neg, const char *dig, int nd, int ex,
+    int sci, int dot0)
+{
+	char t[FMTBUF], *o = t;
+	int a, i;
+
+	if (neg)
+		*o++ = '-';
+	if (sci) {
+		*o++ = dig[0];
+		if (nd > 1) {
+			*o++ = '.';
+			memcpy(o, dig + 1, (size_t)nd - 1);
+			o += nd - 1;
+		}
+		*o++ = 'e';
+		*o++ = ex < 0 ? '-' : '+';
+		a = abs(ex);
+		if (a >= 100)
+			*o++ = (char)('0' + a / 100);
+		*o++ = (char)('0' + a / 10 % 10);
+		*o++ = (char)('0' + a % 10);
+	} else if (ex < 0) {
+		*o++ = '0';
+		*o++ = '.';
+		for (i = ex + 1; i < 0; i++)
+			*o++ = '0';
+		memcpy(o, dig, (size_t)nd);
+		o += nd;
+	} else if (nd <= ex + 1) {
+		memcpy(o, dig, (size_t)nd);
+		o += nd;
+		for (i = nd; i <= ex; i++)
+			*o++ = '0';
+		if (dot0) {
+			*o++ = '.';
+			*o++ = '0';
+		}
+	} else {
+		memcpy(o, dig, (size_t)ex + 1);
+		o += ex + 1;
+		*o++ = '.';
+		memcpy(o, dig + ex + 1, (size_t)(nd - ex - 1));
+		o += nd - ex - 1;
+	}
+	*o = '\0';
+	if (sz > 0) {
+		a = (int)(o - t) < (int)sz ? (int)(o - t) : (int)sz - 1;
+		memcpy(buf, t, (size_t)a);
+		buf[a] = '\0';
+	}
+	return buf;
+}
+
+/*
  * Shortest %g text (at most 17 digits) that reads back as d, of the
- * correctly rounded ones (see neighbour() for the exception).  With 15
- * digits or fewer the text of a normal double has no excess digits;
- * a subnormal one has fewer bits and may need as little as one.
+ * correctly rounded ones: the %.*g of the least precision, from 15 for
+ * a normal double, whose text reads back.  Below 16 digits those are
+ * the shortest digits of shortest.c: a normal double has more than 15
+ * digits of precision, so its correctly rounded 15 digits are the
+ * shortest when those fit; a subnormal's interval of reals that round
+ * to it is symmetric, so that the correctly rounded digits are in it
+ * whenever any as short are.  At a power of two the interval below is
+ * half that above, and where shortest.c finds 16 digits the correctly
+ * rounded 16 may not read back: then the old search, by snprintf()
+ * and strtod().
  */
 char *
 fmt_double(char *buf, size_t sz, double d)
 {
-	int prec;
+	char dig[SHORTEST_MAX];
+	uint64_t b;
+	int prec, nd, ex;
 
 	if (d == 0) {
 		snprintf(buf, sz, "0");
 		return buf;
 	}
-	for (prec = fabs(d) < DBL_MIN ? 1 : 15; prec < 17; prec++) {
+	if (!isfinite(d)) {
+		snprintf(buf, sz, "%s", isnan(d) ? (signbit(d) ? "-nan" :
+		    "nan") : d > 0 ? "inf" : "-inf");
+		return buf;
+	}
+	nd = shortest(d, dig, &ex);
+	memcpy(&b, &d, sizeof(b));
+	if (nd != 16 || (b & 0x000fffffffffffffULL) != 0 ||
+	    (b >> 52 & 0x7ff) <= 1) {
+		prec = nd < 15 ? 15 : nd;
+		return compose(buf, sz, signbit(d), dig, nd, ex,
+		    ex < -4 || ex >= prec, 0);
+	}
+	for (prec = 16; prec < 17; prec++) {
 		snprintf(buf, sz, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			return buf;
@@ -42,92 +129,25 @@ fmt_double(char *buf, size_t sz, double d)
 
 /*
  * d as Python's repr() writes it: the shortest digits that read back as
- * d, in positional notation when the exponent is in [-4, 16), else as
- * d.ddde+XX; an integral value keeps a ".0".  inf, -inf and nan as
- * Python spells them.
+ * d (shortest.c: the nearest of them, ties to even, as Python's dtoa()
+ * mode 0), in positional notation when the exponent is in [-4, 16),
+ * else as d.ddde+XX; an integral value keeps a ".0".  inf, -inf and
+ * nan as Python spells them; -0.0 keeps its sign.
  */
-/*
- * Where the correctly rounded digits t of d do not read back as d, the
- * next or the previous number of as many digits may (next to a power of
- * two, where the doubles below are closer together than those above);
- * Python takes it then.  Replace t by the one that does and return 0,
- * or return -1.
- */
-static int
-neighbour(char *t, double d)
-{
-	char u[FMTBUF];
-	int step, i, e;
-
-	for (e = 0; t[e] != 'e'; e++)
-		;
-	for (step = 1; step >= -1; step -= 2) {
-		memcpy(u, t, strlen(t) + 1);
-		/* Add step to the last digit, carrying or borrowing. */
-		for (i = e - 1; i >= 0; i--) {
-			if (u[i] == '.')
-				continue;
-			if (u[i] < '0' || u[i] > '9')
-				break;
-			if (step > 0 && u[i] == '9')
-				u[i] = '0';
-			else if (step < 0 && u[i] == '0')
-				u[i] = '9';
-			else {
-				u[i] = (char)(u[i] + step);
-				break;
-			}
-		}
-		/* A carry or borrow out of the first digit: fewer digits
-		 * would do, and those were tried already. */
-		if (i < 0 || u[i] < '0' || u[i] > '9' ||
-		    (u[i] == '0' && (i == 0 || u[i - 1] == '-')))
-			continue;
-		if (strtod(u, NULL) == d) {
-			memcpy(t, u, strlen(u) + 1);
-			return 0;
-		}
-	}
-	return -1;
-}
-
 char *
 fmt_pyfloat(char *buf, size_t sz, double d)
 {
-	char t[FMTBUF], dig[20];
-	const char *sg;
-	int p, nd, ex, i;
+	char dig[SHORTEST_MAX];
+	int nd, ex;
 
 	if (!isfinite(d)) {
 		snprintf(buf, sz, "%s", isnan(d) ? "nan" : d > 0 ? "inf" :
 		    "-inf");
 		return buf;
 	}
-	for (p = 1; p < 17; p++) {
-		snprintf(t, sizeof(t), "%.*e", p - 1, d);
-		if (strtod(t, NULL) == d || neighbour(t, d) == 0)
-			break;
-	}
-	if (p == 17)
-		snprintf(t, sizeof(t), "%.*e", p - 1, d);
-	for (nd = 0, i = t[0] == '-'; t[i] != 'e'; i++)
-		if (t[i] != '.')
-			dig[nd++] = t[i];
-	ex = d == 0 ? 0 : atoi(t + i + 1);
-	sg = t[0] == '-' ? "-" : "";
-	if (ex < -4 || ex >= 16)
-		snprintf(buf, sz, "%s%c%s%.*se%c%02d", sg, dig[0],
-		    nd > 1 ? "." : "", nd - 1, dig + 1, ex < 0 ? '-' : '+',
-		    abs(ex));
-	else if (ex < 0)
-		snprintf(buf, sz, "%s0.%.*s%.*s", sg, -ex - 1, "0000", nd, dig);
-	else if (nd <= ex + 1)
-		snprintf(buf, sz, "%s%.*s%.*s.0", sg, nd, dig, ex + 1 - nd,
-		    "000000000000000");
-	else
-		snprintf(buf, sz, "%s%.*s.%.*s", sg, ex + 1, dig, nd - ex - 1,
-		    dig + ex + 1);
-	return buf;
+	nd = shortest(d, dig, &ex);
+	return compose(buf, sz, signbit(d), dig, nd, ex, ex < -4 || ex >= 16,
+	    1);
 }
 
 /*
@@ -306,17 +326,71 @@ fmt_pysum(double acc, double w, uint64_t n)
 }
 
 /*
+ * s[0..len) as [-+]digits[.digits][(e|E)[-+]digits], with a digit
+ * before the exponent and 19 significant digits at most, into m * 10^e
+ * and the sign; -1 for anything else, left to strtod(3).
+ */
+static int
+decimal(const char *s, size_t len, uint64_t *m, int *e, int *neg)
+{
+	const char *p = s, *end = s + len;
+	uint64_t v = 0;
+	int sig = 0, frac = 0, any = 0, x = 0, xneg = 0, pt = 0;
+
+	*neg = 0;
+	if (p < end && (*p == '-' || *p == '+'))
+		*neg = *p++ == '-';
+	for (; p < end; p++) {
+		if (*p == '.' && !pt) {
+			pt = 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			break;
+		any = 1;
+		frac += pt;
+		if (v == 0 && *p == '0')
+			continue;
+		if (sig++ == 19)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!any)
+		return -1;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		if (++p < end && (*p == '-' || *p == '+'))
+			xneg = *p++ == '-';
+		if (p == end)
+			return -1;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (x < 100000)
+				x = x * 10 + (*p - '0');
+	}
+	if (p != end)
+		return -1;
+	*m = v;
+	*e = (xneg ? -x : x) - frac;
+	return 0;
+}
+
+/*
  * Parse s[0..len) as a whole finite decimal number.  Only digits, signs,
  * '.' and exponents: no spaces, hexadecimal, inf or nan.  A result that
- * underflows, as the subnormals fmt_double writes, is kept.
+ * underflows, as the subnormals fmt_double writes, is kept.  Numbers of
+ * up to 19 significant digits are mostly read by eisel.c, the rest by
+ * strtod(3).
  */
 int
 fmt_strtod(const char *s, size_t len, double *d)
 {
 	char tmp[128], *end;
+	uint64_t m;
+	int e, neg;
 
 	if (len == 0 || len >= sizeof(tmp))
 		return -1;
+	if (decimal(s, len, &m, &e, &neg) == 0 && eisel(m, e, neg, d) == 0)
+		return 0;
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
 	if (strspn(tmp, "0123456789+-.eE") != len)
