@@ -1,0 +1,528 @@
+/*
+ * gpu.c: read a Chrome/Kineto trace for the GPU analyses of sst-gpu.
+ *
+ * An event counts, as for HolisticTraceAnalysis (HTA), when it has a dur
+ * and a cat other than Trace and python_function.  It is on the GPU when
+ * its args.stream is an integer; HTA's "GPU kernel" is one with a stream
+ * >= 0 and an args.correlation >= 0 (or named Event Sync or Context
+ * Sync); everything else is on the CPU side.  Only what an analysis uses
+ * is kept, in a compact row of 48 bytes: GPU events, events with a
+ * correlation (the runtime calls), user annotations and ProfilerStep
+ * spans; other CPU events (cpu_op, python_function) are read and
+ * dropped, so memory grows with the GPU work of the trace, not its size.
+ *
+ * Times are kept as integer ticks: nanoseconds read exactly from the
+ * decimal text, or with hta whole microseconds the way HTA rounds them
+ * (the start rounded up, the end, start plus dur in double precision,
+ * rounded down).  gpu_trim() then correlates runtime calls with GPU
+ * events and, with hta and two ProfilerStep names or more, keeps what
+ * HTA keeps: CPU events that start before the last step, and GPU kernels
+ * launched by them.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <err.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "gpu.h"
+
+/* The state of one event being read. */
+struct ev {
+	struct buf	 name, cat;
+	double		 dts, ddur;
+	int64_t		 nts, ndur;	/* exact ns */
+	int64_t		 stream, corr;
+	int		 hasts, hasdur, hascat, hasstream, weird;
+};
+
+struct rd {
+	struct json	*j;
+	struct grank	*r;
+	const struct gpu_opt *o;
+	struct htab	*steps;
+	struct ev	 ev;
+	int64_t		 rank;
+	int		 hasrank;
+};
+
+/* The calls that launch GPU work (HTA's runtime launch events). */
+static const char *launches[] = {
+	"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
+	"cuLaunchKernelEx", "cudaMemcpyAsync", "cudaMemsetAsync",
+	"hipLaunchKernel", "hipExtModuleLaunchKernel", "hipMemsetAsync",
+	"hipMemcpyAsync", "hipMemcpyWithStream", NULL
+};
+
+/* The next token; a malformed document is a located error. */
+static enum json_tok
+next(struct rd *d)
+{
+	enum json_tok tok;
+
+	if ((tok = json_next(d->j)) == JT_ERROR)
+		json_fail(d->j, "%s", json_errmsg(d->j));
+	return tok;
+}
+
+static void
+skip(struct rd *d, enum json_tok tok)
+{
+	if (json_skip(d->j, tok) == -1)
+		json_fail(d->j, "%s", json_errmsg(d->j));
+}
+
+/* The number text s (n bytes) in thousandths, rounded; -1 if too big. */
+static int
+milli(const char *s, size_t n, double d, int64_t *v)
+{
+	int64_t x = 0;
+	size_t i = 0;
+	int neg = 0, k, up = 0;
+
+	if (i < n && s[i] == '-')
+		neg = 1, i++;
+	for (; i < n && isdigit((unsigned char)s[i]); i++) {
+		if (x > (INT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (s[i] - '0');
+	}
+	if (x > INT64_MAX / 1000)
+		return -1;
+	x *= 1000;
+	if (i < n && s[i] == '.')
+		for (i++, k = 100; i < n && isdigit((unsigned char)s[i]);
+		    i++, k /= 10) {
+			if (k > 0)
+				x += (s[i] - '0') * k;
+			else if (k == 0 && s[i] >= '5')
+				up = 1, k = -1;
+		}
+	if (i < n) {	/* an exponent: the double will do */
+		if (!(fabs(d) * 1000 < 9e18))
+			return -1;
+		*v = llround(d * 1000);
+		return 0;
+	}
+	x += up;
+	*v = neg ? -x : x;
+	return 0;
+}
+
+/* A number of the event: ts or dur. */
+static void
+evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
+{
+	const char *s;
+	size_t n;
+
+	if (next(d) != JT_NUM)
+		json_fail(d->j, "%s: expected a number", what);
+	s = json_text(d->j, &n);
+	if (json_double(d->j, dv) == -1 || !isfinite(*dv) ||
+	    milli(s, n, *dv, nv) == -1)
+		json_fail(d->j, "%s: %s out of range", what, s);
+	if (memchr(s, '.', n) != NULL || memchr(s, 'e', n) != NULL ||
+	    memchr(s, 'E', n) != NULL)
+		d->r->floats = 1;
+}
+
+/* The args of an event: stream and correlation. */
+static void
+readargs(struct rd *d)
+{
+	struct ev *e = &d->ev;
+	enum json_tok tok;
+	const char *k;
+	long long v;
+	size_t n;
+
+	while ((tok = next(d)) == JT_KEY) {
+		k = json_text(d->j, &n);
+		if ((n == 6 && memcmp(k, "stream", 6) == 0) ||
+		    (n == 11 && memcmp(k, "correlation", 11) == 0)) {
+			int isstream = n == 6;
+
+			tok = next(d);
+			if (tok == JT_NUM && json_int(d->j, &v) == 0) {
+				if (isstream)
+					e->stream = v, e->hasstream = 1;
+				else
+					e->corr = v;
+			} else {
+				if (isstream && tok != JT_NULL)
+					e->weird = 1;
+				skip(d, tok);
+			}
+		} else
+			skip(d, next(d));
+	}
+}
+
+/* Whether s (n bytes) is ProfilerStep#N. */
+static int
+isstep(const char *s, size_t n)
+{
+	return n > 13 && memcmp(s, "ProfilerStep#", 13) == 0 &&
+	    isdigit((unsigned char)s[13]);
+}
+
+/* Whether the cat of e is c. */
+static int
+iscat(const struct ev *e, const char *c)
+{
+	return e->cat.len == strlen(c) && memcmp(e->cat.data, c,
+	    e->cat.len) == 0;
+}
+
+/* The index of stream s in r's streams. */
+static uint16_t
+streamix(struct rd *d, int64_t s)
+{
+	struct grank *r = d->r;
+	size_t i;
+
+	for (i = 0; i < r->nstream; i++)
+		if (r->streams[i] == s)
+			return (uint16_t)i;
+	if (r->nstream == UINT16_MAX)
+		json_fail(d->j, "more than %d streams", UINT16_MAX - 1);
+	r->streams = xreallocarray(r->streams, r->nstream + 1,
+	    sizeof(*r->streams));
+	r->streams[r->nstream] = s;
+	return (uint16_t)r->nstream++;
+}
+
+/* The flags of the event just read, 0 if it is not kept. */
+static unsigned
+evflags(struct rd *d)
+{
+	struct ev *e = &d->ev;
+	const char *nm = e->name.data;
+	unsigned f = 0;
+	size_t i;
+
+	if (!e->hasts || !e->hasdur || !e->hascat || iscat(e, "Trace") ||
+	    iscat(e, "python_function"))
+		return 0;
+	if (e->hasstream)
+		f |= R_GPU;
+	if (e->weird)
+		f |= R_WEIRD;
+	if ((e->hasstream && e->stream >= 0 && e->corr >= 0) ||
+	    strcmp(nm, "Event Sync") == 0 || strcmp(nm, "Context Sync") == 0)
+		f |= R_GK;
+	if (iscat(e, "cuda_sync"))
+		f |= R_SYNC;
+	if (iscat(e, "user_annotation"))
+		f |= R_ANN;
+	if (iscat(e, "gpu_user_annotation"))
+		f |= R_GANN;
+	if (isstep(nm, e->name.len))
+		f |= R_STEP;
+	for (i = 0; launches[i] != NULL; i++)
+		if (strcmp(nm, launches[i]) == 0)
+			f |= R_LAUNCH;
+	if (f == 0 && e->corr == -1)
+		return 0;
+	return f | R_KEEP;
+}
+
+/* Keep the event just read if an analysis needs it. */
+static void
+keep(struct rd *d)
+{
+	struct ev *e = &d->ev;
+	struct grank *r = d->r;
+	struct grow *w;
+	unsigned f;
+	int64_t ts, end;
+
+	if ((f = evflags(d)) == 0)
+		return;
+	if (d->o->hta) {
+		if (!(fabs(e->dts) < 9e18 && fabs(e->dts + e->ddur) < 9e18))
+			json_fail(d->j, "ts out of range");
+		ts = (int64_t)ceil(e->dts);
+		end = (int64_t)floor(e->dts + e->ddur);
+	} else {
+		if (e->ndur < 0)
+			json_fail(d->j, "dur: negative duration");
+		if (e->nts > INT64_MAX - e->ndur)
+			json_fail(d->j, "ts + dur out of range");
+		ts = e->nts;
+		end = e->nts + e->ndur;
+	}
+	if (r->nrow == r->caprow) {
+		r->caprow = r->caprow ? r->caprow * 2 : 1024;
+		r->row = xreallocarray(r->row, r->caprow, sizeof(*r->row));
+	}
+	w = &r->row[r->nrow++];
+	memset(w, 0, sizeof(*w));
+	w->ts = ts;
+	w->end = end;
+	w->corr = e->corr;
+	w->flags = (uint16_t)f;
+	w->name = (uint32_t)ht_intern(r->names, e->name.data, e->name.len,
+	    NULL);
+	if (f & R_GPU) {
+		w->stream = streamix(d, e->stream);
+		w->type = (uint8_t)gpu_ktype(e->name.data, e->name.len,
+		    (f & R_SYNC) != 0);
+	}
+	if ((f & R_STEP) && !(f & R_GK))
+		ht_intern(d->steps, e->name.data, e->name.len, NULL);
+}
+
+/* One element of traceEvents. */
+static void
+readevent(struct rd *d)
+{
+	struct ev *e = &d->ev;
+	enum json_tok tok;
+	const char *k;
+	size_t n;
+
+	buf_reset(&e->name);
+	buf_reset(&e->cat);
+	e->hasts = e->hasdur = e->hascat = e->hasstream = e->weird = 0;
+	e->corr = -1;
+	while ((tok = next(d)) == JT_KEY) {
+		k = json_text(d->j, &n);
+		if ((n == 4 && memcmp(k, "name", 4) == 0) ||
+		    (n == 3 && memcmp(k, "cat", 3) == 0)) {
+			struct buf *b = n == 4 ? &e->name : &e->cat;
+
+			if ((tok = next(d)) == JT_STR) {
+				k = json_text(d->j, &n);
+				buf_reset(b);
+				buf_add(b, k, n);
+				if (b == &e->cat)
+					e->hascat = 1;
+			} else
+				skip(d, tok);
+		} else if (n == 2 && memcmp(k, "ts", 2) == 0) {
+			evnum(d, "ts", &e->dts, &e->nts);
+			e->hasts = 1;
+		} else if (n == 3 && memcmp(k, "dur", 3) == 0) {
+			evnum(d, "dur", &e->ddur, &e->ndur);
+			e->hasdur = 1;
+		} else if (n == 4 && memcmp(k, "args", 4) == 0) {
+			if ((tok = next(d)) == JT_OBJ)
+				readargs(d);
+			else
+				skip(d, tok);
+		} else
+			skip(d, next(d));
+	}
+	keep(d);
+}
+
+/* The events array, its '[' just read. */
+static void
+events(struct rd *d)
+{
+	enum json_tok tok;
+
+	while ((tok = next(d)) != JT_ARR_END) {
+		if (tok == JT_OBJ)
+			readevent(d);
+		else
+			skip(d, tok);
+	}
+}
+
+/* distributedInfo, its '{' just read: the rank. */
+static void
+distinfo(struct rd *d)
+{
+	enum json_tok tok;
+	const char *k;
+	long long v;
+	size_t n;
+
+	while ((tok = next(d)) == JT_KEY) {
+		k = json_text(d->j, &n);
+		if (n == 4 && memcmp(k, "rank", 4) == 0) {
+			tok = next(d);
+			if (tok == JT_NUM && json_int(d->j, &v) == 0)
+				d->rank = v, d->hasrank = 1;
+			else
+				skip(d, tok);
+		} else
+			skip(d, next(d));
+	}
+}
+
+void
+gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
+    const char *label)
+{
+	struct rd d;
+	enum json_tok tok;
+	const char *k;
+	char num[32];
+	size_t n;
+	int got = 0;
+
+	memset(r, 0, sizeof(*r));
+	memset(&d, 0, sizeof(d));
+	d.j = j;
+	d.r = r;
+	d.o = o;
+	d.steps = ht_new();
+	r->names = ht_new();
+	buf_init(&d.ev.name);
+	buf_init(&d.ev.cat);
+	tok = json_next(j);
+	if (tok == JT_ARR) {
+		events(&d);
+		got = 1;
+	} else if (tok == JT_OBJ) {
+		while ((tok = next(&d)) == JT_KEY) {
+			k = json_text(j, &n);
+			if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
+				if (next(&d) != JT_ARR)
+					json_fail(j, "traceEvents: expected "
+					    "an array");
+				events(&d);
+				got = 1;
+			} else if (n == 15 &&
+			    memcmp(k, "distributedInfo", 15) == 0) {
+				if ((tok = next(&d)) == JT_OBJ)
+					distinfo(&d);
+				else
+					skip(&d, tok);
+			} else
+				skip(&d, next(&d));
+		}
+	} else if (tok == JT_ERROR)
+		json_fail(j, "%s", json_errmsg(j));
+	if (!got)
+		json_fail(j, "not a Chrome trace: expected an object with "
+		    "traceEvents or an array of events");
+	if (next(&d) != JT_EOF)
+		json_fail(j, "trailing data after JSON value");
+	r->nsteps = ht_count(d.steps);
+	if (d.hasrank) {
+		snprintf(num, sizeof(num), "%lld", (long long)d.rank);
+		r->label = xstrdup(num);
+	} else
+		r->label = xstrdup(label != NULL ? label : o->hta ? "0" : "-");
+	ht_free(d.steps);
+	buf_free(&d.ev.name);
+	buf_free(&d.ev.cat);
+}
+
+/* Correlate runtime calls and GPU kernels both ways (HTA's rule). */
+static void
+correlate(struct grank *r)
+{
+	struct htab *h = ht_new();
+	uint32_t *at = NULL;
+	size_t i, id, cap = 0;
+	int isnew;
+
+	for (i = 0; i < r->nrow; i++) {
+		if (!(r->row[i].flags & R_GK) || r->row[i].corr == -1)
+			continue;
+		id = ht_intern(h, &r->row[i].corr, sizeof(int64_t), &isnew);
+		if (id >= cap) {
+			cap = cap ? cap * 2 : 1024;
+			at = xreallocarray(at, cap, sizeof(*at));
+		}
+		at[id] = (uint32_t)i;
+	}
+	for (i = 0; i < r->nrow; i++) {
+		struct grow *w = &r->row[i];
+
+		if ((w->flags & R_GK) || w->corr == -1 ||
+		    (id = ht_find(h, &w->corr, sizeof(int64_t))) ==
+		    (size_t)-1)
+			continue;
+		w->ic = at[id];
+		w->flags |= R_IC;
+		r->row[at[id]].ic = (uint32_t)i;
+		r->row[at[id]].flags |= R_IC;
+	}
+	free(at);
+	ht_free(h);
+}
+
+void
+gpu_trim(struct grank *r, const struct gpu_opt *o)
+{
+	struct htab *h;
+	int64_t last = INT64_MIN;
+	size_t i;
+
+	if (r->nrow > UINT32_MAX)
+		errx(1, "%s: too many events", r->label);
+	correlate(r);
+	if (!o->hta || r->nsteps < 2)
+		return;
+	for (i = 0; i < r->nrow; i++)
+		if ((r->row[i].flags & (R_STEP | R_GK)) == R_STEP &&
+		    r->row[i].ts > last)
+			last = r->row[i].ts;
+	h = ht_new();
+	for (i = 0; i < r->nrow; i++) {
+		struct grow *w = &r->row[i];
+
+		if (w->flags & R_GK)
+			continue;
+		if (w->ts < last)
+			ht_intern(h, &w->corr, sizeof(int64_t), NULL);
+		else
+			w->flags &= ~R_KEEP;
+	}
+	for (i = 0; i < r->nrow; i++) {
+		struct grow *w = &r->row[i];
+
+		if ((w->flags & R_GK) &&
+		    ht_find(h, &w->corr, sizeof(int64_t)) == (size_t)-1)
+			w->flags &= ~R_KEEP;
+	}
+	ht_free(h);
+}
+
+void
+gpu_free(struct grank *r)
+{
+	free(r->label);
+	free(r->row);
+	free(r->streams);
+	if (r->names != NULL)
+		ht_free(r->names);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *
+gpu_name(const struct grank *r, uint32_t id)
+{
+	size_t n;
+
+	return ht_key(r->names, id, &n);
+}
+
+/*
+ * The type of a GPU event named s (n bytes): communication (NCCL or
+ * HCCL collectives), memory (copies and sets), computation (the rest);
+ * cuda_sync events (sync) are none of them.
+ */
+int
+gpu_ktype(const char *s, size_t n, int sync)
+{
+	if (sync)
+		return KT_SYNC;
+	if ((n >= 4 && (memcmp(s, "nccl", 4) == 0 ||
+	    memcmp(s, "hccl", 4) == 0)) || memmem(s, n, "ncclKernel", 10))
+		return KT_COMM;
+	if (memmem(s, n, "Memcpy", 6) || memmem(s, n, "Memset", 6) ||
+	    (n >= 3 && memcmp(s, "dma", 3) == 0))
+		return KT_MEM;
+	return KT_COMP;
+}
