@@ -411,7 +411,7 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 		snprintf(num, sizeof(num), "%lld", (long long)d.rank);
 		r->label = xstrdup(num);
 	} else
-		r->label = xstrdup(label != NULL ? label : o->hta ? "0" : "-");
+		r->label = xstrdup(label != NULL ? label : "0");
 	ht_free(d.steps);
 	buf_free(&d.ev.name);
 	buf_free(&d.ev.cat);

@@ -58,8 +58,10 @@ struct gpu_opt {
 };
 
 /* gpu.c */
-/* Read the trace of j into r; label is the rank's name if the trace has
- * no distributedInfo.rank (NULL: "0" with hta, else "-"). */
+/*
+ * Read the trace of j into r; label is the rank's name if the trace has
+ * no distributedInfo.rank (NULL: "0", as HTA names it).
+ */
 void	 gpu_read(struct grank *, struct json *, const struct gpu_opt *,
 	    const char *);
 void	 gpu_trim(struct grank *, const struct gpu_opt *);

@@ -98,6 +98,7 @@ main(int argc, char *argv[])
 	struct gpu_opt o;
 	struct gstat *g;
 	const char *label = NULL;
+	const char *path;
 	char **seen = NULL, *b;
 	size_t nseen = 0, i;
 	int ch, hflag = 0, v = -1, k;
@@ -140,11 +141,11 @@ main(int argc, char *argv[])
 	o.view = (enum gpu_view)v;
 	o.scale = o.hta ? 1 : 1000;
 	g = gstat_new(&o, stdout);
-	if (argc == 0)
-		onefile("-", &o, hflag ? "stdin" : label, g, &seen, &nseen);
-	for (k = 0; k < argc; k++) {
-		b = hflag ? basepart(argv[k]) : NULL;
-		onefile(argv[k], &o, hflag ? b : label, g, &seen, &nseen);
+	for (k = 0; k < (argc > 0 ? argc : 1); k++) {
+		path = argc > 0 ? argv[k] : "-";
+		b = basepart(path);
+		onefile(path, &o, label != NULL ? label : hflag || !o.hta ?
+		    b : NULL, g, &seen, &nseen);
 		free(b);
 	}
 	gstat_end(g);
