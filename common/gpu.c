@@ -29,6 +29,7 @@
 
 #include "sst.h"
 #include "gpu.h"
+#include "input.h"
 
 /* The state of one event being read. */
 struct ev {
@@ -47,6 +48,7 @@ struct rd {
 	struct ev	 ev;
 	int64_t		 rank;
 	int		 hasrank;
+	size_t		 nev;		/* events with ts, dur and cat */
 };
 
 /* The calls that launch GPU work (HTA's runtime launch events). */
@@ -205,8 +207,10 @@ evflags(struct rd *d)
 	unsigned f = 0;
 	size_t i;
 
-	if (!e->hasts || !e->hasdur || !e->hascat || iscat(e, "Trace") ||
-	    iscat(e, "python_function"))
+	if (!e->hasts || !e->hasdur || !e->hascat)
+		return 0;
+	d->nev++;
+	if (iscat(e, "Trace") || iscat(e, "python_function"))
 		return 0;
 	if (e->hasstream)
 		f |= R_GPU;
@@ -335,6 +339,31 @@ events(struct rd *d)
 	}
 }
 
+/*
+ * Exit 1 for a document whose first token tok is no '[' or '{', saying
+ * what it looks like and what reads it when that is known.
+ */
+static void
+refuse(struct json *j, enum json_tok tok)
+{
+	const char *head, *says;
+	char msg[256];
+	size_t n;
+	enum sniff k;
+
+	head = json_head(j, &n);
+	k = sniff(head, n);
+	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
+	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
+		fflush(stdout);
+		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
+	}
+	if (tok == JT_ERROR)
+		json_fail(j, "%s", json_errmsg(j));
+	json_fail(j, "not a Chrome trace: expected an object with "
+	    "traceEvents or an array of events");
+}
+
 /* distributedInfo, its '{' just read: the rank. */
 static void
 distinfo(struct rd *d)
@@ -377,7 +406,8 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 	r->names = ht_new();
 	buf_init(&d.ev.name);
 	buf_init(&d.ev.cat);
-	tok = json_next(j);
+	if ((tok = json_next(j)) != JT_ARR && tok != JT_OBJ)
+		refuse(j, tok);
 	if (tok == JT_ARR) {
 		events(&d);
 		got = 1;
@@ -396,16 +426,26 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 					distinfo(&d);
 				else
 					skip(&d, tok);
-			} else
+			} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
+			    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
+			    (n == 6 && memcmp(k, "shared", 6) == 0))
+				json_fail(j, "speedscope JSON, not a trace: "
+				    "use sst-flatten");
+			else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
+			    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
+				json_fail(j, "a .cpuprofile, not a trace: "
+				    "use cpuprofile2sst");
+			else
 				skip(&d, next(&d));
 		}
-	} else if (tok == JT_ERROR)
-		json_fail(j, "%s", json_errmsg(j));
+	}
 	if (!got)
 		json_fail(j, "not a Chrome trace: expected an object with "
 		    "traceEvents or an array of events");
 	if (next(&d) != JT_EOF)
 		json_fail(j, "trailing data after JSON value");
+	if (d.nev == 0)
+		json_fail(j, "no events with ts, dur and cat in the trace");
 	r->nsteps = ht_count(d.steps);
 	if (d.hasrank) {
 		snprintf(num, sizeof(num), "%lld", (long long)d.rank);

@@ -76,6 +76,7 @@ struct gstat {
 	int64_t		 acc[8];	/* kernel-types by mask */
 	struct krow	*k;
 	size_t		 nk;
+	int		 head;		/* the header row is out */
 };
 
 struct gstat *
@@ -85,7 +86,6 @@ gstat_new(const struct gpu_opt *o, FILE *fp)
 
 	s->o = *o;
 	s->fp = fp;
-	fprintf(fp, "%s\n", heads[o->view]);
 	return s;
 }
 
@@ -664,6 +664,8 @@ launch(struct gstat *s, const struct grank *r)
 void
 gstat_rank(struct gstat *s, const struct grank *r)
 {
+	if (!s->head++)
+		fprintf(s->fp, "%s\n", heads[s->o.view]);
 	switch (s->o.view) {
 	case GV_TEMPORAL:
 		temporal(s, r);
