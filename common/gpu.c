@@ -11,6 +11,10 @@
  * spans; other CPU events (cpu_op, python_function) are read and
  * dropped, so memory grows with the GPU work of the trace, not its size.
  *
+ * A view keeps only the rows it reads (sst-gpu -F temporal the GPU
+ * events, -F launch those and the launch calls), and with hta the ones
+ * the step trimming reads.
+ *
  * Times are kept as integer ticks: nanoseconds read exactly from the
  * decimal text, or with hta whole microseconds the way HTA rounds them
  * (the start rounded up, the end, start plus dur in double precision,
@@ -198,6 +202,34 @@ streamix(struct rd *d, int64_t s)
 	return (uint16_t)r->nstream++;
 }
 
+/*
+ * Whether the view needs an event of flags f and correlation corr: its
+ * own events, and with hta what the step trimming needs (the steps and
+ * the runtime calls, whose correlations keep GPU events).
+ */
+static int
+needed(const struct gpu_opt *o, unsigned f, int64_t corr)
+{
+	int cpucorr = !(f & R_GK) && corr != -1;
+
+	if (o->hta && ((f & R_STEP) || (cpucorr && o->view != GV_ANN &&
+	    o->view != GV_CPUANN)))
+		return 1;
+	switch (o->view) {
+	case GV_ANN:
+		return (f & R_GANN) != 0;
+	case GV_CPUANN:
+		return (f & R_ANN) != 0;
+	case GV_LAUNCH:
+	case GV_QUEUE:
+		return (f & (R_GPU | R_LAUNCH)) != 0;
+	case GV_IDLE:
+		return (f & R_GPU) || cpucorr;
+	default:
+		return (f & R_GPU) != 0;
+	}
+}
+
 /* The flags of the event just read, 0 if it is not kept. */
 static unsigned
 evflags(struct rd *d)
@@ -230,7 +262,7 @@ evflags(struct rd *d)
 	for (i = 0; launches[i] != NULL; i++)
 		if (strcmp(nm, launches[i]) == 0)
 			f |= R_LAUNCH;
-	if (f == 0 && e->corr == -1)
+	if (!needed(d->o, f, e->corr))
 		return 0;
 	return f | R_KEEP;
 }
