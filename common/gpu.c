@@ -6,7 +6,7 @@
  * its args.stream is an integer; HTA's "GPU kernel" is one with a stream
  * >= 0 and an args.correlation >= 0 (or named Event Sync or Context
  * Sync); everything else is on the CPU side.  Only what an analysis uses
- * is kept, in a compact row of 48 bytes: GPU events, events with a
+ * is kept, in a compact row of 32 bytes: GPU events, events with a
  * correlation (the runtime calls), user annotations and ProfilerStep
  * spans; other CPU events (cpu_op, python_function) are read and
  * dropped, so memory grows with the GPU work of the trace, not its size.
@@ -83,8 +83,9 @@ skip(struct rd *d, enum json_tok tok)
 
 /* The number text s (n bytes) in thousandths, rounded; -1 if too big. */
 static int
-milli(const char *s, size_t n, double d, int64_t *v)
+milli(const char *s, size_t n, int64_t *v)
 {
+	double d;
 	int64_t x = 0;
 	size_t i = 0;
 	int neg = 0, k, up = 0;
@@ -108,6 +109,7 @@ milli(const char *s, size_t n, double d, int64_t *v)
 				up = 1, k = -1;
 		}
 	if (i < n) {	/* an exponent: the double will do */
+		d = strtod(s, NULL);
 		if (!(fabs(d) * 1000 < 9e18))
 			return -1;
 		*v = llround(d * 1000);
@@ -128,8 +130,8 @@ evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
 	if (next(d) != JT_NUM)
 		json_fail(d->j, "%s: expected a number", what);
 	s = json_text(d->j, &n);
-	if (json_double(d->j, dv) == -1 || !isfinite(*dv) ||
-	    milli(s, n, *dv, nv) == -1)
+	if (d->o->hta ? json_double(d->j, dv) == -1 || !isfinite(*dv) :
+	    milli(s, n, nv) == -1)
 		json_fail(d->j, "%s: %s out of range", what, s);
 	if (memchr(s, '.', n) != NULL || memchr(s, 'e', n) != NULL ||
 	    memchr(s, 'E', n) != NULL)
@@ -292,23 +294,24 @@ keep(struct rd *d)
 		ts = e->nts;
 		end = e->nts + e->ndur;
 	}
-	if (r->nrow == r->caprow) {
-		r->caprow = r->caprow ? r->caprow * 2 : 1024;
-		r->row = xreallocarray(r->row, r->caprow, sizeof(*r->row));
+	if ((r->nrow & ((1 << GBLK) - 1)) == 0) {
+		r->blk = xreallocarray(r->blk, r->nblk + 1, sizeof(*r->blk));
+		r->blk[r->nblk++] = xreallocarray(NULL, 1 << GBLK,
+		    sizeof(struct grow));
 	}
-	w = &r->row[r->nrow++];
+	w = ROW(r, r->nrow++);
 	memset(w, 0, sizeof(*w));
 	w->ts = ts;
 	w->end = end;
 	w->corr = e->corr;
-	w->flags = (uint16_t)f;
 	w->name = (uint32_t)ht_intern(r->names, e->name.data, e->name.len,
 	    NULL);
 	if (f & R_GPU) {
 		w->stream = streamix(d, e->stream);
-		w->type = (uint8_t)gpu_ktype(e->name.data, e->name.len,
-		    (f & R_SYNC) != 0);
+		f |= (unsigned)gpu_ktype(e->name.data, e->name.len,
+		    (f & R_SYNC) != 0) << R_TYPE;
 	}
+	w->flags = (uint16_t)f;
 	if ((f & R_STEP) && !(f & R_GK))
 		ht_intern(d->steps, e->name.data, e->name.len, NULL);
 }
@@ -499,9 +502,9 @@ correlate(struct grank *r)
 	int isnew;
 
 	for (i = 0; i < r->nrow; i++) {
-		if (!(r->row[i].flags & R_GK) || r->row[i].corr == -1)
+		if (!(ROW(r, i)->flags & R_GK) || ROW(r, i)->corr == -1)
 			continue;
-		id = ht_intern(h, &r->row[i].corr, sizeof(int64_t), &isnew);
+		id = ht_intern(h, &ROW(r, i)->corr, sizeof(int64_t), &isnew);
 		if (id >= cap) {
 			cap = cap ? cap * 2 : 1024;
 			at = xreallocarray(at, cap, sizeof(*at));
@@ -509,16 +512,18 @@ correlate(struct grank *r)
 		at[id] = (uint32_t)i;
 	}
 	for (i = 0; i < r->nrow; i++) {
-		struct grow *w = &r->row[i];
+		struct grow *w = ROW(r, i);
 
 		if ((w->flags & R_GK) || w->corr == -1 ||
 		    (id = ht_find(h, &w->corr, sizeof(int64_t))) ==
 		    (size_t)-1)
 			continue;
-		w->ic = at[id];
 		w->flags |= R_IC;
-		r->row[at[id]].ic = (uint32_t)i;
-		r->row[at[id]].flags |= R_IC;
+		ROW(r, at[id])->flags |= R_IC;
+		if (r->ic != NULL) {
+			r->ic[i] = at[id];
+			r->ic[at[id]] = (uint32_t)i;
+		}
 	}
 	free(at);
 	ht_free(h);
@@ -533,16 +538,18 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 
 	if (r->nrow > UINT32_MAX)
 		errx(1, "%s: too many events", r->label);
+	if (o->view == GV_IDLE)
+		r->ic = xreallocarray(NULL, r->nrow + 1, sizeof(*r->ic));
 	correlate(r);
 	if (!o->hta || r->nsteps < 2)
 		return;
 	for (i = 0; i < r->nrow; i++)
-		if ((r->row[i].flags & (R_STEP | R_GK)) == R_STEP &&
-		    r->row[i].ts > last)
-			last = r->row[i].ts;
+		if ((ROW(r, i)->flags & (R_STEP | R_GK)) == R_STEP &&
+		    ROW(r, i)->ts > last)
+			last = ROW(r, i)->ts;
 	h = ht_new();
 	for (i = 0; i < r->nrow; i++) {
-		struct grow *w = &r->row[i];
+		struct grow *w = ROW(r, i);
 
 		if (w->flags & R_GK)
 			continue;
@@ -552,7 +559,7 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 			w->flags &= ~R_KEEP;
 	}
 	for (i = 0; i < r->nrow; i++) {
-		struct grow *w = &r->row[i];
+		struct grow *w = ROW(r, i);
 
 		if ((w->flags & R_GK) &&
 		    ht_find(h, &w->corr, sizeof(int64_t)) == (size_t)-1)
@@ -564,8 +571,13 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 void
 gpu_free(struct grank *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nblk; i++)
+		free(r->blk[i]);
+	free(r->blk);
+	free(r->ic);
 	free(r->label);
-	free(r->row);
 	free(r->streams);
 	if (r->names != NULL)
 		ht_free(r->names);

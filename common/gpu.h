@@ -27,29 +27,40 @@ enum { KT_COMP, KT_COMM, KT_MEM, KT_SYNC };
 #define R_STEP	0x080	/* named ProfilerStep#N */
 #define R_KEEP	0x100	/* left by the step trimming */
 #define R_IC	0x200	/* correlated with an event of the other side */
+#define R_TYPE	12	/* the KT_* of an R_GPU row, in bits 12-13 */
+#define TYPE(w)	(((w)->flags >> R_TYPE) & 3)
 
-/* One event kept: times in ticks (ns, or whole us with hta). */
+/* One event kept, 32 bytes: times in ticks (ns, or whole us with hta). */
 struct grow {
 	int64_t		 ts, end;
 	int64_t		 corr;		/* -1: none */
 	uint32_t	 name;		/* in the rank's names */
-	uint32_t	 ic;		/* the correlated row, if R_IC */
 	uint16_t	 flags;
 	uint16_t	 stream;	/* index in the rank's streams */
-	uint8_t		 type;		/* KT_*, for R_GPU rows */
 };
+
+/* Rows live in blocks of 1 << GBLK, so that growing copies nothing. */
+#define GBLK	14
 
 /* One rank: a trace file's rows. */
 struct grank {
 	char		*label;
-	struct grow	*row;
-	size_t		 nrow, caprow;
+	struct grow	**blk;
+	size_t		 nrow, nblk;
+	uint32_t	*ic;		/* idle: each R_IC row's correlated row */
 	struct htab	*names;
 	int64_t		*streams;	/* the stream numbers, first-seen */
 	size_t		 nstream;
 	int		 floats;	/* a ts was not an integer */
 	size_t		 nsteps;	/* distinct ProfilerStep names */
 };
+
+/* Row i of r. */
+static inline struct grow *
+ROW(const struct grank *r, size_t i)
+{
+	return &r->blk[i >> GBLK][i & ((1 << GBLK) - 1)];
+}
 
 struct gpu_opt {
 	enum gpu_view	 view;

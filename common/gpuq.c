@@ -199,7 +199,7 @@ streamof(const struct grank *r, const size_t *ix, size_t n, int *st)
 	int *at = NULL, isnew;
 
 	for (i = 0; i < r->nrow; i++) {
-		const struct grow *w = &r->row[i];
+		const struct grow *w = ROW(r, i);
 
 		if ((w->flags & (R_GPU | R_KEEP)) != (R_GPU | R_KEEP) ||
 		    (w->flags & R_SYNC))
@@ -213,7 +213,7 @@ streamof(const struct grank *r, const size_t *ix, size_t n, int *st)
 			at[id] = w->stream;
 	}
 	for (i = 0; i < n; i++)
-		st[i] = (id = ht_find(h, &r->row[ix[i]].corr,
+		st[i] = (id = ht_find(h, &ROW(r, ix[i])->corr,
 		    sizeof(int64_t))) == (size_t)-1 ? -1 : at[id];
 	free(at);
 	ht_free(h);
@@ -228,12 +228,12 @@ gpu_queue(const struct grank *r, const struct gpu_opt *o, FILE *fp)
 
 	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
 	for (i = 0; i < r->nrow; i++)
-		if ((r->row[i].flags & (R_LAUNCH | R_IC | R_KEEP | R_GK)) ==
+		if ((ROW(r, i)->flags & (R_LAUNCH | R_IC | R_KEEP | R_GK)) ==
 		    (R_LAUNCH | R_IC | R_KEEP))
 			ix[nl++] = i;
 	n = nl;
 	for (i = 0; i < r->nrow; i++)
-		if ((r->row[i].flags & (R_GPU | R_KEEP | R_SYNC)) ==
+		if ((ROW(r, i)->flags & (R_GPU | R_KEEP | R_SYNC)) ==
 		    (R_GPU | R_KEEP))
 			ix[n++] = i;
 	ts = xreallocarray(NULL, n + 1, sizeof(*ts));
@@ -241,9 +241,9 @@ gpu_queue(const struct grank *r, const struct gpu_opt *o, FILE *fp)
 	ord = xreallocarray(NULL, n + 1, sizeof(*ord));
 	streamof(r, ix, nl, st);
 	for (i = 0; i < n; i++) {
-		ts[i] = r->row[ix[i]].ts;
+		ts[i] = ROW(r, ix[i])->ts;
 		if (i >= nl)
-			st[i] = r->row[ix[i]].stream;
+			st[i] = ROW(r, ix[i])->stream;
 		ord[i] = i;
 	}
 	if (o->hta)

@@ -170,9 +170,10 @@ pagg(const struct gstat *s, const struct agg *a)
 static int
 cmpts(size_t a, size_t b, void *arg)
 {
-	const struct grow *r = arg;
+	const struct grank *r = arg;
+	int64_t x = ROW(r, a)->ts, y = ROW(r, b)->ts;
 
-	return (r[a].ts > r[b].ts) - (r[a].ts < r[b].ts);
+	return (x > y) - (x < y);
 }
 
 /*
@@ -188,11 +189,11 @@ pick(const struct grank *r, unsigned want, unsigned not, int sorted,
 	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
 	want |= R_KEEP;
 	for (i = 0; i < r->nrow; i++)
-		if ((r->row[i].flags & want) == want &&
-		    (r->row[i].flags & not) == 0)
+		if ((ROW(r, i)->flags & want) == want &&
+		    (ROW(r, i)->flags & not) == 0)
 			ix[k++] = i;
 	if (sorted)
-		sst_sort(ix, k, cmpts, r->row);
+		sst_sort(ix, k, cmpts, (void *)r);
 	*n = k;
 	return ix;
 }
@@ -212,9 +213,9 @@ merge(const struct grank *r, const size_t *ix, size_t n, int t,
 
 	*busy = 0;
 	for (i = 0; i < n; i++) {
-		const struct grow *w = &r->row[ix[i]];
+		const struct grow *w = ROW(r, ix[i]);
 
-		if (t >= 0 && w->type != t)
+		if (t >= 0 && (int)TYPE(w) != t)
 			continue;
 		if (m > 0 && w->ts <= e) {
 			if (w->end > e)
@@ -249,17 +250,19 @@ pct(const struct gstat *s, double num, double den, int digits)
 static void
 temporal(struct gstat *s, const struct grank *r)
 {
-	size_t *ix, n, m;
-	int64_t busy, comp, kt, idle, *iv;
+	size_t *ix, n, i;
+	int64_t busy, comp, kt, idle, last;
 
 	ix = pick(r, R_GPU, 0, 1, &n);
 	if (n == 0) {
 		free(ix);
 		return;
 	}
-	iv = xreallocarray(NULL, 2 * n, sizeof(*iv));
-	m = merge(r, ix, n, -1, iv, &busy);
-	kt = iv[2 * m - 1] - iv[0];
+	merge(r, ix, n, -1, NULL, &busy);
+	for (i = 0, last = INT64_MIN; i < n; i++)
+		if (ROW(r, ix[i])->end > last)
+			last = ROW(r, ix[i])->end;
+	kt = last - ROW(r, ix[0])->ts;
 	idle = kt - busy;
 	merge(r, ix, n, KT_COMP, NULL, &comp);
 	fprintf(s->fp, "%s\t", r->label);
@@ -277,7 +280,6 @@ temporal(struct gstat *s, const struct grank *r)
 	fputc('\t', s->fp);
 	pct(s, (double)(kt - comp - idle), (double)kt, 2);
 	fputc('\n', s->fp);
-	free(iv);
 	free(ix);
 }
 
@@ -369,10 +371,10 @@ group(const struct grank *r, unsigned want, unsigned not,
 
 	ix = pick(r, want, not, 0, &n);
 	for (i = 0; i < n; i++) {
-		const struct grow *w = &r->row[ix[i]];
+		const struct grow *w = ROW(r, ix[i]);
 
 		key[0] = w->name;
-		key[1] = w->type;
+		key[1] = TYPE(w);
 		id = ht_intern(h, key, sizeof(key), &isnew);
 		if (id >= cap) {
 			cap = cap ? 2 * cap : 64;
@@ -383,7 +385,7 @@ group(const struct grank *r, unsigned want, unsigned not,
 		if (isnew) {
 			memset(&a[id], 0, sizeof(a[id]));
 			nm[id] = w->name;
-			ty[id] = w->type;
+			ty[id] = (uint8_t)TYPE(w);
 		}
 		aggadd(&a[id], w->end - w->ts);
 	}
@@ -527,14 +529,14 @@ idle(struct gstat *s, const struct grank *r)
 	order = xcalloc(ns + 1, sizeof(*order));
 	ix = pick(r, R_GPU, R_SYNC, 0, &n);
 	for (i = 0; i < n; i++)
-		if (!seen[r->row[ix[i]].stream]) {
-			seen[r->row[ix[i]].stream] = 1;
-			order[no++] = r->row[ix[i]].stream;
+		if (!seen[ROW(r, ix[i])->stream]) {
+			seen[ROW(r, ix[i])->stream] = 1;
+			order[no++] = ROW(r, ix[i])->stream;
 		}
 	memset(seen, 0, ns + 1);
-	sst_sort(ix, n, cmpts, r->row);
+	sst_sort(ix, n, cmpts, (void *)r);
 	for (i = 0; i < n; i++) {
-		const struct grow *w = &r->row[ix[i]], *rt;
+		const struct grow *w = ROW(r, ix[i]), *rt;
 		size_t st = w->stream;
 
 		if (!seen[st]) {
@@ -544,7 +546,7 @@ idle(struct gstat *s, const struct grank *r)
 			continue;
 		}
 		gap = w->ts - prev[st];
-		rt = (w->flags & R_IC) ? &r->row[w->ic] : NULL;
+		rt = (w->flags & R_IC) ? ROW(r, r->ic[ix[i]]) : NULL;
 		if (rt != NULL && (rt->flags & R_KEEP) && rt->ts > prev[st])
 			c = 0;
 		else if (gap < 30 * s->o.scale)
@@ -623,7 +625,7 @@ launch(struct gstat *s, const struct grank *r)
 	nxt = xreallocarray(NULL, r->nrow + 1, sizeof(*nxt));
 	first = NULL;
 	for (i = r->nrow; i-- > 0;) {
-		const struct grow *w = &r->row[i];
+		const struct grow *w = ROW(r, i);
 
 		if ((w->flags & (R_GPU | R_KEEP)) != (R_GPU | R_KEEP))
 			continue;
@@ -637,13 +639,13 @@ launch(struct gstat *s, const struct grank *r)
 	}
 	ix = pick(r, R_LAUNCH, R_GPU | (s->o.hta ? R_WEIRD : 0), 0, &n);
 	for (i = 0; i < n; i++) {
-		const struct grow *c = &r->row[ix[i]];
+		const struct grow *c = ROW(r, ix[i]);
 
 		if ((id = ht_find(h, &c->corr, sizeof(c->corr))) ==
 		    (size_t)-1)
 			continue;
 		for (g = first[id]; g != SIZE_MAX; g = nxt[g]) {
-			const struct grow *k = &r->row[g];
+			const struct grow *k = ROW(r, g);
 
 			fprintf(s->fp, "%s\t%lld\t", r->label,
 			    (long long)c->corr);
