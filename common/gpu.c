@@ -492,80 +492,134 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 	buf_free(&d.ev.cat);
 }
 
-/* Correlate runtime calls and GPU kernels both ways (HTA's rule). */
+static int
+cmpcorr(size_t a, size_t b, void *arg)
+{
+	const struct grank *r = arg;
+	int64_t x = ROW(r, a)->corr, y = ROW(r, b)->corr;
+
+	return (x > y) - (x < y);
+}
+
+size_t *
+gpu_bycorr(const struct grank *r, unsigned mask, unsigned want, size_t *n)
+{
+	size_t *ix, i, k = 0;
+
+	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
+	for (i = 0; i < r->nrow; i++)
+		if ((ROW(r, i)->flags & mask) == want)
+			ix[k++] = i;
+	sst_sort(ix, k, cmpcorr, (void *)r);
+	*n = k;
+	return ix;
+}
+
+size_t
+gpu_findcorr(const struct grank *r, const size_t *ix, size_t n, int64_t c)
+{
+	size_t lo = 0, hi = n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (ROW(r, ix[m])->corr < c)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && ROW(r, ix[lo])->corr == c ? lo : n;
+}
+
+/*
+ * Correlate runtime calls and GPU kernels both ways (HTA's rule: of
+ * several with one correlation, the last in the trace is the one).
+ */
 static void
 correlate(struct grank *r)
 {
-	struct htab *h = ht_new();
-	uint32_t *at = NULL;
-	size_t i, id, cap = 0;
-	int isnew;
+	size_t *ix, n, i, k, g;
 
-	for (i = 0; i < r->nrow; i++) {
-		if (!(ROW(r, i)->flags & R_GK) || ROW(r, i)->corr == -1)
-			continue;
-		id = ht_intern(h, &ROW(r, i)->corr, sizeof(int64_t), &isnew);
-		if (id >= cap) {
-			cap = cap ? cap * 2 : 1024;
-			at = xreallocarray(at, cap, sizeof(*at));
-		}
-		at[id] = (uint32_t)i;
-	}
+	ix = gpu_bycorr(r, R_GK, R_GK, &n);
 	for (i = 0; i < r->nrow; i++) {
 		struct grow *w = ROW(r, i);
 
 		if ((w->flags & R_GK) || w->corr == -1 ||
-		    (id = ht_find(h, &w->corr, sizeof(int64_t))) ==
-		    (size_t)-1)
+		    (k = gpu_findcorr(r, ix, n, w->corr)) == n)
 			continue;
+		while (k + 1 < n && ROW(r, ix[k + 1])->corr == w->corr)
+			k++;
+		g = ix[k];
 		w->flags |= R_IC;
-		ROW(r, at[id])->flags |= R_IC;
+		ROW(r, g)->flags |= R_IC;
 		if (r->ic != NULL) {
-			r->ic[i] = at[id];
-			r->ic[at[id]] = (uint32_t)i;
+			r->ic[i] = (uint32_t)g;
+			r->ic[g] = (uint32_t)i;
 		}
 	}
-	free(at);
-	ht_free(h);
+	free(ix);
+}
+
+static int
+cmpi64(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Whether c is in the n sorted values v. */
+static int
+has(const int64_t *v, size_t n, int64_t c)
+{
+	size_t lo = 0, hi = n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (v[m] < c)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && v[lo] == c;
 }
 
 void
 gpu_trim(struct grank *r, const struct gpu_opt *o)
 {
-	struct htab *h;
-	int64_t last = INT64_MIN;
-	size_t i;
+	int64_t last = INT64_MIN, *cs;
+	size_t i, n = 0;
 
 	if (r->nrow > UINT32_MAX)
 		errx(1, "%s: too many events", r->label);
 	if (o->view == GV_IDLE)
 		r->ic = xreallocarray(NULL, r->nrow + 1, sizeof(*r->ic));
-	correlate(r);
+	if (o->view == GV_IDLE || o->view == GV_QUEUE)
+		correlate(r);
 	if (!o->hta || r->nsteps < 2)
 		return;
 	for (i = 0; i < r->nrow; i++)
 		if ((ROW(r, i)->flags & (R_STEP | R_GK)) == R_STEP &&
 		    ROW(r, i)->ts > last)
 			last = ROW(r, i)->ts;
-	h = ht_new();
+	cs = xreallocarray(NULL, r->nrow + 1, sizeof(*cs));
 	for (i = 0; i < r->nrow; i++) {
 		struct grow *w = ROW(r, i);
 
 		if (w->flags & R_GK)
 			continue;
 		if (w->ts < last)
-			ht_intern(h, &w->corr, sizeof(int64_t), NULL);
+			cs[n++] = w->corr;
 		else
 			w->flags &= ~R_KEEP;
 	}
+	qsort(cs, n, sizeof(*cs), cmpi64);
 	for (i = 0; i < r->nrow; i++) {
 		struct grow *w = ROW(r, i);
 
-		if ((w->flags & R_GK) &&
-		    ht_find(h, &w->corr, sizeof(int64_t)) == (size_t)-1)
+		if ((w->flags & R_GK) && !has(cs, n, w->corr))
 			w->flags &= ~R_KEEP;
 	}
-	ht_free(h);
+	free(cs);
 }
 
 void

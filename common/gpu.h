@@ -78,6 +78,10 @@ void	 gpu_read(struct grank *, struct json *, const struct gpu_opt *,
 void	 gpu_trim(struct grank *, const struct gpu_opt *);
 void	 gpu_free(struct grank *);
 const char *gpu_name(const struct grank *, uint32_t);
+/* The rows with flags & mask == want, by correlation (then order). */
+size_t	*gpu_bycorr(const struct grank *, unsigned, unsigned, size_t *);
+/* The first of them with correlation c, or n if none. */
+size_t	 gpu_findcorr(const struct grank *, const size_t *, size_t, int64_t);
 int	 gpu_ktype(const char *, size_t, int);
 
 /* gpuq.c: the queue table of a rank. */

@@ -194,29 +194,13 @@ summary(const struct grank *r, size_t st, int *v, size_t n, FILE *fp)
 static void
 streamof(const struct grank *r, const size_t *ix, size_t n, int *st)
 {
-	struct htab *h = ht_new();
-	size_t i, id, cap = 0;
-	int *at = NULL, isnew;
+	size_t *by, nb, i, k;
 
-	for (i = 0; i < r->nrow; i++) {
-		const struct grow *w = ROW(r, i);
-
-		if ((w->flags & (R_GPU | R_KEEP)) != (R_GPU | R_KEEP) ||
-		    (w->flags & R_SYNC))
-			continue;
-		id = ht_intern(h, &w->corr, sizeof(w->corr), &isnew);
-		if (id >= cap) {
-			cap = cap ? 2 * cap : 1024;
-			at = xreallocarray(at, cap, sizeof(*at));
-		}
-		if (isnew)
-			at[id] = w->stream;
-	}
+	by = gpu_bycorr(r, R_GPU | R_KEEP | R_SYNC, R_GPU | R_KEEP, &nb);
 	for (i = 0; i < n; i++)
-		st[i] = (id = ht_find(h, &ROW(r, ix[i])->corr,
-		    sizeof(int64_t))) == (size_t)-1 ? -1 : at[id];
-	free(at);
-	ht_free(h);
+		st[i] = (k = gpu_findcorr(r, by, nb, ROW(r, ix[i])->corr)) ==
+		    nb ? -1 : ROW(r, by[k])->stream;
+	free(by);
 }
 
 void

@@ -618,49 +618,29 @@ overlap(struct gstat *s, const struct grank *r)
 static void
 launch(struct gstat *s, const struct grank *r)
 {
-	struct htab *h = ht_new();
-	size_t *ix, n, i, id, *first, *nxt, cap = 0, g;
-	int isnew;
+	size_t *ix, *by, n, nb, i, k;
 
-	nxt = xreallocarray(NULL, r->nrow + 1, sizeof(*nxt));
-	first = NULL;
-	for (i = r->nrow; i-- > 0;) {
-		const struct grow *w = ROW(r, i);
-
-		if ((w->flags & (R_GPU | R_KEEP)) != (R_GPU | R_KEEP))
-			continue;
-		id = ht_intern(h, &w->corr, sizeof(w->corr), &isnew);
-		if (id >= cap) {
-			cap = cap ? 2 * cap : 1024;
-			first = xreallocarray(first, cap, sizeof(*first));
-		}
-		nxt[i] = isnew ? SIZE_MAX : first[id];
-		first[id] = i;
-	}
+	by = gpu_bycorr(r, R_GPU | R_KEEP, R_GPU | R_KEEP, &nb);
 	ix = pick(r, R_LAUNCH, R_GPU | (s->o.hta ? R_WEIRD : 0), 0, &n);
 	for (i = 0; i < n; i++) {
 		const struct grow *c = ROW(r, ix[i]);
 
-		if ((id = ht_find(h, &c->corr, sizeof(c->corr))) ==
-		    (size_t)-1)
-			continue;
-		for (g = first[id]; g != SIZE_MAX; g = nxt[g]) {
-			const struct grow *k = ROW(r, g);
+		for (k = gpu_findcorr(r, by, nb, c->corr); k < nb &&
+		    ROW(r, by[k])->corr == c->corr; k++) {
+			const struct grow *g = ROW(r, by[k]);
 
 			fprintf(s->fp, "%s\t%lld\t", r->label,
 			    (long long)c->corr);
 			ptime(s, c->end - c->ts);
 			fputc('\t', s->fp);
-			ptime(s, k->end - k->ts);
+			ptime(s, g->end - g->ts);
 			fputc('\t', s->fp);
-			ptime(s, k->ts > c->end ? k->ts - c->end : 0);
+			ptime(s, g->ts > c->end ? g->ts - c->end : 0);
 			fputc('\n', s->fp);
 		}
 	}
 	free(ix);
-	free(first);
-	free(nxt);
-	ht_free(h);
+	free(by);
 }
 
 void
