@@ -6,8 +6,8 @@
  * step a tree of cpu_op spans on the main thread (modules, aten ops),
  * cudaLaunchKernel calls (cuda_runtime) with a correlation id, and the
  * kernels on two GPU streams (args.stream) with the same id, joined by
- * ac2g flow events; an autograd thread with its own ops.  Times are microseconds
- * with three decimals.
+ * ac2g flow events; an autograd thread with its own ops.  Times are
+ * microseconds with three decimals.
  *
  * By default the events of each thread are in time order and the file
  * is one line; -p pretty-prints every event over several lines as

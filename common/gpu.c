@@ -261,9 +261,10 @@ evflags(struct rd *d)
 		f |= R_GANN;
 	if (isstep(nm, e->name.len))
 		f |= R_STEP;
-	for (i = 0; launches[i] != NULL; i++)
-		if (strcmp(nm, launches[i]) == 0)
-			f |= R_LAUNCH;
+	if (nm[0] == 'c' || nm[0] == 'h')	/* cuda..., cu..., hip... */
+		for (i = 0; launches[i] != NULL; i++)
+			if (strcmp(nm, launches[i]) == 0)
+				f |= R_LAUNCH;
 	if (!needed(d->o, f, e->corr))
 		return 0;
 	return f | R_KEEP;
