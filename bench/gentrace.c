@@ -5,9 +5,9 @@
  * traceEvents; M events naming the process and threads; per profiler
  * step a tree of cpu_op spans on the main thread (modules, aten ops),
  * cudaLaunchKernel calls (cuda_runtime) with a correlation id, and the
- * kernels on two GPU streams with the same id, joined by ac2g flow
- * events; an autograd thread with its own ops.  Times are microseconds
- * with three decimals.
+ * kernels on two GPU streams (args.stream) with the same id, joined by
+ * ac2g flow events; an autograd thread with its own ops.  Times are
+ * microseconds with three decimals.
  *
  * By default the events of each thread are in time order and the file
  * is one line; -p pretty-prints every event over several lines as
@@ -138,7 +138,14 @@ span(int th, const char *cat, const char *name, long long ts, long long dur,
 	static const int tid[4] = { 4242, 4251, 7, 20 };
 	char ev[1024], args[256];
 
-	if (c > 0)
+	if (c > 0 && th >= 2)	/* a kernel: its stream, as Kineto's */
+		snprintf(args, sizeof(args), pretty ?
+		    "\n    \"args\": {\n      \"External id\": %lld, "
+		    "\"correlation\": %lld, \"device\": 0, \"stream\": %d"
+		    "\n    }" :
+		    "\"args\": {\"External id\": %lld, \"correlation\": %lld, "
+		    "\"device\": 0, \"stream\": %d}", c, c, tid[th]);
+	else if (c > 0)
 		snprintf(args, sizeof(args), pretty ?
 		    "\n    \"args\": {\n      \"External id\": %lld, "
 		    "\"correlation\": %lld, \"device\": 0\n    }" :

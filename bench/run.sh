@@ -485,6 +485,35 @@ if [ "$want" -eq 1 ]; then
 	    'trace2sst -g "$F" >/dev/null'
 fi
 
+# sst-gpu (issue 32): -F temporal and -F launch on the generated
+# Kineto-like traces (one line, each thread in time order) of 200 MB and
+# $mb MB: two sizes, so that the time and the peak RSS show how they
+# grow.  The inputs are made only when a case is asked for.
+want=0
+for c in "sst-gpu temporal" "sst-gpu launch"; do
+	for z in 200 "$mb"; do
+		case "$c ${z}MB" in
+		$only) want=1 ;;
+		esac
+	done
+done
+if [ "$want" -eq 1 ]; then
+	tgen=$root/build/gentrace
+	if [ ! -x "$tgen" ]; then
+		(cd "$root" && ${MAKE:-make} -s build/gentrace) || exit 1
+	fi
+	mkinput gputrace-200.json "$tgen" -m 200
+	mkinput "gputrace-$mb.json" "$tgen" -m "$mb"
+	in_g200=$dir/gputrace-200.json
+	in_gbig=$dir/gputrace-$mb.json
+	for v in temporal launch; do
+		bench "sst-gpu $v 200MB" g200 sst-gpu \
+		    "sst-gpu -F $v \"\$F\" >/dev/null"
+		bench "sst-gpu $v ${mb}MB" gbig sst-gpu \
+		    "sst-gpu -F $v \"\$F\" >/dev/null"
+	done
+fi
+
 # sst-timeline (issue 33): trace2sst -s | sst-timeline on the four actors
 # of cgraph-kineto (the corpus) and on a generated Kineto-like trace of
 # 200 MB: the pipeline's time and peak RSS against cat of the same

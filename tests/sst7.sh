@@ -12,6 +12,7 @@ cp "$top/tests/fixtures/demo.speedscope.json" "$dir/profile.json"
 cp "$top/tests/fixtures/cg-perf_xz_fp_collapsed.txt" \
     "$dir/perf_xz_collapsed.txt"
 cp "$top/tests/fixtures/pf-xz.txt" "$dir/perf.txt"
+gzip -c "$top/tests/fixtures/gpu-two-streams.json" >"$dir/trace.json.gz"
 mkdir "$dir/perf"
 cp "$top/tests/fixtures/cg-perf_xz_fp_collapsed.txt" \
     "$dir/perf/perf_xz_fp_collapsed.txt"
