@@ -204,6 +204,7 @@ vtype(struct dec *d, const struct pb_field *mf, struct pprof_vt *vt)
 	int r;
 
 	memset(vt, 0, sizeof(*vt));
+	vt->off = (size_t)(mf->data - d->p->data);
 	pb_init(&m, d->p->data, mf->data, mf->len);
 	for (;;) {
 		off = (size_t)(m.p - m.base);
@@ -234,6 +235,7 @@ location(struct dec *d, const struct pb_field *mf)
 	p->loc = grow(p->loc, &d->loccap, p->nloc, sizeof(*p->loc));
 	l = &p->loc[p->nloc++];
 	memset(l, 0, sizeof(*l));
+	l->off = (size_t)(mf->data - p->data);
 	l->line0 = p->nline;
 	pb_init(&m, p->data, mf->data, mf->len);
 	for (;;) {
@@ -295,6 +297,7 @@ function(struct dec *d, const struct pb_field *mf)
 	p->fn = grow(p->fn, &d->fncap, p->nfn, sizeof(*p->fn));
 	fn = &p->fn[p->nfn++];
 	memset(fn, 0, sizeof(*fn));
+	fn->off = (size_t)(mf->data - p->data);
 	pb_init(&m, p->data, mf->data, mf->len);
 	for (;;) {
 		off = (size_t)(m.p - m.base);
@@ -332,6 +335,7 @@ mapping(struct dec *d, const struct pb_field *mf)
 	p->map = grow(p->map, &d->mapcap, p->nmap, sizeof(*p->map));
 	mp = &p->map[p->nmap++];
 	memset(mp, 0, sizeof(*mp));
+	mp->off = (size_t)(mf->data - p->data);
 	pb_init(&m, p->data, mf->data, mf->len);
 	for (;;) {
 		off = (size_t)(m.p - m.base);
@@ -369,22 +373,26 @@ checkstr(struct dec *d)
 		    "string_table[0] is not the empty string");
 	for (i = 0; i < p->nst; i++)
 		if (!strok(p, p->st[i].type) || !strok(p, p->st[i].unit))
-			return fail(d->err, d->errlen, 0, "sample_type %zu: "
+			return fail(d->err, d->errlen, p->st[i].off,
+			    "sample_type %zu: "
 			    "string index out of range (%zu strings)", i,
 			    p->nstr);
 	if (p->hasptype && (!strok(p, p->ptype.type) ||
 	    !strok(p, p->ptype.unit)))
-		return fail(d->err, d->errlen, 0, "period_type: string "
+		return fail(d->err, d->errlen, p->ptype.off,
+		    "period_type: string "
 		    "index out of range (%zu strings)", p->nstr);
 	for (i = 0; i < p->nfn; i++)
 		if (!strok(p, p->fn[i].name) || !strok(p, p->fn[i].sysname) ||
 		    !strok(p, p->fn[i].file))
-			return fail(d->err, d->errlen, 0, "function id %llu: "
+			return fail(d->err, d->errlen, p->fn[i].off,
+			    "function id %llu: "
 			    "string index out of range (%zu strings)",
 			    (unsigned long long)p->fn[i].id, p->nstr);
 	for (i = 0; i < p->nmap; i++)
 		if (!strok(p, p->map[i].file))
-			return fail(d->err, d->errlen, 0, "mapping id %llu: "
+			return fail(d->err, d->errlen, p->map[i].off,
+			    "mapping id %llu: "
 			    "string index out of range (%zu strings)",
 			    (unsigned long long)p->map[i].id, p->nstr);
 	return 0;
@@ -414,7 +422,7 @@ mkindex(struct dec *d, size_t **ix, size_t n, size_t sz, const char *what)
 	struct idtab t;
 	const char *first;
 	uint64_t x, y;
-	size_t i;
+	size_t i, k;
 
 	first = what[0] == 'l' ? (const char *)d->p->loc : what[0] == 'f' ?
 	    (const char *)d->p->fn : (const char *)d->p->map;
@@ -427,9 +435,13 @@ mkindex(struct dec *d, size_t **ix, size_t n, size_t sz, const char *what)
 	for (i = 1; i < n; i++) {
 		memcpy(&x, first + (*ix)[i - 1] * sz, sizeof(x));
 		memcpy(&y, first + (*ix)[i] * sz, sizeof(y));
-		if (x == y)
-			return fail(d->err, d->errlen, 0, "two %ss with id "
-			    "%llu", what, (unsigned long long)x);
+		if (x != y)
+			continue;
+		k = (*ix)[i];
+		return fail(d->err, d->errlen, what[0] == 'l' ?
+		    d->p->loc[k].off : what[0] == 'f' ? d->p->fn[k].off :
+		    d->p->map[k].off, "two %ss with id %llu", what,
+		    (unsigned long long)x);
 	}
 	return 0;
 }
@@ -488,16 +500,16 @@ checkrefs(struct dec *d)
 	for (i = 0; i < p->nloc; i++) {
 		if (p->loc[i].mapping != 0 &&
 		    pprof_findmap(p, p->loc[i].mapping) < 0)
-			return fail(d->err, d->errlen, 0, "location id %llu: "
-			    "no mapping id %llu",
+			return fail(d->err, d->errlen, p->loc[i].off,
+			    "location id %llu: no mapping id %llu",
 			    (unsigned long long)p->loc[i].id,
 			    (unsigned long long)p->loc[i].mapping);
 		for (k = 0; k < p->loc[i].nline; k++)
 			if (p->line[p->loc[i].line0 + k].func != 0 &&
 			    pprof_findfn(p,
 			    p->line[p->loc[i].line0 + k].func) < 0)
-				return fail(d->err, d->errlen, 0, "location "
-				    "id %llu: no function id %llu",
+				return fail(d->err, d->errlen, p->loc[i].off,
+				    "location id %llu: no function id %llu",
 				    (unsigned long long)p->loc[i].id,
 				    (unsigned long long)
 				    p->line[p->loc[i].line0 + k].func);

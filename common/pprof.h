@@ -52,6 +52,7 @@ void	 pb_putbytes(struct buf *, uint32_t, const void *, size_t);
 /* --- profile.proto, decoded --- */
 struct pprof_vt {
 	int64_t		 type, unit;	/* string table indices */
+	size_t		 off;
 };
 struct pprof_line {
 	uint64_t	 func;
@@ -59,14 +60,17 @@ struct pprof_line {
 };
 struct pprof_loc {
 	uint64_t	 id, mapping, addr;
+	size_t		 off;		/* of its message, for messages */
 	size_t		 line0, nline;	/* lines[line0 .. line0 + nline) */
 };
 struct pprof_func {
 	uint64_t	 id;
+	size_t		 off;
 	int64_t		 name, sysname, file;
 };
 struct pprof_map {
 	uint64_t	 id;
+	size_t		 off;
 	int64_t		 file;
 };
 /* A message's bytes within the profile. */

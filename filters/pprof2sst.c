@@ -257,13 +257,14 @@ add(struct conv *c, size_t i)
 	if (pprof_sample(p, i, &c->s, err, sizeof(err)) == -1)
 		errx(1, "%s: %s", c->name, err);
 	if (c->s.nval != p->nst)
-		errx(1, "%s: offset %zu: sample %zu: %zu values for %zu "
+		errx(1, "%s: offset %zu: sample %zu: %zu value(s) for %zu "
 		    "sample types", c->name, off, i + 1, c->s.nval, p->nst);
 	v = c->s.val[c->ix];
 	cn = c->cnt >= 0 ? c->s.val[c->cnt] : 1;
 	if (cn < 0 || (cn == 0 && v != 0))
-		errx(1, "%s: offset %zu: sample %zu: %lld samples of weight "
-		    "%lld", c->name, off, i + 1, (long long)cn, (long long)v);
+		errx(1, "%s: offset %zu: sample %zu: a count of %lld for a "
+		    "value of %lld", c->name, off, i + 1, (long long)cn,
+		    (long long)v);
 	buf_reset(&c->key);
 	s = "all";
 	n = 3;
