@@ -97,7 +97,7 @@ pb_next(struct pb *m, struct pb_field *f, char *err, size_t n)
 	if (pb_varint(&m->p, m->end, &key) == -1)
 		return fail(err, n, off, "malformed field key");
 	if ((key >> 3) == 0 || (key >> 3) > 0x1fffffff)
-		return fail(err, n, off, "field number %llu",
+		return fail(err, n, off, "bad field number %llu",
 		    (unsigned long long)(key >> 3));
 	f->num = (uint32_t)(key >> 3);
 	f->wire = (int)(key & 7);

@@ -76,13 +76,16 @@ bad(const char *name, const struct buf *b, const char *why)
 {
 	char msg[256];
 	const char *says;
+	enum sniff k;
 
 	if (b->len == 0)
 		errx(1, "%s: empty input", name);
-	says = sniff_says(sniff(b->data, b->len < INPUT_HEADMAX ? b->len :
-	    INPUT_HEADMAX), msg, sizeof(msg));
-	if (says != NULL)
+	k = sniff(b->data, b->len < INPUT_HEADMAX ? b->len : INPUT_HEADMAX);
+	if ((says = sniff_says(k, msg, sizeof(msg))) != NULL)
 		errx(1, "%s: not a profile.proto: %s", name, says);
+	if (k != SN_BINARY)
+		errx(1, "%s: not a profile.proto: this looks like %s (%s)",
+		    name, sniff_what(k), why);
 	errx(1, "%s: %s", name, why);
 }
 
