@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct buf;
 
@@ -131,5 +132,30 @@ struct pprof_sample {
 int	 pprof_sample(const struct pprof *, size_t, struct pprof_sample *,
 	    char *, size_t);
 void	 pprof_sample_free(struct pprof_sample *);
+
+/* --- pprofw.c: sst records as a profile (sst2pprof) --- */
+struct sst_rec;
+struct pprofw;
+struct pprofw *pprofw_new(void);
+/* Add a record; 0, or -1 with a static message in *why. */
+int	 pprofw_add(struct pprofw *, const struct sst_rec *, const char **);
+/* The profile, gzip-compressed, to the stream called name; 0 or -1. */
+int	 pprofw_put(struct pprofw *, FILE *, const char *);
+void	 pprofw_free(struct pprofw *);
+
+/* --- pprofr.c: a profile's samples as sst records (pprof2sst) --- */
+struct pprofr;
+/*
+ * For the decoded profile, the value of sample type x (a name or an
+ * index from 0; NULL: pprof's default); NULL with a message in err when
+ * there is no such type.
+ */
+struct pprofr *pprofr_new(const struct pprof *, const char *, char *,
+	    size_t);
+/* Add sample i to its record; 0, or -1 with "offset N: ..." in err. */
+int	 pprofr_add(struct pprofr *, size_t, char *, size_t);
+/* Write the records, in first-seen order. */
+void	 pprofr_put(struct pprofr *, FILE *);
+void	 pprofr_free(struct pprofr *);
 
 #endif
