@@ -95,6 +95,8 @@ deps:
 	    echo "warning: no local S3 server: the S3 tests will fail" >&2
 	@sh tests/pics/install.sh || \
 	    echo "warning: no jsdom: the sst-flame script tests will fail" >&2
+	@sh tests/pprof/install.sh || \
+	    echo "warning: no pprof-format: the pprof tests will be skipped" >&2
 
 # make check runs the pipelines' cases beside the rest (tests/run.sh).
 JOBS	= 2
@@ -166,9 +168,10 @@ FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
 FUZZ_FILTER_collapsed = collapsed2sst
 FUZZ_FILTER_categories = sst-categories
 FUZZ_FILTER_perf2sst = perf2sst
+FUZZ_FILTER_pprof2sst = pprof2sst
 # A filter's harness is built only when the filter exists.
 FUZZERS	= json spd rec cpuprofile \
-	  $(foreach h,collapsed categories perf2sst,$(if $(wildcard \
+	  $(foreach h,collapsed categories perf2sst pprof2sst,$(if $(wildcard \
 	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
 
 $(FZ)/common/%.o: common/%.c $(COMMON_H)

@@ -286,6 +286,39 @@ bench "analyze-pyspy-profile -no-cat z50k" z50k \
     "sst-flatten analyze-pyspy-profile" \
     'analyze-pyspy-profile "$F" --no-categories >/dev/null'
 
+# sst2pprof and pprof2sst on the streams of the z200k shape at 200 and
+# 600 MB (296,000 and 599,000 distinct records, twice as many) and on
+# the profiles sst2pprof makes of them: time and memory should grow as
+# the records do, the line after the rows gives the ratios.  Made only
+# when one of these cases runs.
+case "sst2pprof z200k" in
+$only)
+	for k in z200k z200k600; do
+		eval "F=\${in_$k:-}"
+		mkinput "pprof-$k.sst" sst-flatten "$F"
+		mkinput "pprof-$k.pb.gz" sst2pprof "$dir/pprof-$k.sst"
+		eval "in_pps_$k=\$dir/pprof-\$k.sst"
+		eval "in_ppb_$k=\$dir/pprof-\$k.pb.gz"
+	done
+	pt='' pm=''
+	for k in z200k z200k600; do
+		bench "sst2pprof $k stream" "pps_$k" sst2pprof \
+		    'sst2pprof "$F" >/dev/null'
+		pt="$pt $t" pm="$pm $rss"
+	done
+	for k in z200k z200k600; do
+		bench "pprof2sst $k profile" "ppb_$k" pprof2sst \
+		    'pprof2sst "$F" >/dev/null'
+		pt="$pt $t" pm="$pm $rss"
+	done
+	n1=$(wc -l <"$dir/pprof-z200k.sst")
+	n2=$(wc -l <"$dir/pprof-z200k600.sst")
+	echo "$n1 $n2 $pt $pm" | awk '{ printf "%-34s records x%.2f: " \
+	    "sst2pprof time x%.2f RSS x%.2f, pprof2sst time x%.2f RSS x%.2f\n",
+	    "pprof growth 200 -> 600MB", $2 / $1, $4 / $3, $8 / $7, $6 / $5,
+	    $10 / $9 }' ;;
+esac
+
 # Peak RSS of sst-flatten against the distinct records it writes, on
 # 200 and 600 MB of the z200k shape: what a further record costs.
 case "sst-flatten RSS per record z200k" in

@@ -57,6 +57,8 @@ for h in "$@"; do
 	perf2sst)
 		maxlen=65536
 		seed "$s" tests/golden/perf2sst/*/in* ;;
+	pprof2sst)
+		seed "$s" tests/malformed/in/pp-*.pb ;;
 	esac
 	log=$fz/$h.log
 	printf 'fuzz_%s: %ss ... ' "$h" "$secs"

@@ -1,0 +1,54 @@
+/*
+ * fuzz_pprof2sst: pprof2sst, the whole program (filters/pprof2sst.c
+ * compiled with main renamed, see fuzz.h and filter.h), on the input as
+ * a file: the profile.proto reader of common/pprof.c behind it.  The
+ * input's size picks the value read (-X).  It may reject an input
+ * (status 1, with a message), but what it wrote must be
+ * an sst(5) stream.
+ */
+#include <string.h>
+
+#include "sst.h"
+#include "fuzz.h"
+#include "filter.h"
+
+int	LLVMFuzzerInitialize(int *, char ***);
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static const char *const opts[][3] = {
+	{ NULL },
+	{ "-X", "0", NULL },
+	{ "-X", "1", NULL },
+	{ "-X", "samples", NULL },
+};
+#define NOPTS	(sizeof(opts) / sizeof(opts[0]))
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *args[MAXARGS + 1], *out;
+	size_t i, k, len;
+	int st;
+
+	(void)fuzz_input(data, size);
+	k = size % NOPTS;
+	args[0] = "pprof2sst";
+	for (i = 0; opts[k][i] != NULL; i++)
+		args[i + 1] = opts[k][i];
+	args[++i] = fuzz_inpath();
+	args[++i] = NULL;
+	if ((st = runfilter(args, &out, &len)) != 0 && (st != 1 ||
+	    fuzz_msg[0] == '\0'))
+		fuzz_bug("pprof2sst exited %d: %s", st, fuzz_msg);
+	checkstream(out, len, "pprof2sst");
+	return 0;
+}
