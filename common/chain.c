@@ -88,7 +88,7 @@ chainset_read(struct chainset *cs, const char *path)
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
 		if (cs->n == cs->cap) {
-			cs->cap = cs->cap ? cs->cap * 2 : 64;
+			cs->cap = xgrowcap(cs->cap, cs->n + 1, 64);
 			cs->rows = xreallocarray(cs->rows, cs->cap,
 			    sizeof(*cs->rows));
 			cs->lines = xreallocarray(cs->lines, cs->cap,
@@ -198,10 +198,9 @@ frames_split(struct frames *f, const char *s, size_t n)
 	if (n == 0)
 		return;
 	for (p = s;; p++) {
-		if (f->n + 2 > f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 64;
-			f->off = xreallocarray(f->off, f->cap, sizeof(*f->off));
-		}
+		if (f->n + 2 > f->cap)
+			f->off = xgrow(f->off, &f->cap, f->n + 2, 64,
+			    sizeof(*f->off));
 		f->off[f->n++] = (size_t)(p - s);
 		if ((p = memchr(p, ';', (size_t)(e - p))) == NULL)
 			break;

@@ -686,7 +686,7 @@ readframes(struct spd *s)
 	while ((t = next(s)) != JT_ARR_END) {
 		expect(s, t, JT_OBJ, "frame: expected an object");
 		if (s->nframes + 1 >= cap) {
-			cap = cap ? cap * 2 : 1024;
+			cap = xgrowcap(cap, s->nframes + 2, 1024);
 			s->noff = xreallocarray(s->noff, cap, sizeof(size_t));
 			s->loff = xreallocarray(s->loff, cap, sizeof(size_t));
 		}
@@ -903,7 +903,7 @@ intern(struct prof *p, const char *k, size_t len, uint64_t hv,
 	id = ht_internh(p->stacks, k, len, hv, &nw);
 	if (nw && p->reread) {
 		if (id >= p->offcap) {
-			p->offcap = p->offcap ? 2 * p->offcap : 16;
+			p->offcap = xgrowcap(p->offcap, id + 1, 16);
 			p->offs = xreallocarray(p->offs, p->offcap,
 			    sizeof(*p->offs));
 			p->tags = xreallocarray(p->tags, p->offcap,
@@ -951,11 +951,9 @@ readstack(struct spd *s)
 		if (t != JT_NUM || json_int(s->j, &v) == -1 || v < 0 ||
 		    v > UINT32_MAX - 1)
 			json_fail(s->j, "sample: expected a frame index");
-		if (n == s->stkcap) {
-			s->stkcap = s->stkcap ? s->stkcap * 2 : 256;
-			s->stk = xreallocarray(s->stk, s->stkcap,
+		if (n == s->stkcap)
+			s->stk = xgrow(s->stk, &s->stkcap, n + 1, 256,
 			    sizeof(*s->stk));
-		}
 		s->stk[n++] = (uint32_t)v;
 		if (!pl.hasidx || (uint32_t)v > pl.max) {
 			pl.hasidx = 1;
@@ -1673,9 +1671,7 @@ addsample(struct spd *s, struct prof *p, size_t id, double w, double t)
 	if (p->blen == 0)
 		p->bw = w;
 	if (id >= p->aggcap) {
-		cap = p->aggcap ? p->aggcap : 256;
-		while (id >= cap)
-			cap *= 2;
+		cap = xgrowcap(p->aggcap, id + 1, 256);
 		p->agg = xhugegrow(p->agg, p->aggcap, cap, sizeof(*p->agg));
 		memset(p->agg + p->aggcap, 0,
 		    (cap - p->aggcap) * sizeof(*p->agg));
@@ -1685,11 +1681,9 @@ addsample(struct spd *s, struct prof *p, size_t id, double w, double t)
 	if (a->batch != p->nbatch) {
 		a->batch = p->nbatch;
 		a->n = 0;
-		if (p->blen == p->bcap) {
-			p->bcap = p->bcap ? p->bcap * 2 : 256;
-			p->blist = xreallocarray(p->blist, p->bcap,
+		if (p->blen == p->bcap)
+			p->blist = xgrow(p->blist, &p->bcap, p->blen + 1, 256,
 			    sizeof(*p->blist));
-		}
 		p->blist[p->blen++] = (uint32_t)id;
 	}
 	a->n++;
@@ -1990,11 +1984,9 @@ readevents(struct spd *s, struct prof *p)
 		started = 1;
 		last = at;
 		if (type == 'O') {
-			if (depth == s->stkcap) {
-				s->stkcap = s->stkcap ? s->stkcap * 2 : 256;
-				s->stk = xreallocarray(s->stk, s->stkcap,
-				    sizeof(*s->stk));
-			}
+			if (depth == s->stkcap)
+				s->stk = xgrow(s->stk, &s->stkcap, depth + 1,
+				    256, sizeof(*s->stk));
 			s->stk[depth++] = (uint32_t)fr;
 			if (!p->hasidx || (uint32_t)fr > p->maxidx) {
 				p->hasidx = 1;
@@ -2415,15 +2407,13 @@ nextrec(struct spd *s, struct prof *p, uint64_t *pos, uint32_t *id,
 static void
 pname(struct spd *s, struct prof *p)
 {
-	size_t id, k, cap;
+	size_t id, k;
 	int isnew;
 
 	id = ht_intern(s->pnames, p->name.data, p->name.len, &isnew);
-	if (id >= s->ndupcap) {
-		cap = s->ndupcap ? s->ndupcap * 2 : 256;
-		s->ndup = xreallocarray(s->ndup, cap, sizeof(*s->ndup));
-		s->ndupcap = cap;
-	}
+	if (id >= s->ndupcap)
+		s->ndup = xgrow(s->ndup, &s->ndupcap, id + 1, 256,
+		    sizeof(*s->ndup));
 	if (isnew) {
 		s->ndup[id] = 0;
 		return;

@@ -30,6 +30,10 @@
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
+/* The growth of arrays: doubling from a first capacity (see util.c). */
+size_t	 growcap(size_t, size_t, size_t);
+size_t	 xgrowcap(size_t, size_t, size_t);
+void	*xgrow(void *, size_t *, size_t, size_t, size_t);
 /* For big arrays: huge pages from HUGEPAGE bytes up (see util.c). */
 #define HUGEPAGE	(2 << 20)
 void	*xhuge(size_t, size_t);

@@ -107,10 +107,9 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 
 	if (r->stacklen == 0 || r->samples == 0)
 		return;
-	if (t->nev == t->capev) {
-		t->capev = t->capev ? t->capev * 2 : 1024;
-		t->ev = xreallocarray(t->ev, t->capev, sizeof(*t->ev));
-	}
+	if (t->nev == t->capev)
+		t->ev = xgrow(t->ev, &t->capev, t->nev + 1, 1024,
+		    sizeof(*t->ev));
 	buf_reset(&t->kb);
 	buf_add(&t->kb, r->stack, r->stacklen);
 	buf_addc(&t->kb, '\t');
@@ -120,11 +119,9 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 	if (key >= UINT32_MAX || th >= UINT32_MAX)
 		errx(1, "too many stacks or threads to draw");
 	if (isnew) {
-		if (key == t->capkeys) {
-			t->capkeys = t->capkeys ? t->capkeys * 2 : 1024;
-			t->stacklen = xreallocarray(t->stacklen, t->capkeys,
-			    sizeof(*t->stacklen));
-		}
+		if (key == t->capkeys)
+			t->stacklen = xgrow(t->stacklen, &t->capkeys, key + 1,
+			    1024, sizeof(*t->stacklen));
 		t->stacklen[key] = r->stacklen;
 	}
 	e = &t->ev[t->nev++];
@@ -269,10 +266,8 @@ settle(struct timeline *t)
 		}
 		if (e == NULL)
 			break;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			op = xreallocarray(op, cap, sizeof(*op));
-		}
+		if (n == cap)
+			op = xgrow(op, &cap, n + 1, 64, sizeof(*op));
 		op[n].ev = t->ix[i];
 		op[n++].sum = e->w;
 		cur = e->thread;
@@ -294,10 +289,9 @@ emit(struct timeline *t, const struct tl_bar *b)
 {
 	struct tl_bar *d;
 
-	if (t->nbar == t->capbar) {
-		t->capbar = t->capbar ? t->capbar * 2 : 1024;
-		t->bar = xreallocarray(t->bar, t->capbar, sizeof(*t->bar));
-	}
+	if (t->nbar == t->capbar)
+		t->bar = xgrow(t->bar, &t->capbar, t->nbar + 1, 1024,
+		    sizeof(*t->bar));
 	d = &t->bar[t->nbar++];
 	*d = *b;
 	if (d->count > 1) {

@@ -104,10 +104,9 @@ readstream(struct stats *st, const char *path)
 			    (unsigned long long)r.samples);
 		leaf = rec_last(r.stack, r.stacklen, &len);
 		id = ht_intern(st->names, leaf, len, &isnew);
-		if (id == st->cap) {
-			st->cap = st->cap ? st->cap * 2 : 64;
-			st->d = xreallocarray(st->d, st->cap, sizeof(*st->d));
-		}
+		if (id == st->cap)
+			st->d = xgrow(st->d, &st->cap, id + 1, 64,
+			    sizeof(*st->d));
 		if (isnew)
 			dist_init(&st->d[id]);
 		v = r.samples == 1 ? r.weight : r.period;

@@ -60,10 +60,8 @@ readfile(const char *path)
 	rd = rec_open(fd, path);
 	for (lineno = 1; rec_read(rd, &r); lineno++) {
 		tid = ht_intern(thtab, r.thread, r.threadlen, &isnew);
-		if (tid == thcap) {
-			thcap = thcap ? thcap * 2 : 64;
-			thr = xreallocarray(thr, thcap, sizeof(*thr));
-		}
+		if (tid == thcap)
+			thr = xgrow(thr, &thcap, tid + 1, 64, sizeof(*thr));
 		t = &thr[tid];
 		if (isnew) {
 			memset(t, 0, sizeof(*t));
