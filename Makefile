@@ -91,7 +91,7 @@ $(B)/tests/%: $(B)/tests/%.o $(B)/tests/tutil.o $(B)/libsst.a
 # where it is read.  SPD_PARTS are the files of common/ built with the
 # define into build/tests/VARIANT/, linked before libsst.a so that
 # their objects stand in for the archive's.
-SPD_PARTS = spd
+SPD_PARTS = spd spdread spdraw spdq spdrec spdout
 SPDVARIANTS = $(B)/tests/test_spdcollide $(B)/tests/test_spdconv
 $(B)/tests/spdcollide/%.o: common/%.c
 	@mkdir -p $(@D)
