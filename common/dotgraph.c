@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dotrank.h"
+#include "dotgraph.h"
 
 #define NONE	UINT32_MAX
 
@@ -192,48 +192,4 @@ dg_trimedges(struct dg *g, double cutoff)
 			n++;
 		}
 	return n;
-}
-
-double
-dg_threadw(const struct dg *g, uint32_t i, uint32_t t)
-{
-	uint32_t k[2] = { g->node[i], t };
-	size_t id;
-
-	id = ht_find(g->nt, k, sizeof(k));
-	return id == (size_t)-1 ? 0 : g->ntw[id];
-}
-
-void
-dg_prune(struct dg *g, const struct cg *cg, double nfrac, double efrac,
-    size_t nmax, struct dg_cuts *c)
-{
-	unsigned char *keep;
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	c->ncut = cg->total * nfrac;
-	c->ecut = cg->total * efrac;
-	keep = xcalloc(g->nfuncs + 1, 1);
-	dg_build(g, NULL);
-	for (i = 0; i < g->nnodes; i++)
-		if (fabs(g->cum[i]) >= c->ncut)
-			keep[g->node[i]] = 1;
-		else
-			c->nodrop++;
-	if (c->nodrop > 0)
-		dg_build(g, keep);
-	dg_sort(g, cg);
-	dg_trimedges(g, c->ecut);
-	if (nmax > 0 && g->nnodes > nmax) {
-		memset(keep, 0, g->nfuncs + 1);
-		for (i = 0; i < nmax; i++)
-			keep[g->node[i]] = 1;
-		c->ntop = nmax;
-		c->norig = g->nnodes;
-		dg_build(g, keep);
-		dg_sort(g, cg);
-	}
-	c->edrop = dg_trimedges(g, c->ecut);
-	free(keep);
 }
