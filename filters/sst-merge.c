@@ -145,11 +145,7 @@ put(const struct merge *m)
 static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: sst-merge [-H] [-L label] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: sst-merge [-H] [-L label] [file ...]\n");
 }
 
 int
@@ -161,8 +157,7 @@ main(int argc, char *argv[])
 	int ch, hflag = 0, i;
 
 	sst_init();
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(1);
+	sst_longhelp(argc, argv, usage);
 	labels = xreallocarray(NULL, (size_t)argc, sizeof(*labels));
 	while ((ch = getopt(argc, argv, "HhL:")) != -1) {
 		switch (ch) {

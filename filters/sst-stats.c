@@ -49,11 +49,7 @@ static void	usage(int);
 static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: sst-stats [-r] [-n num] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: sst-stats [-r] [-n num] [file ...]\n");
 }
 
 /* Close the reader and exit 1 with "path:line: message". */
@@ -269,9 +265,7 @@ main(int argc, char *argv[])
 	int ch, rflag = 0;
 
 	sst_init();
-	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
-		if (strcmp(argv[ch], "--help") == 0)
-			usage(1);
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "hn:r")) != -1) {
 		switch (ch) {
 		case 'h':
