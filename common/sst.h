@@ -510,10 +510,12 @@ struct chainset {
 	size_t		 n, cap;
 };
 /*
- * Add the rows of path (NULL or "-": stdin); exits 1 on a bad row or a
- * row of another unit than the first.
+ * Add the rows of path (NULL or "-": stdin): 0 ok; -1 on a bad row or
+ * a row of another unit than the first, with "file:line: what" in the
+ * buffer (the rows before it kept).  A file that cannot be opened
+ * exits 1 (xopen()).
  */
-void	 chainset_read(struct chainset *, const char *);
+int	 chainset_read(struct chainset *, const char *, char *, size_t);
 void	 chainset_free(struct chainset *);
 /*
  * The frame that every chain with frames ends with (last) or begins
