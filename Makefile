@@ -43,50 +43,70 @@ CFLAGS	= -std=c11 -Wall -Wextra -pedantic $(OPT) -g -ffp-contract=off \
 LDLIBS	= -Wl,--as-needed `pkg-config --libs $(PKGS)` $(EXTRALIBS) -lm
 CHECKLIBS = `pkg-config --libs check`
 
+# Prerequisites with $$ are expanded a second time (the spd variants and
+# the fuzz harnesses).
+.SECONDEXPANSION:
+
 COMMON_SRC = $(wildcard common/*.c)
-COMMON_H = $(wildcard common/*.h)
 COMMON_OBJ = $(COMMON_SRC:common/%.c=$(B)/common/%.o)
 FILTERS	= $(patsubst filters/%.c,$(BIN)/%,$(wildcard filters/*.c))
 PIPELINES = $(wildcard pipelines/*)
 UNITS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 MANS	= $(wildcard man/*.[157])
 
+# Each object's real dependencies: the compiler writes the headers it
+# read into a .d file beside the object (-MMD; -MP adds an empty rule
+# per header, so that a removed header is no error), and make reads
+# them all back, so touching a header rebuilds only what includes it.
+DEPFLAGS = -MMD -MP
+
 all: $(FILTERS)
 
-$(B)/common/%.o: common/%.c $(COMMON_H)
+$(B)/common/%.o: common/%.c
 	@mkdir -p $(B)/common
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/libsst.a: $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $(COMMON_OBJ)
 
-$(BIN)/%: filters/%.c $(B)/libsst.a $(COMMON_H)
+$(B)/filters/%.o: filters/%.c
+	@mkdir -p $(B)/filters
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BIN)/%: $(B)/filters/%.o $(B)/libsst.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libsst.a $(LDLIBS)
 
-$(B)/tests/tutil.o: tests/unit/tutil.c tests/unit/tutil.h $(COMMON_H)
+$(B)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(B)/tests
-	$(CC) $(CFLAGS) -c -o $@ tests/unit/tutil.c
+	$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/unit -c -o $@ $<
 
-$(B)/tests/%: tests/unit/%.c $(B)/tests/tutil.o $(B)/libsst.a \
-    tests/unit/tutil.h $(COMMON_H)
-	@mkdir -p $(B)/tests
+$(B)/tests/%: $(B)/tests/%.o $(B)/tests/tutil.o $(B)/libsst.a
 	$(CC) $(CFLAGS) -o $@ $< $(B)/tests/tutil.o $(B)/libsst.a \
 	    $(CHECKLIBS) $(LDLIBS)
 
 # test_spd's checks over spd.c built with one define: SPD_COLLIDE,
 # colliding raw text hashes; SPD_CONVERT, every raw text miss converted
-# where it is read.
+# where it is read.  SPD_PARTS are the files of common/ built with the
+# define into build/tests/VARIANT/, linked before libsst.a so that
+# their objects stand in for the archive's.
+SPD_PARTS = spd spdread spdraw spdq spdrec spdout
 SPDVARIANTS = $(B)/tests/test_spdcollide $(B)/tests/test_spdconv
-$(B)/tests/test_spdcollide: SPDDEF = -DSPD_COLLIDE
-$(B)/tests/test_spdconv: SPDDEF = -DSPD_CONVERT
-$(SPDVARIANTS): $(B)/tests/%: tests/unit/%.c tests/unit/test_spd.c \
-    common/spd.c $(B)/tests/tutil.o $(B)/libsst.a tests/unit/tutil.h \
-    $(COMMON_H)
-	@mkdir -p $(B)/tests
-	$(CC) $(CFLAGS) $(SPDDEF) -Itests/unit -o $@ $< common/spd.c \
+$(B)/tests/spdcollide/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -DSPD_COLLIDE -c -o $@ $<
+$(B)/tests/spdconv/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -DSPD_CONVERT -c -o $@ $<
+$(SPDVARIANTS): $(B)/tests/test_%: $(B)/tests/test_%.o \
+    $$(addprefix $(B)/tests/$$*/,$$(addsuffix .o,$$(SPD_PARTS))) \
+    $(B)/tests/tutil.o $(B)/libsst.a
+	$(CC) $(CFLAGS) -o $@ $< $(filter $(B)/tests/$*/%.o,$^) \
 	    $(B)/tests/tutil.o $(B)/libsst.a $(CHECKLIBS) $(LDLIBS)
+
+.PRECIOUS: $(B)/filters/%.o $(B)/tests/%.o $(B)/tests/spdcollide/%.o \
+	$(B)/tests/spdconv/%.o
 
 # Install the Debian packages the build and tests need, if any is missing.
 deps:
@@ -174,28 +194,27 @@ FUZZERS	= json spd rec cpuprofile \
 	  $(foreach h,collapsed categories perf2sst pprof2sst,$(if $(wildcard \
 	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
 
-$(FZ)/common/%.o: common/%.c $(COMMON_H)
+$(FZ)/common/%.o: common/%.c
 	@mkdir -p $(FZ)/common
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
-	    -c -o $@ $<
+	    $(DEPFLAGS) -c -o $@ $<
 
 $(FZ)/libsst.a: $(COMMON_SRC:common/%.c=$(FZ)/common/%.o)
 	rm -f $@
 	ar rcs $@ $^
 
-$(FZ)/filters/%.o: filters/%.c $(COMMON_H)
+$(FZ)/filters/%.o: filters/%.c
 	@mkdir -p $(FZ)/filters
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
-	    -Dmain=filter_main -Dsst_init=fuzz_sst_init -c -o $@ $<
+	    -Dmain=filter_main -Dsst_init=fuzz_sst_init $(DEPFLAGS) -c -o $@ $<
 
-$(FZ)/fuzz.o: tests/fuzz/fuzz.c tests/fuzz/fuzz.h
+$(FZ)/fuzz.o: tests/fuzz/fuzz.c
 	@mkdir -p $(FZ)
-	$(FUZZCC) $(FUZZFLAGS) -c -o $@ tests/fuzz/fuzz.c
+	$(FUZZCC) $(FUZZFLAGS) $(DEPFLAGS) -c -o $@ tests/fuzz/fuzz.c
 
 .PRECIOUS: $(FZ)/filters/%.o
 
 # A filter's harness (FUZZ_FILTER_name set) links the filter's object.
-.SECONDEXPANSION:
 $(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/filter.h \
     $(FZ)/fuzz.o $(FZ)/libsst.a \
     $$(addprefix $(FZ)/filters/,$$(addsuffix .o,$$(FUZZ_FILTER_$$*)))
@@ -222,6 +241,10 @@ install: all
 
 clean:
 	rm -rf bin build tests/out
+
+# The dependencies the compiler wrote (DEPFLAGS above).
+-include $(wildcard $(B)/common/*.d $(B)/filters/*.d $(B)/tests/*.d \
+	$(B)/tests/*/*.d $(FZ)/*.d $(FZ)/*/*.d)
 
 .PHONY: all check units lint demo bench install clean deps fuzz fuzz-build \
 	fuzz-deps pictures

@@ -40,9 +40,7 @@ buf_grow(struct buf *b, size_t n)
 
 	if (b->len + n + 1 <= b->cap)
 		return;
-	cap = b->cap ? b->cap : 64;
-	while (cap < b->len + n + 1)
-		cap *= 2;
+	cap = xgrowcap(b->cap, b->len + n + 1, 64);
 	b->data = xreallocarray(b->data, cap, 1);
 	b->cap = cap;
 	b->data[b->len] = '\0';

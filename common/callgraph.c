@@ -120,18 +120,19 @@ diffline(struct cg *g, char *line, size_t len, struct sst_rec *r)
 	return 0;
 }
 
-void
-cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
+int
+cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
+    size_t mlen)
 {
 	struct lines *l;
 	struct sst_rec r;
 	struct cpr *cp = NULL;
 	enum cp_kind k;
-	const char *why;
+	const char *why = NULL;
 	char *line;
 	size_t len, n;
 	uint32_t tid;
-	int fd, compact;
+	int fd, compact, rc = -1;
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
@@ -143,52 +144,63 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg)
 			if (cp == NULL)
 				cp = cpr_new();
 			if ((k = cpr_line(cp, line, len, &r, &why)) == CP_ERR)
-				errx(1, "%s:%llu: %s", lines_name(l),
-				    lines_lineno(l), why);
+				goto bad;
 			if (k == CP_DICT)
 				continue;
 		} else if (g->diff == -1)
 			g->diff = memchr(line, '\t', len) == NULL;
-		if (g->diff && len > 0 && (*line == '{' || *line == '['))
-			errx(1, "%s:%llu: JSON, not an sst(5) stream: "
-			    "sst-flatten, trace2sst or cpuprofile2sst turn it "
-			    "into one", lines_name(l), lines_lineno(l));
-		if (g->diff && diffline(g, line, len, &r) == -1)
-			errx(1, "%s:%llu: expected an sst(5) stream (7 TAB-"
-			    "separated fields) or two-count folded lines "
-			    "\"stack countA countB\"", lines_name(l),
-			    lines_lineno(l));
+		if (g->diff && len > 0 && (*line == '{' || *line == '[')) {
+			why = "JSON, not an sst(5) stream: sst-flatten, "
+			    "trace2sst or cpuprofile2sst turn it into one";
+			goto bad;
+		}
+		if (g->diff && diffline(g, line, len, &r) == -1) {
+			why = "expected an sst(5) stream (7 TAB-separated "
+			    "fields) or two-count folded lines \"stack countA "
+			    "countB\"";
+			goto bad;
+		}
 		if (!g->diff && !compact &&
 		    rec_parse(line, len, &r, &why) == -1)
-			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
-			    why);
+			goto bad;
 		if (!g->hasunit) {
 			g->unit = r.unit;
 			g->hasunit = 1;
-		} else if (r.unit != g->unit)
-			errx(1, "%s:%llu: unit %s after unit %s", lines_name(l),
-			    lines_lineno(l), rec_unitname(r.unit),
-			    rec_unitname(g->unit));
-		if (r.weight < 0)
-			errx(1, "%s:%llu: negative weight: only weights of 0 "
-			    "or more can be drawn", lines_name(l),
-			    lines_lineno(l));
+		} else if (r.unit != g->unit) {
+			snprintf(msg, mlen, "%s:%llu: unit %s after unit %s",
+			    lines_name(l), lines_lineno(l),
+			    rec_unitname(r.unit), rec_unitname(g->unit));
+			goto out;
+		}
+		if (r.weight < 0) {
+			why = "negative weight: only weights of 0 or more can "
+			    "be drawn";
+			goto bad;
+		}
 		tid = (uint32_t)tally_add(&g->threads, r.thread, r.threadlen,
 		    &r);
 		if (r.samples == 0)
 			continue;
 		g->total += r.weight;
 		g->samples += r.samples;
-		if (!isfinite(g->total))
-			errx(1, "%s:%llu: the total weight overflows",
-			    lines_name(l), lines_lineno(l));
+		if (!isfinite(g->total)) {
+			why = "the total weight overflows";
+			goto bad;
+		}
 		n = funcids(g, &r);
 		emit(arg, tid, g->ids, n, &r);
 	}
+	rc = 0;
+	goto out;
+bad:
+	snprintf(msg, mlen, "%s:%llu: %s", lines_name(l), lines_lineno(l),
+	    why);
+out:
 	cpr_free(cp);
 	lines_close(l);
 	if (fd != STDIN_FILENO)
 		close(fd);
+	return rc;
 }
 
 const char *

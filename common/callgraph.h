@@ -34,10 +34,13 @@ void	 cg_init(struct cg *);
 void	 cg_free(struct cg *);
 /*
  * Read the stream path (NULL or "-": standard input), calling emit for
- * each record with samples; a record whose unit is not the first's is
- * an error (exit 1).
+ * each record with samples: 0 ok; -1 on a bad line, a record whose
+ * unit is not the first's, a negative weight or a total that
+ * overflows, with "file:line: what" in the buffer (the program exits
+ * with it).  A file that cannot be opened exits 1 (xopen()).
  */
-void	 cg_read(struct cg *, const char *, cg_emit, void *);
+int	 cg_read(struct cg *, const char *, cg_emit, void *, char *,
+	    size_t);
 /* The escaped name and file of function id. */
 const char *cg_name(const struct cg *, uint32_t, size_t *);
 const char *cg_file(const struct cg *, uint32_t, size_t *);

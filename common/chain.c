@@ -75,20 +75,20 @@ chainrow_parse(const char *line, size_t len, struct chainrow *r,
 	return *why == NULL ? 0 : -1;
 }
 
-void
-chainset_read(struct chainset *cs, const char *path)
+int
+chainset_read(struct chainset *cs, const char *path, char *msg, size_t mlen)
 {
 	struct lines *l;
 	const char *why;
 	char *line;
 	size_t len;
-	int fd;
+	int fd, rc = 0;
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
 		if (cs->n == cs->cap) {
-			cs->cap = cs->cap ? cs->cap * 2 : 64;
+			cs->cap = xgrowcap(cs->cap, cs->n + 1, 64);
 			cs->rows = xreallocarray(cs->rows, cs->cap,
 			    sizeof(*cs->rows));
 			cs->lines = xreallocarray(cs->lines, cs->cap,
@@ -96,19 +96,29 @@ chainset_read(struct chainset *cs, const char *path)
 		}
 		cs->lines[cs->n] = xmemdup(line, len);
 		if (chainrow_parse(cs->lines[cs->n], len, &cs->rows[cs->n],
-		    &why) == -1)
-			errx(1, "%s:%llu: %s", lines_name(l), lines_lineno(l),
-			    why);
-		if (cs->n > 0 && cs->rows[cs->n].unit != cs->rows[0].unit)
-			errx(1, "%s:%llu: unit %s after unit %s: rows of one "
-			    "unit only", lines_name(l), lines_lineno(l),
+		    &why) == -1) {
+			snprintf(msg, mlen, "%s:%llu: %s", lines_name(l),
+			    lines_lineno(l), why);
+			rc = -1;
+		} else if (cs->n > 0 &&
+		    cs->rows[cs->n].unit != cs->rows[0].unit) {
+			snprintf(msg, mlen, "%s:%llu: unit %s after unit %s: "
+			    "rows of one unit only", lines_name(l),
+			    lines_lineno(l),
 			    rec_unitname(cs->rows[cs->n].unit),
 			    rec_unitname(cs->rows[0].unit));
+			rc = -1;
+		}
+		if (rc == -1) {
+			free(cs->lines[cs->n]);
+			break;
+		}
 		cs->n++;
 	}
 	lines_close(l);
 	if (fd != STDIN_FILENO)
 		close(fd);
+	return rc;
 }
 
 void
@@ -198,10 +208,9 @@ frames_split(struct frames *f, const char *s, size_t n)
 	if (n == 0)
 		return;
 	for (p = s;; p++) {
-		if (f->n + 2 > f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 64;
-			f->off = xreallocarray(f->off, f->cap, sizeof(*f->off));
-		}
+		if (f->n + 2 > f->cap)
+			f->off = xgrow(f->off, &f->cap, f->n + 2, 64,
+			    sizeof(*f->off));
 		f->off[f->n++] = (size_t)(p - s);
 		if ((p = memchr(p, ';', (size_t)(e - p))) == NULL)
 			break;

@@ -160,10 +160,9 @@ frame(struct cpr *c, char **f, const size_t *fl, const char **why)
 		*why = "too many frames";
 		return CP_ERR;
 	}
-	if (c->nfr == c->frcap) {
-		c->frcap = c->frcap ? c->frcap * 2 : 1024;
-		c->fr = xreallocarray(c->fr, c->frcap, sizeof(*c->fr));
-	}
+	if (c->nfr == c->frcap)
+		c->fr = xgrow(c->fr, &c->frcap, c->nfr + 1, 1024,
+		    sizeof(*c->fr));
 	x = &c->fr[c->nfr++];
 	x->noff = c->arena.len;
 	x->nlen = fl[0];
@@ -179,7 +178,7 @@ static void
 push(struct cpr *c, uint32_t id)
 {
 	if (c->ncur == c->curcap) {
-		c->curcap = c->curcap ? c->curcap * 2 : 64;
+		c->curcap = xgrowcap(c->curcap, c->ncur + 1, 64);
 		c->ids = xreallocarray(c->ids, c->curcap, sizeof(uint32_t));
 		c->send = xreallocarray(c->send, c->curcap, sizeof(size_t));
 		c->lend = xreallocarray(c->lend, c->curcap, sizeof(size_t));
@@ -538,9 +537,7 @@ frameids(struct cpw *w, const struct sst_frames *f)
 	for (i = 0; i < f->n; i++) {
 		id = f->ids[i];
 		if (id >= w->mapcap) {
-			cap = w->mapcap ? w->mapcap : 1024;
-			while (cap <= id)
-				cap *= 2;
+			cap = xgrowcap(w->mapcap, (size_t)id + 1, 1024);
 			w->map = xreallocarray(w->map, cap, sizeof(*w->map));
 			memset(w->map + w->mapcap, 0, (cap - w->mapcap) *
 			    sizeof(*w->map));

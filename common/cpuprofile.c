@@ -158,10 +158,8 @@ fail(struct cp *c, int at, const char *fmt, ...)
 static void *
 grow(struct arr *a, size_t sz)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->v = xreallocarray(a->v, a->cap, sz);
-	}
+	if (a->n == a->cap)
+		a->v = xgrow(a->v, &a->cap, a->n + 1, 64, sz);
 	return (char *)a->v + sz * a->n++;
 }
 
@@ -226,10 +224,9 @@ readints(struct cp *c, enum json_tok t, struct ints *a, const char *what)
 		fail(c, 1, "%s: given twice", what);
 	a->seen = 1;
 	while ((t = next(c)) != JT_ARR_END) {
-		if (a->n == a->cap) {
-			a->cap = a->cap ? a->cap * 2 : 1024;
-			a->v = xreallocarray(a->v, a->cap, sizeof(*a->v));
-		}
+		if (a->n == a->cap)
+			a->v = xgrow(a->v, &a->cap, a->n + 1, 1024,
+			    sizeof(*a->v));
 		a->v[a->n++] = xint(c, t, what);
 	}
 }
@@ -569,10 +566,8 @@ stackof(struct cp *c, size_t i, struct buf *s, struct buf *l)
 	buf_reset(s);
 	buf_reset(l);
 	for (k = i; k != NONE && nd[k].parent != NONE; k = nd[k].parent) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			path = xreallocarray(path, cap, sizeof(*path));
-		}
+		if (n == cap)
+			path = xgrow(path, &cap, n + 1, 64, sizeof(*path));
 		path[n++] = k;
 	}
 	while (n-- > 0) {

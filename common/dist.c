@@ -77,8 +77,8 @@ dist_addn(struct dist *d, double v, uint64_t k)
 	if (d->ne == d->cap) {
 		compact(d);
 		if (d->cap == 0 || d->ne > d->cap / 2) {
-			d->cap = d->cap ? d->cap * 2 : 16;
-			d->e = xreallocarray(d->e, d->cap, sizeof(*d->e));
+			d->e = xgrow(d->e, &d->cap, d->cap + 1, 16,
+			    sizeof(*d->e));
 		}
 	}
 	d->e[d->ne].v = v;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dotrank.h"
+#include "dotgraph.h"
 
 #define NONE	UINT32_MAX
 
@@ -59,14 +59,12 @@ dg_add(struct dg *g, uint32_t thread, const uint32_t *ids, size_t n,
 	struct dg_stack *s;
 	size_t i;
 
-	if (g->nst == g->stcap) {
-		g->stcap = g->stcap ? g->stcap * 2 : 256;
-		g->st = xreallocarray(g->st, g->stcap, sizeof(*g->st));
-	}
-	while (g->nids + n > g->idcap) {
-		g->idcap = g->idcap ? g->idcap * 2 : 4096;
-		g->ids = xreallocarray(g->ids, g->idcap, sizeof(*g->ids));
-	}
+	if (g->nst == g->stcap)
+		g->st = xgrow(g->st, &g->stcap, g->nst + 1, 256,
+		    sizeof(*g->st));
+	if (g->nids + n > g->idcap)
+		g->ids = xgrow(g->ids, &g->idcap, g->nids + n, 4096,
+		    sizeof(*g->ids));
 	s = &g->st[g->nst++];
 	s->thread = thread;
 	s->n = (uint32_t)n;
@@ -99,8 +97,8 @@ addthread(struct dg *g, uint32_t f, uint32_t t, double w)
 
 	id = ht_intern(g->nt, k, sizeof(k), NULL);
 	if (id >= g->ntcap) {
-		g->ntcap = g->ntcap ? g->ntcap * 2 : 256;
-		g->ntw = xreallocarray(g->ntw, g->ntcap, sizeof(*g->ntw));
+		g->ntw = xgrow(g->ntw, &g->ntcap, id + 1, 256,
+		    sizeof(*g->ntw));
 		memset(g->ntw + id, 0, (g->ntcap - id) * sizeof(*g->ntw));
 	}
 	g->ntw[id] += w;
@@ -116,10 +114,8 @@ edgeof(struct dg *g, uint32_t a, uint32_t b, size_t *cap)
 
 	id = ht_intern(g->eh, k, sizeof(k), &isnew);
 	if (isnew) {
-		if (id >= *cap) {
-			*cap = *cap ? *cap * 2 : 256;
-			g->e = xreallocarray(g->e, *cap, sizeof(*g->e));
-		}
+		if (id >= *cap)
+			g->e = xgrow(g->e, cap, id + 1, 256, sizeof(*g->e));
 		memset(&g->e[id], 0, sizeof(g->e[id]));
 		g->e[id].from = a;
 		g->e[id].to = b;
@@ -196,48 +192,4 @@ dg_trimedges(struct dg *g, double cutoff)
 			n++;
 		}
 	return n;
-}
-
-double
-dg_threadw(const struct dg *g, uint32_t i, uint32_t t)
-{
-	uint32_t k[2] = { g->node[i], t };
-	size_t id;
-
-	id = ht_find(g->nt, k, sizeof(k));
-	return id == (size_t)-1 ? 0 : g->ntw[id];
-}
-
-void
-dg_prune(struct dg *g, const struct cg *cg, double nfrac, double efrac,
-    size_t nmax, struct dg_cuts *c)
-{
-	unsigned char *keep;
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	c->ncut = cg->total * nfrac;
-	c->ecut = cg->total * efrac;
-	keep = xcalloc(g->nfuncs + 1, 1);
-	dg_build(g, NULL);
-	for (i = 0; i < g->nnodes; i++)
-		if (fabs(g->cum[i]) >= c->ncut)
-			keep[g->node[i]] = 1;
-		else
-			c->nodrop++;
-	if (c->nodrop > 0)
-		dg_build(g, keep);
-	dg_sort(g, cg);
-	dg_trimedges(g, c->ecut);
-	if (nmax > 0 && g->nnodes > nmax) {
-		memset(keep, 0, g->nfuncs + 1);
-		for (i = 0; i < nmax; i++)
-			keep[g->node[i]] = 1;
-		c->ntop = nmax;
-		c->norig = g->nnodes;
-		dg_build(g, keep);
-		dg_sort(g, cg);
-	}
-	c->edrop = dg_trimedges(g, c->ecut);
-	free(keep);
 }

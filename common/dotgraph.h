@@ -53,8 +53,6 @@ void	 dg_add(struct dg *, uint32_t, const uint32_t *, size_t, double);
 void	 dg_build(struct dg *, const unsigned char *);
 /* Mark the edges lighter than cutoff dropped; returns how many. */
 size_t	 dg_trimedges(struct dg *, double);
-/* The weight of node i in thread t. */
-double	 dg_threadw(const struct dg *, uint32_t, uint32_t);
 
 /* What dg_prune() cut. */
 struct dg_cuts {
@@ -62,12 +60,5 @@ struct dg_cuts {
 	size_t		 ntop, norig;	/* nodes kept by nodecount, out of */
 	double		 ncut, ecut;	/* by weight under these */
 };
-/*
- * Build the graph as pprof does: without the nodes lighter than nfrac
- * of the total, then without the edges lighter than efrac, then with
- * the best nmax nodes only (0: all), then without light edges again.
- */
-void	 dg_prune(struct dg *, const struct cg *, double, double, size_t,
-	    struct dg_cuts *);
 
 #endif

@@ -67,6 +67,17 @@ entropy(const struct dg *g, double *h, double *tot, unsigned char *has,
 	}
 }
 
+/* The weight of node i in thread t (in dotrank.c, its one user). */
+double
+dg_threadw(const struct dg *g, uint32_t i, uint32_t t)
+{
+	uint32_t k[2] = { g->node[i], t };
+	size_t id;
+
+	id = ht_find(g->nt, k, sizeof(k));
+	return id == (size_t)-1 ? 0 : g->ntw[id];
+}
+
 void
 dg_sort(struct dg *g, const struct cg *cg)
 {
@@ -202,4 +213,39 @@ dg_note(const struct dg *g, struct buf *b, uint32_t i, const struct tally *th)
 	if (more > 0)
 		buf_printf(b, "\\n%zu more threads", more);
 	free(ix);
+}
+
+/* pprof's pruning (see dotrank.h): here, as it ranks with dg_sort(). */
+void
+dg_prune(struct dg *g, const struct cg *cg, double nfrac, double efrac,
+    size_t nmax, struct dg_cuts *c)
+{
+	unsigned char *keep;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->ncut = cg->total * nfrac;
+	c->ecut = cg->total * efrac;
+	keep = xcalloc(g->nfuncs + 1, 1);
+	dg_build(g, NULL);
+	for (i = 0; i < g->nnodes; i++)
+		if (fabs(g->cum[i]) >= c->ncut)
+			keep[g->node[i]] = 1;
+		else
+			c->nodrop++;
+	if (c->nodrop > 0)
+		dg_build(g, keep);
+	dg_sort(g, cg);
+	dg_trimedges(g, c->ecut);
+	if (nmax > 0 && g->nnodes > nmax) {
+		memset(keep, 0, g->nfuncs + 1);
+		for (i = 0; i < nmax; i++)
+			keep[g->node[i]] = 1;
+		c->ntop = nmax;
+		c->norig = g->nnodes;
+		dg_build(g, keep);
+		dg_sort(g, cg);
+	}
+	c->edrop = dg_trimedges(g, c->ecut);
+	free(keep);
 }

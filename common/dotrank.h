@@ -7,6 +7,15 @@
 
 #include "dotgraph.h"
 
+/*
+ * Build the graph as pprof does: without the nodes lighter than nfrac
+ * of the total, then without the edges lighter than efrac, then with
+ * the best nmax nodes only (0: all), then without light edges again.
+ */
+void	 dg_prune(struct dg *, const struct cg *, double, double, size_t,
+	    struct dg_cuts *);
+/* The weight of node i in thread t. */
+double	 dg_threadw(const struct dg *, uint32_t, uint32_t);
 /* Sort the nodes as pprof's visual mode: entropy score, cum, name. */
 void	 dg_sort(struct dg *, const struct cg *);
 /*

@@ -40,12 +40,12 @@ pathhash(uint32_t ph, uint32_t f)
 static void
 grow(struct flame *t)
 {
-	size_t i, k;
+	size_t i, k, need;
 
 	free(t->slot);
-	t->nslot = t->nslot ? t->nslot * 2 : 1024;
-	while (2 * (t->n + 1) > t->nslot)
-		t->nslot *= 2;
+	/* At least twice the slots, and twice the nodes. */
+	need = 2 * (t->n + 1) > t->nslot ? 2 * (t->n + 1) : t->nslot + 1;
+	t->nslot = xgrowcap(t->nslot, need, 1024);
 	t->slot = xhugezero(t->nslot, sizeof(*t->slot));
 	for (i = 0; i < t->n; i++) {
 		k = t->node[i].hash & (t->nslot - 1);
@@ -59,7 +59,7 @@ grow(struct flame *t)
 static void
 more(struct flame *t)
 {
-	size_t c = t->cap ? t->cap * 2 : 1024;
+	size_t c = xgrowcap(t->cap, t->cap + 1, 1024);
 
 	t->node = xhugegrow(t->node, t->cap, c, sizeof(*t->node));
 	t->w = xhugegrow(t->w, t->cap, c, sizeof(*t->w));
@@ -331,10 +331,8 @@ flame_walk(const struct flame *t, double x, double total, double span,
 	cw = t->w[0] / total * span;
 	for (;;) {
 		draw(arg, c, n, x, cw, 0);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			st = xreallocarray(st, cap, sizeof(*st));
-		}
+		if (n == cap)
+			st = xgrow(st, &cap, n + 1, 64, sizeof(*st));
 		st[n++] = (struct level){ c, t->first[c], x, 0, 0 };
 		/* Up to the next child wide enough, leaving done frames. */
 		for (;;) {

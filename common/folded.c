@@ -169,10 +169,8 @@ fold_unit(const char *u, double count, double *scale, enum sst_unit *unit)
 void
 fold_medadd(struct fold_meds *m, double w, int isint)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 1024;
-		m->m = xreallocarray(m->m, m->cap, sizeof(*m->m));
-	}
+	if (m->n == m->cap)
+		m->m = xgrow(m->m, &m->cap, m->n + 1, 1024, sizeof(*m->m));
 	m->m[m->n] = (struct fold_med){ w, m->n, isint };
 	m->n++;
 }

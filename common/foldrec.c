@@ -112,22 +112,18 @@ foldrec_add(struct foldrecs *fr, const struct foldrec_line *l)
 	fr->nsmall += l->w <= FOLDREC_NSMIN;
 	id = ht_intern(fr->stacks, l->stack, l->stackn, &isnew);
 	if (fr->each) {
-		if (fr->nlines == fr->cap) {
-			fr->cap = fr->cap ? fr->cap * 2 : 4096;
-			fr->ln = xreallocarray(fr->ln, fr->cap,
+		if (fr->nlines == fr->cap)
+			fr->ln = xgrow(fr->ln, &fr->cap, fr->nlines + 1, 4096,
 			    sizeof(*fr->ln));
-		}
 		fr->ln[fr->nlines++] = (struct kept){ l->w, id, cnt,
 		    l->iscnt };
 		return r;
 	}
 	fr->nlines++;
 	if (isnew) {
-		if (id == fr->accap) {
-			fr->accap = fr->accap ? fr->accap * 2 : 1024;
-			fr->acc = xreallocarray(fr->acc, fr->accap,
+		if (id == fr->accap)
+			fr->acc = xgrow(fr->acc, &fr->accap, id + 1, 1024,
 			    sizeof(*fr->acc));
-		}
 		memset(&fr->acc[id], 0, sizeof(fr->acc[id]));
 		fr->acc[id].allcnt = 1;
 	}

@@ -76,10 +76,8 @@ nest_add(struct nest *ns, int64_t start, int64_t end, int hasend,
 	struct span *sp;
 	int isnew;
 
-	if (ns->n == ns->cap) {
-		ns->cap = ns->cap ? ns->cap * 2 : 256;
-		ns->s = xreallocarray(ns->s, ns->cap, sizeof(*ns->s));
-	}
+	if (ns->n == ns->cap)
+		ns->s = xgrow(ns->s, &ns->cap, ns->n + 1, 256, sizeof(*ns->s));
 	sp = &ns->s[ns->n];
 	sp->start = start;
 	sp->end = hasend ? end : start;
@@ -117,11 +115,9 @@ stackof(struct nest *ns, size_t i)
 	size_t n = 0, len;
 
 	for (; i != NONE; i = ns->s[i].parent) {
-		if (n == ns->pathcap) {
-			ns->pathcap = ns->pathcap ? ns->pathcap * 2 : 64;
-			ns->path = xreallocarray(ns->path, ns->pathcap,
+		if (n == ns->pathcap)
+			ns->path = xgrow(ns->path, &ns->pathcap, n + 1, 64,
 			    sizeof(*ns->path));
-		}
 		ns->path[n++] = i;
 	}
 	buf_reset(&ns->stack);
@@ -251,10 +247,8 @@ nest_put(struct nest *ns, const char *thr, size_t thrlen, double div,
 		}
 		id = ht_intern(stacks, ns->stack.data, ns->stack.len, &isnew);
 		if (isnew) {
-			if (id == tcap) {
-				tcap = tcap ? tcap * 2 : 64;
-				t = xreallocarray(t, tcap, sizeof(*t));
-			}
+			if (id == tcap)
+				t = xgrow(t, &tcap, id + 1, 64, sizeof(*t));
 			t[id].n = 0;
 			t[id].sum = 0;
 			t[id].first = ns->s[i].self;

@@ -42,8 +42,8 @@ nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 	fd = xopen(file);
 	do {
 		if (n == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			if ((data = sqlite3_realloc64(data, cap)) == NULL) {
+			if ((cap = growcap(cap, n + 1, 1 << 16)) == 0 ||
+			    (data = sqlite3_realloc64(data, cap)) == NULL) {
 				snprintf(err, errlen, "%s: out of memory", nm);
 				goto fail;
 			}

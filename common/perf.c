@@ -440,10 +440,8 @@ perf_frames_id(struct perf_frames *pf, const char *t, const char *e,
 	id = ht_intern(lc->ht, t, (size_t)(e - t), &isnew);
 	if (!isnew)
 		return lc->id[id];
-	if (id == lc->cap) {
-		lc->cap = lc->cap ? lc->cap * 2 : 1024;
-		lc->id = xreallocarray(lc->id, lc->cap, sizeof(*lc->id));
-	}
+	if (id == lc->cap)
+		lc->id = xgrow(lc->id, &lc->cap, id + 1, 1024, sizeof(*lc->id));
 	buf_reset(&pf->chunk);
 	if (pf->fg)
 		r = perf_fgframe(&pf->chunk, &pf->tmp, t, e, pf->flags |
@@ -536,10 +534,9 @@ perf_recs_add(struct perf_recs *pr, const char *thread, size_t threadlen,
 	buf_add(&pr->key, ids, n * sizeof(*ids));
 	buf_addc(&pr->key, '0' + (int)unit);
 	id = ht_intern(pr->recs, pr->key.data, pr->key.len, &isnew);
-	if (isnew && id == pr->accap) {
-		pr->accap = pr->accap ? pr->accap * 2 : 1024;
-		pr->acc = xreallocarray(pr->acc, pr->accap, sizeof(*pr->acc));
-	}
+	if (isnew && id == pr->accap)
+		pr->acc = xgrow(pr->acc, &pr->accap, id + 1, 1024,
+		    sizeof(*pr->acc));
 	a = &pr->acc[id];
 	if (isnew)
 		*a = (struct acc){ .per = w, .same = 1 };

@@ -77,10 +77,9 @@ endsample(struct perfscan *ps)
 static void
 push(struct perfscan *ps, uint32_t id)
 {
-	if (ps->nids == ps->idcap) {
-		ps->idcap = ps->idcap ? ps->idcap * 2 : 256;
-		ps->ids = xreallocarray(ps->ids, ps->idcap, sizeof(*ps->ids));
-	}
+	if (ps->nids == ps->idcap)
+		ps->ids = xgrow(ps->ids, &ps->idcap, ps->nids + 1, 256,
+		    sizeof(*ps->ids));
 	ps->ids[ps->nids++] = id;
 }
 

@@ -30,6 +30,10 @@
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
+/* The growth of arrays: doubling from a first capacity (see util.c). */
+size_t	 growcap(size_t, size_t, size_t);
+size_t	 xgrowcap(size_t, size_t, size_t);
+void	*xgrow(void *, size_t *, size_t, size_t, size_t);
 /* For big arrays: huge pages from HUGEPAGE bytes up (see util.c). */
 #define HUGEPAGE	(2 << 20)
 void	*xhuge(size_t, size_t);
@@ -506,10 +510,12 @@ struct chainset {
 	size_t		 n, cap;
 };
 /*
- * Add the rows of path (NULL or "-": stdin); exits 1 on a bad row or a
- * row of another unit than the first.
+ * Add the rows of path (NULL or "-": stdin): 0 ok; -1 on a bad row or
+ * a row of another unit than the first, with "file:line: what" in the
+ * buffer (the rows before it kept).  A file that cannot be opened
+ * exits 1 (xopen()).
  */
-void	 chainset_read(struct chainset *, const char *);
+int	 chainset_read(struct chainset *, const char *, char *, size_t);
 void	 chainset_free(struct chainset *);
 /*
  * The frame that every chain with frames ends with (last) or begins

@@ -43,7 +43,7 @@ tally_intern(struct tally *t, const void *key, size_t len, int *isnew)
 
 	id = ht_intern(t->keys, key, len, &fresh);
 	if (id == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
+		t->cap = xgrowcap(t->cap, id + 1, 64);
 		t->samples = xreallocarray(t->samples, t->cap,
 		    sizeof(*t->samples));
 		t->weight = xreallocarray(t->weight, t->cap,

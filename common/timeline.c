@@ -56,7 +56,8 @@ struct timeline {
 	struct buf	 kb;
 };
 
-static void	bound(struct tl_window *, int, const char *, size_t);
+static int	bound(struct tl_window *, int, const char *, size_t, char *,
+		    size_t);
 static double	tol(double);
 static int	bystart(size_t, size_t, void *);
 static int	bydepth(size_t, size_t, void *);
@@ -107,10 +108,9 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 
 	if (r->stacklen == 0 || r->samples == 0)
 		return;
-	if (t->nev == t->capev) {
-		t->capev = t->capev ? t->capev * 2 : 1024;
-		t->ev = xreallocarray(t->ev, t->capev, sizeof(*t->ev));
-	}
+	if (t->nev == t->capev)
+		t->ev = xgrow(t->ev, &t->capev, t->nev + 1, 1024,
+		    sizeof(*t->ev));
 	buf_reset(&t->kb);
 	buf_add(&t->kb, r->stack, r->stacklen);
 	buf_addc(&t->kb, '\t');
@@ -120,11 +120,9 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 	if (key >= UINT32_MAX || th >= UINT32_MAX)
 		errx(1, "too many stacks or threads to draw");
 	if (isnew) {
-		if (key == t->capkeys) {
-			t->capkeys = t->capkeys ? t->capkeys * 2 : 1024;
-			t->stacklen = xreallocarray(t->stacklen, t->capkeys,
-			    sizeof(*t->stacklen));
-		}
+		if (key == t->capkeys)
+			t->stacklen = xgrow(t->stacklen, &t->capkeys, key + 1,
+			    1024, sizeof(*t->stacklen));
 		t->stacklen[key] = r->stacklen;
 	}
 	e = &t->ev[t->nev++];
@@ -269,10 +267,8 @@ settle(struct timeline *t)
 		}
 		if (e == NULL)
 			break;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			op = xreallocarray(op, cap, sizeof(*op));
-		}
+		if (n == cap)
+			op = xgrow(op, &cap, n + 1, 64, sizeof(*op));
 		op[n].ev = t->ix[i];
 		op[n++].sum = e->w;
 		cur = e->thread;
@@ -294,10 +290,9 @@ emit(struct timeline *t, const struct tl_bar *b)
 {
 	struct tl_bar *d;
 
-	if (t->nbar == t->capbar) {
-		t->capbar = t->capbar ? t->capbar * 2 : 1024;
-		t->bar = xreallocarray(t->bar, t->capbar, sizeof(*t->bar));
-	}
+	if (t->nbar == t->capbar)
+		t->bar = xgrow(t->bar, &t->capbar, t->nbar + 1, 1024,
+		    sizeof(*t->bar));
 	d = &t->bar[t->nbar++];
 	*d = *b;
 	if (d->count > 1) {
@@ -485,17 +480,23 @@ tl_view(struct timeline *t, double from, double to, double px, size_t *n)
 	return t->bar;
 }
 
-/* Parse bound i of -t, s[0..n): empty, seconds, or a percentage. */
-static void
-bound(struct tl_window *w, int i, const char *s, size_t n)
+/*
+ * Parse bound i of -t, s[0..n): empty, seconds, or a percentage; 0 ok,
+ * -1 with a message in msg.
+ */
+static int
+bound(struct tl_window *w, int i, const char *s, size_t n, char *msg,
+    size_t len)
 {
 	char buf[64], *end;
 
 	w->set[i] = w->pct[i] = 0;
 	if (n == 0)
-		return;
-	if (n >= sizeof(buf))
-		errx(2, "-t: bound too long: %.*s", (int)n, s);
+		return 0;
+	if (n >= sizeof(buf)) {
+		snprintf(msg, len, "-t: bound too long: %.*s", (int)n, s);
+		return -1;
+	}
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	if (buf[n - 1] == '%') {
@@ -504,24 +505,34 @@ bound(struct tl_window *w, int i, const char *s, size_t n)
 	}
 	w->v[i] = strtod(buf, &end);
 	if (n == 0 || *end != '\0' || !isfinite(w->v[i]) || w->v[i] < 0 ||
-	    (w->pct[i] && w->v[i] > 100))
-		errx(2, "-t: expected seconds >= 0 or a percentage from 0%% "
-		    "to 100%%, got %.*s", (int)(n + w->pct[i]), s);
+	    (w->pct[i] && w->v[i] > 100)) {
+		snprintf(msg, len, "-t: expected seconds >= 0 or a percentage "
+		    "from 0%% to 100%%, got %.*s", (int)(n + w->pct[i]), s);
+		return -1;
+	}
 	w->set[i] = 1;
+	return 0;
 }
 
-void
-tl_window(struct tl_window *w, const char *arg)
+int
+tl_window(struct tl_window *w, const char *arg, char *msg, size_t len)
 {
 	const char *comma;
 
-	if ((comma = strchr(arg, ',')) == NULL)
-		errx(2, "-t: expected from,to, got %s", arg);
-	bound(w, 0, arg, (size_t)(comma - arg));
-	bound(w, 1, comma + 1, strlen(comma + 1));
+	if ((comma = strchr(arg, ',')) == NULL) {
+		snprintf(msg, len, "-t: expected from,to, got %s", arg);
+		return -1;
+	}
+	if (bound(w, 0, arg, (size_t)(comma - arg), msg, len) == -1 ||
+	    bound(w, 1, comma + 1, strlen(comma + 1), msg, len) == -1)
+		return -1;
 	if (w->set[0] && w->set[1] && w->pct[0] == w->pct[1] &&
-	    w->v[0] >= w->v[1])
-		errx(2, "-t: from %g is not before to %g", w->v[0], w->v[1]);
+	    w->v[0] >= w->v[1]) {
+		snprintf(msg, len, "-t: from %g is not before to %g", w->v[0],
+		    w->v[1]);
+		return -1;
+	}
+	return 0;
 }
 
 void

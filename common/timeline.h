@@ -33,8 +33,11 @@ struct tl_window {
 	int		 pct[2];
 	double		 v[2];
 };
-/* Parse -t from,to into w; a bad window is a usage error (exit 2). */
-void	 tl_window(struct tl_window *, const char *);
+/*
+ * Parse -t from,to into w: 0 ok, -1 with a message in the buffer (the
+ * program makes it a usage error, status 2).
+ */
+int	 tl_window(struct tl_window *, const char *, char *, size_t);
 /* The window w in seconds over the span t0..t1 (open: its ends). */
 void	 tl_inwindow(const struct tl_window *, double, double, double *,
 	    double *);

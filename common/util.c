@@ -46,6 +46,52 @@ xreallocarray(void *p, size_t n, size_t sz)
 }
 
 /*
+ * The capacity that holds need elements: cap, or min when cap is 0,
+ * doubled until it does; 0 when that overflows.  The one growth rule
+ * of the arrays of sst (xgrow() and the code that grows several
+ * parallel arrays at once).
+ */
+size_t
+growcap(size_t cap, size_t need, size_t min)
+{
+	if (cap == 0)
+		cap = min ? min : 1;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2)
+			return 0;
+		cap *= 2;
+	}
+	return cap;
+}
+
+/* growcap(), exiting when the capacity overflows. */
+size_t
+xgrowcap(size_t cap, size_t need, size_t min)
+{
+	if ((cap = growcap(cap, need, min)) == 0)
+		errx(1, "realloc: %zu elements", need);
+	return cap;
+}
+
+/*
+ * Array p of *cap elements of size bytes, grown when it holds fewer
+ * than need to xgrowcap(*cap, need, min) elements (xreallocarray());
+ * *cap is updated.
+ */
+void *
+xgrow(void *p, size_t *cap, size_t need, size_t min, size_t size)
+{
+	size_t c;
+
+	if (need <= *cap)
+		return p;
+	c = xgrowcap(*cap, need, min);
+	p = xreallocarray(p, c, size);
+	*cap = c;
+	return p;
+}
+
+/*
  * An array of n elements of size bytes, big and read or written at
  * random: from HUGEPAGE bytes up, aligned to huge pages and in them
  * where the system gives them on request (madvise(2)), which saves a

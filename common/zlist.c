@@ -368,11 +368,9 @@ collect(struct zlist *l)
 		next = q->next;
 		if (ZSTD_isError(q->len))
 			errx(1, "zstd: %s", ZSTD_getErrorName(q->len));
-		if (l->nblk == l->blkcap) {
-			l->blkcap = l->blkcap ? l->blkcap * 2 : 64;
-			l->blk = xreallocarray(l->blk, l->blkcap,
+		if (l->nblk == l->blkcap)
+			l->blk = xgrow(l->blk, &l->blkcap, l->nblk + 1, 64,
 			    sizeof(*l->blk));
-		}
 		b = &l->blk[l->nblk++];
 		b->first = q->first;
 		b->len = q->len;

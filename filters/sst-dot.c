@@ -214,6 +214,7 @@ main(int argc, char *argv[])
 	};
 	struct dot d;
 	const char *errstr;
+	char msg[1024];
 	double nfrac = 0.005, efrac = 0.001, *fr;
 	long long nmax = 80;
 	size_t i;
@@ -263,11 +264,12 @@ main(int argc, char *argv[])
 	dg_init(&d.dg);
 	buf_init(&d.name);
 	d.path = "<stdin>";
-	if (argc == 0)
-		cg_read(&d.cg, NULL, add, &d);
+	if (argc == 0 && cg_read(&d.cg, NULL, add, &d, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	for (i = 0; i < (size_t)argc; i++) {
 		d.path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
-		cg_read(&d.cg, argv[i], add, &d);
+		if (cg_read(&d.cg, argv[i], add, &d, msg, sizeof(msg)) == -1)
+			errx(1, "%s", msg);
 	}
 	if (d.cg.samples == 0 || d.cg.total <= 0)
 		errx(1, "%s: no samples with weight: sst-dot reads an "

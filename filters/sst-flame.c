@@ -200,6 +200,7 @@ main(int argc, char *argv[])
 	};
 	struct fg f;
 	const char *title = NULL;
+	char msg[1024];
 	char nb[FMTBUF];
 	double d;
 	size_t i;
@@ -241,10 +242,11 @@ main(int argc, char *argv[])
 	cg_init(&f.cg);
 	flame_init(&f.t);
 	buf_init(&f.b);
-	if (argc == 0)
-		cg_read(&f.cg, NULL, add, &f);
+	if (argc == 0 && cg_read(&f.cg, NULL, add, &f, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	for (i = 0; i < (size_t)argc; i++)
-		cg_read(&f.cg, argv[i], add, &f);
+		if (cg_read(&f.cg, argv[i], add, &f, msg, sizeof(msg)) == -1)
+			errx(1, "%s", msg);
 	if (f.cg.samples == 0 || !(f.cg.total > 0))
 		errx(1, "%s: no samples with weight: sst-flame reads an sst(5) "
 		    "stream (sst-flatten, perf2sst and collapsed2sst write "

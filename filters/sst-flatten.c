@@ -35,11 +35,13 @@ static void	flatten(const char *, int, int, struct cpw *);
 static __dead void usage(int);
 
 static __dead void
-usage(int status)
+usage(int help)
 {
-	fprintf(status ? stderr : stdout,
+	fprintf(help ? stdout : stderr,
 	    "usage: %s [-hPpsz] [-k key] [file ...]\n", getprogname());
-	exit(status);
+	if (help)
+		fshut(stdout, "stdout");
+	exit(help ? 0 : 2);
 }
 
 /* -z: write record r in compact form. */
@@ -136,18 +138,16 @@ int
 main(int argc, char *argv[])
 {
 	struct cpw *cw = NULL;
-	int ch, i, flags = 0, progress = -1;
+	int ch, flags = 0, progress = -1;
 
 	sst_init();
 	/* Its tables grow, are freed and grow again, in huge pages. */
 	(void)heap_huge();
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--help") == 0)
-			usage(0);
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "hk:Ppsz")) != -1) {
 		switch (ch) {
 		case 'h':
-			usage(0);
+			usage(1);
 		case 'k':
 			if (strcmp(optarg, "leaf") == 0)
 				flags |= SPD_LEAVES;
@@ -170,7 +170,7 @@ main(int argc, char *argv[])
 			cw = cpw_new(stdout);
 			break;
 		default:
-			usage(2);
+			usage(0);
 		}
 	}
 	argc -= optind;

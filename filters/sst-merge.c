@@ -44,7 +44,7 @@ grow(struct merge *m, size_t id)
 {
 	if (id < m->cap)
 		return;
-	m->cap = m->cap ? m->cap * 2 : 1024;
+	m->cap = xgrowcap(m->cap, id + 1, 1024);
 	m->samples = xreallocarray(m->samples, m->cap, sizeof(*m->samples));
 	m->weight = xreallocarray(m->weight, m->cap, sizeof(*m->weight));
 	m->period = xreallocarray(m->period, m->cap, sizeof(*m->period));
@@ -68,11 +68,9 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	buf_add(&m->key, r->thread, r->threadlen);
 	tlen = m->key.len;
 	id = tally_intern(&m->threads, m->key.data, tlen, &isnew);
-	if (id >= m->tcap) {
-		m->tcap = m->tcap ? m->tcap * 2 : 64;
-		m->tunit = xreallocarray(m->tunit, m->tcap,
+	if (id >= m->tcap)
+		m->tunit = xgrow(m->tunit, &m->tcap, id + 1, 64,
 		    sizeof(*m->tunit));
-	}
 	if (isnew)
 		m->tunit[id] = r->unit;
 	else if (m->tunit[id] != r->unit)
@@ -147,11 +145,7 @@ put(const struct merge *m)
 static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: sst-merge [-H] [-L label] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: sst-merge [-H] [-L label] [file ...]\n");
 }
 
 int
@@ -163,8 +157,7 @@ main(int argc, char *argv[])
 	int ch, hflag = 0, i;
 
 	sst_init();
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(1);
+	sst_longhelp(argc, argv, usage);
 	labels = xreallocarray(NULL, (size_t)argc, sizeof(*labels));
 	while ((ch = getopt(argc, argv, "HhL:")) != -1) {
 		switch (ch) {

@@ -124,11 +124,7 @@ secs(const struct slice *s, const struct bound *b, double def)
 static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: sst-slice [-t from,to] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: sst-slice [-t from,to] [file ...]\n");
 }
 
 /* An unlinked temporary file in $TMPDIR (or /tmp). */
@@ -162,8 +158,7 @@ main(int argc, char *argv[])
 	int ch, i, pct, fd;
 
 	sst_init();
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(1);
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "ht:")) != -1) {
 		switch (ch) {
 		case 'h':

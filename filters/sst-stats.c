@@ -49,11 +49,7 @@ static void	usage(int);
 static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: sst-stats [-r] [-n num] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: sst-stats [-r] [-n num] [file ...]\n");
 }
 
 /* Close the reader and exit 1 with "path:line: message". */
@@ -104,10 +100,9 @@ readstream(struct stats *st, const char *path)
 			    (unsigned long long)r.samples);
 		leaf = rec_last(r.stack, r.stacklen, &len);
 		id = ht_intern(st->names, leaf, len, &isnew);
-		if (id == st->cap) {
-			st->cap = st->cap ? st->cap * 2 : 64;
-			st->d = xreallocarray(st->d, st->cap, sizeof(*st->d));
-		}
+		if (id == st->cap)
+			st->d = xgrow(st->d, &st->cap, id + 1, 64,
+			    sizeof(*st->d));
 		if (isnew)
 			dist_init(&st->d[id]);
 		v = r.samples == 1 ? r.weight : r.period;
@@ -270,9 +265,7 @@ main(int argc, char *argv[])
 	int ch, rflag = 0;
 
 	sst_init();
-	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
-		if (strcmp(argv[ch], "--help") == 0)
-			usage(1);
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "hn:r")) != -1) {
 		switch (ch) {
 		case 'h':

@@ -246,6 +246,7 @@ main(int argc, char *argv[])
 	struct timeline *t;
 	struct tl_window win;
 	const char *title = "Timeline", *errstr;
+	char msg[256];
 	double width = 1200, t0, t1, from, to;
 	size_t i;
 	int ch;
@@ -257,7 +258,8 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(1);
 		case 't':
-			tl_window(&win, optarg);
+			if (tl_window(&win, optarg, msg, sizeof(msg)) == -1)
+				errx(2, "%s", msg);
 			break;
 		case 'T':
 			title = optarg;

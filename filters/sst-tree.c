@@ -265,6 +265,7 @@ main(int argc, char *argv[])
 	    "graph-callers", "graph-callees" };
 	struct tree t;
 	const char *errstr;
+	char msg[1024];
 	double sum = 0;
 	size_t i;
 	int ch, view = V_CALLERS;
@@ -308,10 +309,11 @@ main(int argc, char *argv[])
 
 	buf_init(&t.scratch);
 	buf_init(&t.guessed);
-	if (argc == 0)
-		chainset_read(&t.cs, NULL);
+	if (argc == 0 && chainset_read(&t.cs, NULL, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	for (ch = 0; ch < argc; ch++)
-		chainset_read(&t.cs, argv[ch]);
+		if (chainset_read(&t.cs, argv[ch], msg, sizeof(msg)) == -1)
+			errx(1, "%s", msg);
 	for (i = 0; i < t.cs.n; i++) {
 		if (isinf(sum += t.cs.rows[i].weight))
 			errx(1, "the total weight of the rows overflows to "

@@ -24,27 +24,30 @@ struct first {
 	uint32_t	 pos;
 };
 
-static struct htab	*thtab, *frtab;	/* escaped thread; frame key */
-static struct spdw_thread *thr;
-static size_t		 thcap, *order, *forder;
-static struct first	*first;
-static uint32_t		*outid;
-static struct spdw_ids	 ids;
-static struct spill	*all;
-static struct buf	 key;
+/* What the program holds: the records spilled, threads and frames. */
+struct s2s {
+	struct htab	*thtab, *frtab;	/* escaped thread; frame key */
+	struct spdw_thread *thr;
+	size_t		 thcap, *order, *forder;
+	struct first	*first;
+	uint32_t	*outid;
+	struct spdw_ids	 ids;
+	struct spill	*all;
+	struct buf	 key;
+};
 
-static void	readfile(const char *);
+static void	readfile(struct s2s *, const char *);
 static const char *piece(const char *, const char *);
-static void	addframe(const char *, size_t, const char *, size_t,
-		    const char *, unsigned long long);
+static void	addframe(struct s2s *, const char *, size_t, const char *,
+		    size_t, const char *, unsigned long long);
 static int	byname(size_t, size_t, void *);
 static int	byfirst(size_t, size_t, void *);
-static void	number(size_t, size_t, int);
+static void	number(struct s2s *, size_t, size_t, int);
 static __dead void usage(int);
 
 /* Read the records of one input into the spill. */
 static void
-readfile(const char *path)
+readfile(struct s2s *g, const char *path)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
@@ -59,12 +62,11 @@ readfile(const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	for (lineno = 1; rec_read(rd, &r); lineno++) {
-		tid = ht_intern(thtab, r.thread, r.threadlen, &isnew);
-		if (tid == thcap) {
-			thcap = thcap ? thcap * 2 : 64;
-			thr = xreallocarray(thr, thcap, sizeof(*thr));
-		}
-		t = &thr[tid];
+		tid = ht_intern(g->thtab, r.thread, r.threadlen, &isnew);
+		if (tid == g->thcap)
+			g->thr = xgrow(g->thr, &g->thcap, tid + 1, 64,
+			    sizeof(*g->thr));
+		t = &g->thr[tid];
 		if (isnew) {
 			memset(t, 0, sizeof(*t));
 			buf_grow(&t->name, r.threadlen);
@@ -86,11 +88,11 @@ readfile(const char *path)
 			    r.thread);
 		t->n += h.n;
 		t->end = fmt_pysum(t->end, h.w, h.n);
-		spill_write(all, &h, sizeof(h));
+		spill_write(g->all, &h, sizeof(h));
 		for (k = 0, s = r.stack, l = r.locs; k < h.nf; k++) {
 			sn = piece(s, r.stack + r.stacklen);
 			ln = r.locslen > 0 ? piece(l, r.locs + r.locslen) : l;
-			addframe(s, (size_t)(sn - s), l, (size_t)(ln - l),
+			addframe(g, s, (size_t)(sn - s), l, (size_t)(ln - l),
 			    name, lineno);
 			s = sn + 1;
 			l = r.locslen > 0 ? ln + 1 : l;
@@ -112,30 +114,30 @@ piece(const char *s, const char *e)
 
 /* Intern a frame by its name and location entry, and spill its id. */
 static void
-addframe(const char *s, size_t n, const char *l, size_t ln,
-    const char *name, unsigned long long lineno)
+addframe(struct s2s *g, const char *s, size_t n, const char *l,
+    size_t ln, const char *name, unsigned long long lineno)
 {
 	size_t id;
 	uint32_t v;
 	int isnew;
 
-	spdw_framekey(&key, s, n, l, ln);
-	id = ht_intern(frtab, key.data, key.len, &isnew);
+	spdw_framekey(&g->key, s, n, l, ln);
+	id = ht_intern(g->frtab, g->key.data, g->key.len, &isnew);
 	if (isnew && ln > 0 && !spdw_locvalid(l, ln))
 		errx(1, "%s:%llu: bad location: %.*s", name, lineno, (int)ln,
 		    l);
 	v = (uint32_t)id;
-	spill_write(all, &v, sizeof(v));
+	spill_write(g->all, &v, sizeof(v));
 }
 
 /* Threads by their decoded names, which is how Python compares str. */
 static int
 byname(size_t a, size_t b, void *arg)
 {
-	const struct buf *x = &thr[a].name, *y = &thr[b].name;
+	const struct s2s *g = arg;
+	const struct buf *x = &g->thr[a].name, *y = &g->thr[b].name;
 	int c;
 
-	(void)arg;
 	c = memcmp(x->data, y->data, x->len < y->len ? x->len : y->len);
 	if (c != 0 || x->len == y->len)
 		return c;
@@ -146,9 +148,9 @@ byname(size_t a, size_t b, void *arg)
 static int
 byfirst(size_t a, size_t b, void *arg)
 {
-	const struct first *x = &first[a], *y = &first[b];
+	const struct s2s *g = arg;
+	const struct first *x = &g->first[a], *y = &g->first[b];
 
-	(void)arg;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	if (x->seq != y->seq)
@@ -158,35 +160,36 @@ byfirst(size_t a, size_t b, void *arg)
 
 /* Order the nth threads (by name with sflag) and the nfr frames. */
 static void
-number(size_t nth, size_t nfr, int sflag)
+number(struct s2s *g, size_t nth, size_t nfr, int sflag)
 {
 	struct spdw_rec h;
 	uint64_t seq;
 	uint32_t k;
 	size_t i, r;
 
-	order = xreallocarray(NULL, nth + 1, sizeof(*order));
+	g->order = xreallocarray(NULL, nth + 1, sizeof(*g->order));
 	for (i = 0; i < nth; i++)
-		order[i] = i;
+		g->order[i] = i;
 	if (sflag)
-		sst_sort(order, nth, byname, NULL);
+		sst_sort(g->order, nth, byname, g);
 	for (i = 0; i < nth; i++)
-		thr[order[i]].rank = i;
-	first = xreallocarray(NULL, nfr + 1, sizeof(*first));
-	forder = xreallocarray(NULL, nfr + 1, sizeof(*forder));
-	outid = xreallocarray(NULL, nfr + 1, sizeof(*outid));
+		g->thr[g->order[i]].rank = i;
+	g->first = xreallocarray(NULL, nfr + 1, sizeof(*g->first));
+	g->forder = xreallocarray(NULL, nfr + 1, sizeof(*g->forder));
+	g->outid = xreallocarray(NULL, nfr + 1, sizeof(*g->outid));
 	for (i = 0; i < nfr; i++) {
-		first[i].rank = (size_t)-1;
-		forder[i] = i;
+		g->first[i].rank = (size_t)-1;
+		g->forder[i] = i;
 	}
-	spill_rewind(all);
-	for (seq = 0; spdw_xread(all, &h, &ids); seq++)
-		for (k = 0, r = thr[h.tid].rank; k < h.nf; k++)
-			if (r < first[ids.id[k]].rank)
-				first[ids.id[k]] = (struct first){ r, seq, k };
-	sst_sort(forder, nfr, byfirst, NULL);
+	spill_rewind(g->all);
+	for (seq = 0; spdw_xread(g->all, &h, &g->ids); seq++)
+		for (k = 0, r = g->thr[h.tid].rank; k < h.nf; k++)
+			if (r < g->first[g->ids.id[k]].rank)
+				g->first[g->ids.id[k]] =
+				    (struct first){ r, seq, k };
+	sst_sort(g->forder, nfr, byfirst, g);
 	for (i = 0; i < nfr; i++)
-		outid[forder[i]] = (uint32_t)i;
+		g->outid[g->forder[i]] = (uint32_t)i;
 }
 
 static __dead void
@@ -199,6 +202,7 @@ usage(int help)
 int
 main(int argc, char *argv[])
 {
+	struct s2s s2s, *g = &s2s;
 	const char *exporter = "sst2speedscope", *name = NULL;
 	char c1[FMTBUF], c2[FMTBUF];
 	const char *k;
@@ -233,27 +237,29 @@ main(int argc, char *argv[])
 		name = argc == 0 || strcmp(argv[0], "-") == 0 ? "<stdin>" :
 		    argv[0];
 
-	thtab = ht_new();
-	frtab = ht_new();
-	all = spill_new(SPILLMEM);
-	buf_init(&key);
+	memset(g, 0, sizeof(*g));
+	g->thtab = ht_new();
+	g->frtab = ht_new();
+	g->all = spill_new(SPILLMEM);
+	buf_init(&g->key);
 	if (argc == 0)
-		readfile(NULL);
+		readfile(g, NULL);
 	for (i = 0; i < (size_t)argc; i++)
-		readfile(argv[i]);
-	nfr = ht_count(frtab);
-	number(ht_count(thtab), nfr, sflag);
+		readfile(g, argv[i]);
+	nfr = ht_count(g->frtab);
+	number(g, ht_count(g->thtab), nfr, sflag);
 
 	fputs("{\"$schema\": \"https://www.speedscope.app/"
 	    "file-format-schema.json\", \"shared\": {\"frames\": [", stdout);
 	for (i = 0; i < nfr; i++) {
 		if (i > 0)
 			fputs(", ", stdout);
-		k = ht_key(frtab, forder[i], &n);
+		k = ht_key(g->frtab, g->forder[i], &n);
 		spdw_putframe(k, n);
 	}
 	fputs("]}, \"profiles\": [", stdout);
-	spdw_putprofiles(all, thr, order, ht_count(thtab), outid, &ids);
+	spdw_putprofiles(g->all, g->thr, g->order, ht_count(g->thtab),
+	    g->outid, &g->ids);
 	fputs("], \"name\": ", stdout);
 	jsonw_str(stdout, name, strlen(name));
 	fputs(", \"exporter\": ", stdout);
@@ -263,27 +269,27 @@ main(int argc, char *argv[])
 	if (vflag) {
 		warnx("%s frame%s, %s profile%s", fmt_commas(c1, sizeof(c1),
 		    nfr), nfr == 1 ? "" : "s", fmt_commas(c2, sizeof(c2),
-		    ht_count(thtab)), ht_count(thtab) == 1 ? "" : "s");
-		for (i = 0; i < ht_count(thtab); i++) {
+		    ht_count(g->thtab)), ht_count(g->thtab) == 1 ? "" : "s");
+		for (i = 0; i < ht_count(g->thtab); i++) {
 			fputs("sst2speedscope: ", stderr);
-			fwrite(thr[order[i]].name.data, 1,
-			    thr[order[i]].name.len, stderr);
+			fwrite(g->thr[g->order[i]].name.data, 1,
+			    g->thr[g->order[i]].name.len, stderr);
 			fprintf(stderr, ": %s sample%s\n", fmt_commas(c1,
-			    sizeof(c1), thr[order[i]].n),
-			    thr[order[i]].n == 1 ? "" : "s");
+			    sizeof(c1), g->thr[g->order[i]].n),
+			    g->thr[g->order[i]].n == 1 ? "" : "s");
 		}
 	}
-	for (i = 0; i < ht_count(thtab); i++)
-		buf_free(&thr[i].name);
-	ht_free(thtab);
-	ht_free(frtab);
-	spill_free(all);
-	buf_free(&key);
-	free(thr);
-	free(order);
-	free(forder);
-	free(first);
-	free(outid);
-	free(ids.id);
+	for (i = 0; i < ht_count(g->thtab); i++)
+		buf_free(&g->thr[i].name);
+	ht_free(g->thtab);
+	ht_free(g->frtab);
+	spill_free(g->all);
+	buf_free(&g->key);
+	free(g->thr);
+	free(g->order);
+	free(g->forder);
+	free(g->first);
+	free(g->outid);
+	free(g->ids.id);
 	return 0;
 }

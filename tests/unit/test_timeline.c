@@ -234,6 +234,39 @@ START_TEST(test_window)
 }
 END_TEST
 
+/*
+ * -t from,to parsed by tl_window(): the bounds, and each bad window's
+ * message (the program writes it and exits 2); the texts are the ones
+ * sst-timeline(1) wrote when tl_window() exited itself.
+ */
+START_TEST(test_tlwindow)
+{
+	struct tl_window w;
+	char msg[256], longb[80];
+
+	ck_assert_int_eq(tl_window(&w, "1.5,50%", msg, sizeof(msg)), 0);
+	ck_assert(w.set[0] && w.set[1] && !w.pct[0] && w.pct[1]);
+	ck_assert(w.v[0] == 1.5 && w.v[1] == 50);
+	ck_assert_int_eq(tl_window(&w, ",2", msg, sizeof(msg)), 0);
+	ck_assert(!w.set[0] && w.set[1] && w.v[1] == 2);
+	ck_assert_int_eq(tl_window(&w, "x", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "-t: expected from,to, got x");
+	ck_assert_int_eq(tl_window(&w, "1,0", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "-t: from 1 is not before to 0");
+	ck_assert_int_eq(tl_window(&w, "0,200%", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "-t: expected seconds >= 0 or a percentage "
+	    "from 0% to 100%, got 200%");
+	ck_assert_int_eq(tl_window(&w, "-1,", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "-t: expected seconds >= 0 or a percentage "
+	    "from 0% to 100%, got -1");
+	memset(longb, '1', 64);
+	strcpy(longb + 64, ",");
+	ck_assert_int_eq(tl_window(&w, longb, msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "-t: bound too long: "
+	    "1111111111111111111111111111111111111111111111111111111111111111");
+}
+END_TEST
+
 START_TEST(test_blocks)
 {
 	struct timeline *t = tl_new();
@@ -305,6 +338,7 @@ timeline_suite(void)
 	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_ties);
 	tcase_add_test(tc, test_window);
+	tcase_add_test(tc, test_tlwindow);
 	tcase_add_test(tc, test_blocks);
 	tcase_add_test(tc, test_cap);
 	suite_add_tcase(s, tc);
