@@ -63,9 +63,11 @@ fill(struct lines *l)
 		l->cap *= 2;
 		l->buf = xreallocarray(l->buf, l->cap + 1, 1);
 	}
-	if ((n = input_read(l->in, l->buf + l->end, l->cap - l->end)) == -1)
+	if ((n = input_read(l->in, l->buf + l->end, l->cap - l->end)) == -1) {
+		progress_hide();
 		errx(1, "%s:%llu: %s", l->name, l->lineno + 1,
 		    input_errmsg(l->in));
+	}
 	if (n == 0)
 		l->eof = 1;
 	l->end += (size_t)n;
@@ -76,6 +78,7 @@ fill(struct lines *l)
 static __dead void
 toolong(const struct lines *l)
 {
+	progress_hide();
 	errx(1, "%s:%llu: line longer than %lu MB", l->name, l->lineno + 1,
 	    SST_MAXLINE >> 20);
 }
@@ -91,6 +94,7 @@ nulbyte(const struct lines *l)
 	head = input_head(l->in, &n);
 	if ((says = sniff_says(sniff(head, n), buf, sizeof(buf))) == NULL)
 		says = "binary data, not text";
+	progress_hide();
 	errx(1, "%s:%llu: a NUL byte: %s", l->name, l->lineno + 1, says);
 }
 

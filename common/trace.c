@@ -100,8 +100,10 @@ tr_thread(struct trace *t)
 	k->len -= t->ev.tid.len + 1;
 	k->data[k->len] = '\0';
 	if (isnew) {
-		if (id >= NONE)
+		if (id >= NONE) {
+			progress_hide();
 			errx(1, "too many threads");
+		}
 		if (id >= t->thcap)
 			t->th = xgrow(t->th, &t->thcap, id + 1, 16,
 			    sizeof(*t->th));
@@ -132,14 +134,18 @@ tr_addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
 	struct span *sp;
 
 	if (th->n == th->cap) {
-		if (th->cap > UINT32_MAX / 2)
+		if (th->cap > UINT32_MAX / 2) {
+			progress_hide();
 			errx(1, "%s: too many spans in a thread",
 			    json_name(t->j));
+		}
 		th->cap = (uint32_t)xgrowcap(th->cap, th->n + 1, 1);
 		th->sp = xreallocarray(th->sp, th->cap, sizeof(*th->sp));
 	}
-	if (name > NAMEMASK)
+	if (name > NAMEMASK) {
+		progress_hide();
 		errx(1, "%s: too many names", json_name(t->j));
+	}
 	sp = &th->sp[th->n++];
 	sp->start = start;
 	sp->dur = dur;
@@ -225,8 +231,10 @@ tr_dispatch(struct trace *t)
 	uint32_t seq;
 	int kept, kind;
 
-	if (t->seq == NONE)
+	if (t->seq == NONE) {
+		progress_hide();
 		errx(1, "%s: too many events", json_name(t->j));
+	}
 	seq = t->seq++;
 	if (ev->ph != 'X' && ev->ph != 'B' && ev->ph != 'E') {
 		nonspan(t);
@@ -394,6 +402,7 @@ refuse(struct json *j, enum json_tok tok)
 	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
 	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
 		fflush(stdout);
+		progress_hide();
 		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
 	}
 	if (tok == JT_ERROR)

@@ -67,8 +67,10 @@ tr_gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
 		t->ln[t->nln++].node = n;
 		return NONE;
 	}
-	if (t->ngs >= NONE)
+	if (t->ngs >= NONE) {
+		progress_hide();
 		errx(1, "%s: too many GPU spans", json_name(t->j));
+	}
 	t->gs = grow(t->gs, &t->capgs, t->ngs, sizeof(*t->gs));
 	g = &t->gs[t->ngs];
 	g->corr = NOCORR;

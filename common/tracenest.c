@@ -38,8 +38,10 @@ node(struct trace *t, uint32_t th, uint32_t parent, uint32_t name)
 	id = ht_intern(t->nodes, key, sizeof(key), &isnew);
 	if (!isnew)
 		return (uint32_t)id;
-	if (id >= NONE)
+	if (id >= NONE) {
+		progress_hide();
 		errx(1, "too many stacks");
+	}
 	if (id >= t->ncap) {
 		cap = xgrowcap(t->ncap, id + 1, 256);
 		t->nthread = xreallocarray(t->nthread, cap, sizeof(uint32_t));
@@ -223,10 +225,12 @@ nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
 		}
 		nd = tr_enter(t, id, th->nf > 0 ? th->f[th->nf - 1].node : NONE,
 		    s->name & NAMEMASK);
-		if (th->nf == SST_MAXDEPTH)
+		if (th->nf == SST_MAXDEPTH) {
+			progress_hide();
 			errx(1, "%s: event %llu: spans nested deeper than %d "
 			    "levels", json_name(t->j),
 			    (unsigned long long)s->seq + 1, SST_MAXDEPTH);
+		}
 		if (th->nf == th->capf) {
 			th->capf = (uint32_t)xgrowcap(th->capf, th->nf + 1, 4);
 			th->f = xreallocarray(th->f, th->capf, sizeof(*th->f));
@@ -312,13 +316,17 @@ tr_readback(struct trace *t)
 	while (spill_read(t->spill, hd, sizeof(hd)) == 0) {
 		th = &t->th[hd[0]];
 		for (i = 0; i < hd[1]; i++) {
-			if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
+			if (spill_read(t->spill, &sp, sizeof(sp)) == -1) {
+				progress_hide();
 				errx(1, "spill: short read");
+			}
 			if (th->state != TH_TAINTED)
 				continue;
 			if (th->n == th->cap) {
-				if (th->cap > UINT32_MAX / 2)
+				if (th->cap > UINT32_MAX / 2) {
+					progress_hide();
 					errx(1, "too many spans in a thread");
+				}
 				th->cap = (uint32_t)xgrowcap(th->cap, th->n + 1,
 				    1);
 				th->sp = xreallocarray(th->sp, th->cap,

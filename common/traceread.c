@@ -256,8 +256,10 @@ strid(struct trace *t)
 	size_t n, id;
 
 	v = json_text(t->j, &n);
-	if ((id = ht_intern(t->names, v, n, NULL)) >= t->pylow)
+	if ((id = ht_intern(t->names, v, n, NULL)) >= t->pylow) {
+		progress_hide();
 		errx(1, "%s: too many names", json_name(t->j));
+	}
 	return (uint32_t)id;
 }
 
@@ -367,8 +369,10 @@ tr_pyframe(struct trace *t, uint32_t raw)
 	fs = funcpart(b.data, b.len, &paren);
 	unaddress(&f, b.data + fs, b.len - fs);
 	id = (uint32_t)ht_intern(t->names, f.data, f.len, NULL);
-	if (id >= t->pylow)
+	if (id >= t->pylow) {
+		progress_hide();
 		errx(1, "%s: too many names", json_name(t->j));
+	}
 	if (fs > 0) {
 		b.data[paren] = ':';		/* PATH(LINE) as PATH:LINE */
 		key[0] = id;
@@ -384,8 +388,10 @@ tr_pyframe(struct trace *t, uint32_t raw)
 		t->pyname[p] = key[0];
 		t->pyloc[p] = key[1];
 		id = NAMEMASK - 1 - (uint32_t)p;
-		if (id <= ht_count(t->names))
+		if (id <= ht_count(t->names)) {
+			progress_hide();
 			errx(1, "%s: too many names", json_name(t->j));
+		}
 		if (id < t->pylow)
 			t->pylow = id;
 	}
