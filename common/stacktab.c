@@ -1,0 +1,258 @@
+/*
+ * stacktab.c: a table of stacks as a tree (a trie) of interned frames.
+ * A distinct stack is a path from the root: each node is its parent's
+ * id and its frame's id, 8 bytes, found by an open-addressed table of
+ * node ids hashed on (parent, frame).  Frames are interned once in a
+ * struct htab.  Memory follows the distinct prefixes, not the bytes of
+ * the stacks: a reducer that held every stack's text keeps an id.
+ *
+ * Records of a stream often share a long prefix with the record before
+ * them, so the path of the last stack interned is kept with where each
+ * of its frames ends: a new stack walks the tree only from where it
+ * parts from the last one.
+ */
+#include <err.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "stacktab.h"
+
+struct node {
+	uint32_t	parent;
+	uint32_t	frame;
+};
+
+struct stacktab {
+	struct htab	*frames;
+	struct node	*nodes;		/* by id; nodes[0] is the root */
+	uint32_t	*depth;
+	size_t		 n;
+	size_t		 cap;
+	uint32_t	*slots;		/* node id + 1; 0: empty */
+	size_t		 mask;		/* slots - 1, a power of two less 1 */
+	/* The last stack interned: its text, and its path's nodes. */
+	struct buf	 last;
+	uint32_t	*path;		/* path[i]: node after frame i */
+	size_t		*ends;		/* ends[i]: offset just past frame i */
+	size_t		 plen;
+	size_t		 pcap;
+	uint32_t	*walk;		/* stk_text()'s frames, leaf first */
+	size_t		 wcap;
+};
+
+static uint64_t	pairhash(uint32_t, uint32_t);
+static void	rehash(struct stacktab *);
+static uint32_t	child(struct stacktab *, uint32_t, const char *, size_t);
+
+struct stacktab *
+stk_new(void)
+{
+	struct stacktab *t;
+
+	t = xcalloc(1, sizeof(*t));
+	t->frames = ht_new();
+	t->cap = 1024;
+	t->nodes = xreallocarray(NULL, t->cap, sizeof(*t->nodes));
+	t->depth = xreallocarray(NULL, t->cap, sizeof(*t->depth));
+	t->nodes[0].parent = 0;
+	t->nodes[0].frame = 0;
+	t->depth[0] = 0;
+	t->n = 1;
+	t->mask = 2047;
+	t->slots = xcalloc(t->mask + 1, sizeof(*t->slots));
+	buf_init(&t->last);
+	return t;
+}
+
+void
+stk_free(struct stacktab *t)
+{
+	if (t == NULL)
+		return;
+	ht_free(t->frames);
+	free(t->nodes);
+	free(t->depth);
+	free(t->slots);
+	free(t->path);
+	free(t->ends);
+	free(t->walk);
+	buf_free(&t->last);
+	free(t);
+}
+
+/* A hash of a node's key. */
+static uint64_t
+pairhash(uint32_t parent, uint32_t frame)
+{
+	uint64_t x;
+
+	x = ((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15ULL;
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return x ^ (x >> 32);
+}
+
+/* Double the slots and place every node again. */
+static void
+rehash(struct stacktab *t)
+{
+	size_t i, j;
+
+	free(t->slots);
+	t->mask = t->mask * 2 + 1;
+	t->slots = xcalloc(t->mask + 1, sizeof(*t->slots));
+	for (i = 1; i < t->n; i++) {
+		j = pairhash(t->nodes[i].parent, t->nodes[i].frame) & t->mask;
+		while (t->slots[j] != 0)
+			j = (j + 1) & t->mask;
+		t->slots[j] = (uint32_t)i + 1;
+	}
+}
+
+/* The node of frame text f (len bytes) under node parent, made if new. */
+static uint32_t
+child(struct stacktab *t, uint32_t parent, const char *f, size_t len)
+{
+	uint32_t frame, id;
+	size_t j;
+	int isnew;
+
+	frame = (uint32_t)ht_intern(t->frames, f, len, &isnew);
+	j = pairhash(parent, frame) & t->mask;
+	while ((id = t->slots[j]) != 0) {
+		id--;
+		if (t->nodes[id].parent == parent &&
+		    t->nodes[id].frame == frame)
+			return id;
+		j = (j + 1) & t->mask;
+	}
+	if (t->n >= UINT32_MAX - 1)
+		errx(1, "stack table full");
+	if (t->n == t->cap) {
+		t->cap *= 2;
+		t->nodes = xreallocarray(t->nodes, t->cap, sizeof(*t->nodes));
+		t->depth = xreallocarray(t->depth, t->cap, sizeof(*t->depth));
+	}
+	id = (uint32_t)t->n++;
+	t->nodes[id].parent = parent;
+	t->nodes[id].frame = frame;
+	t->depth[id] = t->depth[parent] + 1;
+	t->slots[j] = id + 1;
+	if (t->n * 2 > t->mask)
+		rehash(t);
+	return id;
+}
+
+uint32_t
+stk_intern(struct stacktab *t, const char *s, size_t n)
+{
+	const char *p, *e, *semi;
+	size_t i, keep, same;
+	uint32_t id;
+
+	if (n == 0)
+		return STK_ROOT;
+	/* The frames of the last stack that end before the two part. */
+	same = 0;
+	while (same < n && same < t->last.len &&
+	    s[same] == t->last.data[same])
+		same++;
+	keep = 0;
+	if (same == n && same == t->last.len)
+		return t->path[t->plen - 1];
+	while (keep < t->plen && (t->ends[keep] < same ||
+	    (t->ends[keep] == same && (same == n || s[same] == ';') &&
+	    (same == t->last.len || t->last.data[same] == ';'))))
+		keep++;
+	if (keep > 0 && t->ends[keep - 1] == n)
+		return t->path[keep - 1];	/* a prefix of the last */
+	/* Walk on from there, frame by frame. */
+	id = keep ? t->path[keep - 1] : STK_ROOT;
+	p = keep ? s + t->ends[keep - 1] + 1 : s;
+	e = s + n;
+	i = keep;
+	for (;;) {
+		semi = memchr(p, ';', (size_t)(e - p));
+		if (semi == NULL)
+			semi = e;
+		id = child(t, id, p, (size_t)(semi - p));
+		if (i == t->pcap) {
+			t->pcap = t->pcap ? t->pcap * 2 : 64;
+			t->path = xreallocarray(t->path, t->pcap,
+			    sizeof(*t->path));
+			t->ends = xreallocarray(t->ends, t->pcap,
+			    sizeof(*t->ends));
+		}
+		t->path[i] = id;
+		t->ends[i] = (size_t)(semi - s);
+		i++;
+		if (semi == e)
+			break;
+		p = semi + 1;
+	}
+	t->plen = i;
+	buf_reset(&t->last);
+	buf_add(&t->last, s, n);
+	return id;
+}
+
+void
+stk_text(struct stacktab *t, uint32_t id, struct buf *b)
+{
+	const char *name;
+	size_t d, i, len;
+
+	d = t->depth[id];
+	if (d > t->wcap) {
+		t->wcap = d * 2;
+		t->walk = xreallocarray(t->walk, t->wcap, sizeof(*t->walk));
+	}
+	for (i = 0; i < d; i++) {
+		t->walk[i] = t->nodes[id].frame;
+		id = t->nodes[id].parent;
+	}
+	while (d-- > 0) {
+		name = ht_key(t->frames, t->walk[d], &len);
+		buf_add(b, name, len);
+		if (d > 0)
+			buf_addc(b, ';');
+	}
+}
+
+uint32_t
+stk_depth(const struct stacktab *t, uint32_t id)
+{
+	return t->depth[id];
+}
+
+uint32_t
+stk_parent(const struct stacktab *t, uint32_t id)
+{
+	return t->nodes[id].parent;
+}
+
+uint32_t
+stk_frame(const struct stacktab *t, uint32_t id)
+{
+	return t->nodes[id].frame;
+}
+
+const char *
+stk_name(const struct stacktab *t, uint32_t frame, size_t *len)
+{
+	return ht_key(t->frames, frame, len);
+}
+
+size_t
+stk_count(const struct stacktab *t)
+{
+	return t->n;
+}
+
+size_t
+stk_nframes(const struct stacktab *t)
+{
+	return ht_count(t->frames);
+}

@@ -1,0 +1,149 @@
+/*
+ * test_stacktab.c: Check suite for the tree of interned frames
+ * (common/stacktab.c).  The hand-worked cases give each path's id, depth,
+ * parent and frames; the model check interns many stacks made from a
+ * few frames (so that they share prefixes, and one stack is often a
+ * prefix of the one before) and holds the table to the plain model:
+ * two texts get the same id exactly when they are the same bytes, and
+ * every id gives back its text.
+ */
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sst.h"
+#include "stacktab.h"
+#include "tutil.h"
+
+static Suite	*stacktab_suite(void);
+static const char *text(struct stacktab *, uint32_t);
+
+static struct buf tb;
+
+/* Path id's text, valid until the next call. */
+static const char *
+text(struct stacktab *t, uint32_t id)
+{
+	buf_reset(&tb);
+	stk_text(t, id, &tb);
+	return tb.data;
+}
+
+START_TEST(test_paths)
+{
+	struct stacktab *t;
+	uint32_t a, ab, abc, ax, e;
+	size_t len;
+
+	buf_init(&tb);
+	t = stk_new();
+	ck_assert_uint_eq(stk_intern(t, "", 0), STK_ROOT);
+	abc = stk_intern(t, "a;b;c", 5);
+	/* Nodes a, a;b, a;b;c: ids 1, 2, 3 in that order. */
+	ck_assert_uint_eq(abc, 3);
+	ck_assert_uint_eq(stk_depth(t, abc), 3);
+	ab = stk_parent(t, abc);
+	ck_assert_uint_eq(ab, 2);
+	a = stk_parent(t, ab);
+	ck_assert_uint_eq(a, 1);
+	ck_assert_uint_eq(stk_parent(t, a), STK_ROOT);
+	ck_assert_str_eq(stk_name(t, stk_frame(t, abc), &len), "c");
+	ck_assert_uint_eq(len, 1);
+	/* A prefix of the stack before, and the stack before again. */
+	ck_assert_uint_eq(stk_intern(t, "a;b", 3), ab);
+	ck_assert_uint_eq(stk_intern(t, "a;b;c", 5), abc);
+	ck_assert_uint_eq(stk_intern(t, "a", 1), a);
+	/* "a;bx" parts from "a;b" inside a frame. */
+	ax = stk_intern(t, "a;bx", 4);
+	ck_assert_uint_eq(ax, 4);
+	ck_assert_uint_eq(stk_parent(t, ax), a);
+	ck_assert_str_eq(text(t, ax), "a;bx");
+	ck_assert_uint_eq(stk_intern(t, "a;b;c;a", 7), 5);
+	ck_assert_uint_eq(stk_frame(t, 5), stk_frame(t, a));
+	ck_assert_uint_eq(stk_nframes(t), 4);	/* a b c bx */
+	/* Empty frames are frames: ";" is two of them. */
+	e = stk_intern(t, ";", 1);
+	ck_assert_uint_eq(stk_depth(t, e), 2);
+	ck_assert_str_eq(text(t, e), ";");
+	ck_assert_uint_ne(stk_intern(t, ";;", 2), e);
+	ck_assert_str_eq(text(t, stk_intern(t, "a;", 2)), "a;");
+	ck_assert_str_eq(text(t, STK_ROOT), "");
+	ck_assert_str_eq(text(t, abc), "a;b;c");
+	stk_free(t);
+	buf_free(&tb);
+}
+END_TEST
+
+START_TEST(test_model)
+{
+	static const char *fr[] = { "main", "run", "f", "g;", "", "x:1" };
+	struct stacktab *t;
+	char **s;
+	uint32_t *id;
+	struct buf b;
+	uint64_t x = 35;
+	size_t i, j, k, d, n = 20000;
+
+	buf_init(&tb);
+	buf_init(&b);
+	t = stk_new();
+	s = xcalloc(n, sizeof(*s));
+	id = xcalloc(n, sizeof(*id));
+	for (i = 0; i < n; i++) {
+		buf_reset(&b);
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (i > 0 && (x >> 60) < 6) {
+			/* The one before, cut or made longer. */
+			buf_adds(&b, s[i - 1]);
+			b.len = (x >> 40) % (b.len + 1);
+			if (x >> 63)
+				buf_adds(&b, ";f");
+		} else {
+			d = (x >> 33) % 12;
+			for (k = 0; k < d; k++) {
+				if (k > 0)
+					buf_addc(&b, ';');
+				buf_adds(&b, fr[(x >> (k * 2 + 3)) % 6]);
+			}
+		}
+		s[i] = xmemdup(b.data, b.len + 1);
+		s[i][b.len] = '\0';
+		id[i] = stk_intern(t, s[i], b.len);
+	}
+	for (i = 0; i < n; i++) {
+		ck_assert_str_eq(text(t, id[i]), s[i]);
+		for (j = i + 1; j < n && j < i + 50; j++)
+			ck_assert_int_eq(id[i] == id[j],
+			    strcmp(s[i], s[j]) == 0);
+	}
+	for (i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+	free(id);
+	stk_free(t);
+	buf_free(&b);
+	buf_free(&tb);
+}
+END_TEST
+
+static Suite *
+stacktab_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("stacktab");
+	tc = tcase_create("core");
+	tcase_add_test(tc, test_paths);
+	tcase_add_test(tc, test_model);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(stacktab_suite());
+}
