@@ -2,8 +2,9 @@
  * stacktab.c: a table of stacks as a tree (a trie) of interned frames.
  * A distinct stack is a path from the root: each node is its parent's
  * id and its frame's id, 8 bytes, found by an open-addressed table of
- * node ids hashed on (parent, frame).  Frames are interned once in a
- * struct htab.  Memory follows the distinct prefixes, not the bytes of
+ * node ids (4 bytes, at most three quarters full) hashed on (parent,
+ * frame); a path's depth is walked, not kept.  Frames are interned
+ * once in a struct htab.  Memory follows the distinct prefixes, not the bytes of
  * the stacks: a reducer that held every stack's text keeps an id.
  *
  * Records of a stream often share a long prefix with the record before
@@ -27,7 +28,6 @@ struct node {
 struct stacktab {
 	struct htab	*frames;
 	struct node	*nodes;		/* by id; nodes[0] is the root */
-	uint32_t	*depth;
 	size_t		 n;
 	size_t		 cap;
 	uint32_t	*slots;		/* node id + 1; 0: empty */
@@ -42,6 +42,7 @@ struct stacktab {
 	size_t		 wcap;
 };
 
+static size_t	mismatch(const char *, const char *, size_t);
 static uint64_t	pairhash(uint32_t, uint32_t);
 static void	rehash(struct stacktab *);
 static uint32_t	child(struct stacktab *, uint32_t, const char *, size_t);
@@ -55,10 +56,8 @@ stk_new(void)
 	t->frames = ht_new();
 	t->cap = 1024;
 	t->nodes = xreallocarray(NULL, t->cap, sizeof(*t->nodes));
-	t->depth = xreallocarray(NULL, t->cap, sizeof(*t->depth));
 	t->nodes[0].parent = 0;
 	t->nodes[0].frame = 0;
-	t->depth[0] = 0;
 	t->n = 1;
 	t->mask = 2047;
 	t->slots = xcalloc(t->mask + 1, sizeof(*t->slots));
@@ -73,13 +72,35 @@ stk_free(struct stacktab *t)
 		return;
 	ht_free(t->frames);
 	free(t->nodes);
-	free(t->depth);
 	free(t->slots);
 	free(t->path);
 	free(t->ends);
 	free(t->walk);
 	buf_free(&t->last);
 	free(t);
+}
+
+/* How many of the first n bytes of a and b are the same. */
+static size_t
+mismatch(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y) {
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+#else
+			break;
+#endif
+		}
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
 }
 
 /* A hash of a node's key. */
@@ -133,14 +154,12 @@ child(struct stacktab *t, uint32_t parent, const char *f, size_t len)
 	if (t->n == t->cap) {
 		t->cap *= 2;
 		t->nodes = xreallocarray(t->nodes, t->cap, sizeof(*t->nodes));
-		t->depth = xreallocarray(t->depth, t->cap, sizeof(*t->depth));
 	}
 	id = (uint32_t)t->n++;
 	t->nodes[id].parent = parent;
 	t->nodes[id].frame = frame;
-	t->depth[id] = t->depth[parent] + 1;
 	t->slots[j] = id + 1;
-	if (t->n * 2 > t->mask)
+	if (t->n * 4 > t->mask * 3)
 		rehash(t);
 	return id;
 }
@@ -155,10 +174,7 @@ stk_intern(struct stacktab *t, const char *s, size_t n)
 	if (n == 0)
 		return STK_ROOT;
 	/* The frames of the last stack that end before the two part. */
-	same = 0;
-	while (same < n && same < t->last.len &&
-	    s[same] == t->last.data[same])
-		same++;
+	same = mismatch(s, t->last.data, n < t->last.len ? n : t->last.len);
 	keep = 0;
 	if (same == n && same == t->last.len)
 		return t->path[t->plen - 1];
@@ -202,15 +218,15 @@ void
 stk_text(struct stacktab *t, uint32_t id, struct buf *b)
 {
 	const char *name;
-	size_t d, i, len;
+	size_t d, len;
 
-	d = t->depth[id];
-	if (d > t->wcap) {
-		t->wcap = d * 2;
-		t->walk = xreallocarray(t->walk, t->wcap, sizeof(*t->walk));
-	}
-	for (i = 0; i < d; i++) {
-		t->walk[i] = t->nodes[id].frame;
+	for (d = 0; id != STK_ROOT; d++) {
+		if (d == t->wcap) {
+			t->wcap = t->wcap ? t->wcap * 2 : 64;
+			t->walk = xreallocarray(t->walk, t->wcap,
+			    sizeof(*t->walk));
+		}
+		t->walk[d] = t->nodes[id].frame;
 		id = t->nodes[id].parent;
 	}
 	while (d-- > 0) {
@@ -224,7 +240,11 @@ stk_text(struct stacktab *t, uint32_t id, struct buf *b)
 uint32_t
 stk_depth(const struct stacktab *t, uint32_t id)
 {
-	return t->depth[id];
+	uint32_t d;
+
+	for (d = 0; id != STK_ROOT; d++)
+		id = t->nodes[id].parent;
+	return d;
 }
 
 uint32_t

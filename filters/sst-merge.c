@@ -7,7 +7,8 @@
  * keeps one unit.  -L LABEL (once per file) or -H (the file's base name
  * up to its first '.') puts "LABEL: " before each thread of a file.
  * Merging is associative: merging merged parts gives the one pass over
- * the whole.
+ * the whole.  Stacks and locations are kept as paths in trees of
+ * interned frames (common/stacktab.c), a key as three ids.
  */
 #include <err.h>
 #include <libgen.h>
@@ -16,9 +17,12 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "stacktab.h"
 
 struct merge {
-	struct htab	*keys;		/* "thread TAB stack TAB locs" */
+	struct htab	*keys;		/* struct key */
+	struct stacktab	*stacks;
+	struct stacktab	*locs;
 	uint64_t	*samples;	/* by key id */
 	double		*weight;
 	double		*period;
@@ -29,13 +33,31 @@ struct merge {
 	enum sst_unit	*tunit;
 	size_t		 tcap;
 	struct buf	 key;
+	struct buf	 lkey;
 };
 
+/*
+ * A record's key: its thread's, stack's and locations' ids.  A stack
+ * with as many locations as frames is one path of "frame TAB location"
+ * pieces (locs PAIRED), one without any a path of its frames (NOLOCS);
+ * else the locations are a path of their own, in m->locs.
+ */
+struct key {
+	uint32_t	thread;
+	uint32_t	stack;
+	uint32_t	locs;
+};
+#define NOLOCS	UINT32_MAX
+#define PAIRED	(UINT32_MAX - 1)
+
 static void	grow(struct merge *, size_t);
+static size_t	pieces(const char *, size_t);
+static void	zip(struct buf *, const struct sst_rec *);
+static void	unzip(struct buf *, struct buf *);
 static void	add(struct merge *, const char *, const struct sst_rec *,
 		    struct sst_reader *);
 static void	mergefile(struct merge *, const char *, const char *);
-static void	put(const struct merge *);
+static void	put(struct merge *);
 static __dead void usage(int);
 
 /* Room for key id. */
@@ -52,11 +74,76 @@ grow(struct merge *m, size_t id)
 	m->unit = xreallocarray(m->unit, m->cap, sizeof(*m->unit));
 }
 
+/* How many ';'-separated pieces the n bytes at s hold. */
+static size_t
+pieces(const char *s, size_t n)
+{
+	const char *e = s + n;
+	size_t k = 1;
+
+	while ((s = memchr(s, ';', (size_t)(e - s))) != NULL) {
+		s++;
+		k++;
+	}
+	return k;
+}
+
+/* Into b, r's frames each with its location: "frame TAB loc;...". */
+static void
+zip(struct buf *b, const struct sst_rec *r)
+{
+	const char *f = r->stack, *fe = f + r->stacklen, *l = r->locs;
+	const char *le = l + r->locslen, *p, *q;
+
+	buf_reset(b);
+	for (;;) {
+		if ((p = memchr(f, ';', (size_t)(fe - f))) == NULL)
+			p = fe;
+		if ((q = memchr(l, ';', (size_t)(le - l))) == NULL)
+			q = le;
+		buf_add(b, f, (size_t)(p - f));
+		buf_addc(b, '\t');
+		buf_add(b, l, (size_t)(q - l));
+		if (p == fe)
+			break;
+		buf_addc(b, ';');
+		f = p + 1;
+		l = q + 1;
+	}
+}
+
+/* Split zip()'s text z into frames (kept in z) and locations (to l). */
+static void
+unzip(struct buf *z, struct buf *l)
+{
+	char *p, *w, *e, *tab, *semi;
+
+	buf_reset(l);
+	p = w = z->data;
+	e = p + z->len;
+	for (;;) {
+		tab = memchr(p, '\t', (size_t)(e - p));
+		if ((semi = memchr(tab, ';', (size_t)(e - tab))) == NULL)
+			semi = e;
+		memmove(w, p, (size_t)(tab - p));
+		w += tab - p;
+		buf_add(l, tab + 1, (size_t)(semi - tab - 1));
+		if (semi == e)
+			break;
+		*w++ = ';';
+		buf_addc(l, ';');
+		p = semi + 1;
+	}
+	z->len = (size_t)(w - z->data);
+	*w = '\0';
+}
+
 /* Add record r of reader rd, its thread labelled. */
 static void
 add(struct merge *m, const char *label, const struct sst_rec *r,
     struct sst_reader *rd)
 {
+	struct key k;
 	size_t id, tlen;
 	int isnew;
 
@@ -76,11 +163,22 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	else if (m->tunit[id] != r->unit)
 		rec_fail(rd, "thread %.*s in %s, in %s before", (int)tlen, m->key.data, rec_unitname(r->unit),
 		    rec_unitname(m->tunit[id]));
-	buf_addc(&m->key, '\t');
-	buf_add(&m->key, r->stack, r->stacklen);
-	buf_addc(&m->key, '\t');
-	buf_add(&m->key, r->locs, r->locslen);
-	id = ht_intern(m->keys, m->key.data, m->key.len, &isnew);
+	if (id > UINT32_MAX)
+		errx(1, "too many threads");
+	k.thread = (uint32_t)id;
+	if (r->locslen == 0) {
+		k.stack = stk_intern(m->stacks, r->stack, r->stacklen);
+		k.locs = NOLOCS;
+	} else if (r->stacklen > 0 && pieces(r->stack, r->stacklen) ==
+	    pieces(r->locs, r->locslen)) {
+		zip(&m->key, r);
+		k.stack = stk_intern(m->stacks, m->key.data, m->key.len);
+		k.locs = PAIRED;
+	} else {
+		k.stack = stk_intern(m->stacks, r->stack, r->stacklen);
+		k.locs = stk_intern(m->locs, r->locs, r->locslen);
+	}
+	id = ht_intern(m->keys, &k, sizeof(k), &isnew);
 	grow(m, id);
 	if (isnew) {
 		m->samples[id] = 0;
@@ -116,23 +214,29 @@ mergefile(struct merge *m, const char *path, const char *label)
 
 /* Write the merged records in first-seen order. */
 static void
-put(const struct merge *m)
+put(struct merge *m)
 {
 	struct sst_rec r;
-	const char *k, *t1, *t2;
+	struct key k;
+	const char *kp;
 	size_t id, n;
 
 	memset(&r, 0, sizeof(r));
 	for (id = 0; id < ht_count(m->keys); id++) {
-		k = ht_key(m->keys, id, &n);
-		t1 = memchr(k, '\t', n);
-		t2 = memchr(t1 + 1, '\t', n - (size_t)(t1 + 1 - k));
-		r.thread = k;
-		r.threadlen = (size_t)(t1 - k);
-		r.stack = t1 + 1;
-		r.stacklen = (size_t)(t2 - t1 - 1);
-		r.locs = t2 + 1;
-		r.locslen = n - (size_t)(t2 + 1 - k);
+		kp = ht_key(m->keys, id, &n);
+		memcpy(&k, kp, sizeof(k));
+		r.thread = ht_key(m->threads.keys, k.thread, &r.threadlen);
+		buf_reset(&m->key);
+		buf_reset(&m->lkey);
+		stk_text(m->stacks, k.stack, &m->key);
+		if (k.locs == PAIRED)
+			unzip(&m->key, &m->lkey);
+		else if (k.locs != NOLOCS)
+			stk_text(m->locs, k.locs, &m->lkey);
+		r.stack = m->key.data;
+		r.stacklen = m->key.len;
+		r.locs = m->lkey.data;
+		r.locslen = m->lkey.len;
 		r.samples = m->samples[id];
 		r.weight = m->weight[id];
 		r.unit = m->unit[id];
@@ -183,8 +287,11 @@ main(int argc, char *argv[])
 
 	memset(&m, 0, sizeof(m));
 	m.keys = ht_new();
+	m.stacks = stk_new();
+	m.locs = stk_new();
 	tally_init(&m.threads);
 	buf_init(&m.key);
+	buf_init(&m.lkey);
 	if (argc == 0)
 		mergefile(&m, NULL, nlabels ? labels[0] : hflag ? "stdin" :
 		    NULL);
@@ -202,8 +309,11 @@ main(int argc, char *argv[])
 	put(&m);
 	fshut(stdout, "stdout");
 	ht_free(m.keys);
+	stk_free(m.stacks);
+	stk_free(m.locs);
 	tally_free(&m.threads);
 	buf_free(&m.key);
+	buf_free(&m.lkey);
 	free(m.samples);
 	free(m.weight);
 	free(m.period);
