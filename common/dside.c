@@ -3,7 +3,9 @@
  * Functions are keyed by their escaped name alone, so that the same
  * function matches across two profiles whose frame tables differ; the
  * folded lines are keyed by the decoded thread and frames, as
- * flamegraph.pl and difffolded.pl read them.
+ * flamegraph.pl and difffolded.pl read them: by their text, or, given
+ * a struct stacktab, by the id of the line's path in it (4 bytes, in
+ * the host's order), so that each distinct frame is kept once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +77,7 @@ dside_read(struct dside *s, int incl, char *err, size_t errlen)
 	struct buf line;
 	const char *p, *name;
 	size_t i, n, recno = 0;
+	uint32_t id;
 	int fd, ret = 0;
 
 	name = s->path == NULL || strcmp(s->path, "-") == 0 ? "<stdin>" :
@@ -99,17 +102,26 @@ dside_read(struct dside *s, int incl, char *err, size_t errlen)
 		if (r.samples == 0 || r.stacklen == 0)
 			continue;
 		buf_reset(&line);
-		dside_foldname(&line, r.thread, r.threadlen);
+		if (!s->nofold)
+			dside_foldname(&line, r.thread, r.threadlen);
 		frames_split(&fr, r.stack, r.stacklen);
 		for (i = 0; i < fr.n; i++) {
-			buf_addc(&line, ';');
 			p = frames_span(&fr, r.stack, i, i + 1, &n);
-			dside_foldname(&line, p, n);
+			if (!s->nofold) {
+				buf_addc(&line, ';');
+				dside_foldname(&line, p, n);
+			}
 			if (incl || i + 1 == fr.n)
 				addfn(s, tally_intern(&s->fn, p, n, NULL), recno,
 				    &r);
 		}
-		tally_add(&s->fold, line.data, line.len, &r);
+		if (s->nofold)
+			continue;
+		if (s->tab != NULL) {
+			id = stk_intern(s->tab, line.data, line.len);
+			tally_add(&s->fold, &id, sizeof(id), &r);
+		} else
+			tally_add(&s->fold, line.data, line.len, &r);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)

@@ -12,7 +12,8 @@
  * overflows is an error with or without the gate.
  * -F folded writes "stack countA countB" lines instead, as difffolded.pl
  * does, one per distinct stack, so that every frame's difference is
- * the sum over the stacks under it.
+ * the sum over the stacks under it.  The folded lines are kept only
+ * then, as paths in a tree of interned frames (common/stacktab.c).
  */
 #include <err.h>
 #include <getopt.h>
@@ -111,9 +112,12 @@ putfolded(struct diff *d)
 	const struct tally *a = &d->a.fold, *b = &d->b.fold;
 	const char *k;
 	char buf[FMTBUF];
+	struct buf line;
 	size_t i, len, id;
+	uint32_t path;
 	double v;
 
+	buf_init(&line);
 	for (i = 0; i < tally_count(a) + tally_count(b); i++) {
 		if (i < tally_count(a))
 			k = ht_key(a->keys, i, &len);
@@ -122,8 +126,11 @@ putfolded(struct diff *d)
 			if (ht_find(a->keys, k, len) != (size_t)-1)
 				continue;
 		}
+		buf_reset(&line);
+		memcpy(&path, k, sizeof(path));
+		stk_text(d->a.tab, path, &line);
 		id = ht_find(a->keys, k, len);
-		printf("%s %llu ", k, id == (size_t)-1 ? 0ULL :
+		printf("%s %llu ", line.data, id == (size_t)-1 ? 0ULL :
 		    (unsigned long long)a->samples[id]);
 		id = ht_find(b->keys, k, len);
 		v = id == (size_t)-1 ? 0 : (double)b->samples[id] * d->scale;
@@ -132,6 +139,7 @@ putfolded(struct diff *d)
 		else
 			printf("%s\n", fmt_double(buf, sizeof(buf), v));
 	}
+	buf_free(&line);
 }
 
 /*
@@ -263,6 +271,10 @@ main(int argc, char *argv[])
 
 	dside_init(&d.a, argv[0]);
 	dside_init(&d.b, argv[1]);
+	/* Folded lines only for -F folded, both sides' in one stacktab. */
+	d.a.nofold = d.b.nofold = !folded;
+	if (folded)
+		d.a.tab = d.b.tab = stk_new();
 	if (dside_read(&d.a, d.incl, msg, sizeof(msg)) == -1 ||
 	    dside_read(&d.b, d.incl, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
@@ -311,6 +323,7 @@ main(int argc, char *argv[])
 	free(ix);
 	free(d.delta);
 	ht_free(d.names);
+	stk_free(d.a.tab);
 	dside_free(&d.a);
 	dside_free(&d.b);
 	return bad ? 3 : 0;
