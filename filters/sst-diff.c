@@ -13,7 +13,7 @@
  * -F folded writes "stack countA countB" lines instead, as difffolded.pl
  * does, one per distinct stack, so that every frame's difference is
  * the sum over the stacks under it.  The folded lines are kept only
- * then, as paths in a tree of interned frames (common/stacktab.c).
+ * then.
  */
 #include <err.h>
 #include <getopt.h>
@@ -112,12 +112,9 @@ putfolded(struct diff *d)
 	const struct tally *a = &d->a.fold, *b = &d->b.fold;
 	const char *k;
 	char buf[FMTBUF];
-	struct buf line;
 	size_t i, len, id;
-	uint32_t path;
 	double v;
 
-	buf_init(&line);
 	for (i = 0; i < tally_count(a) + tally_count(b); i++) {
 		if (i < tally_count(a))
 			k = ht_key(a->keys, i, &len);
@@ -126,11 +123,8 @@ putfolded(struct diff *d)
 			if (ht_find(a->keys, k, len) != (size_t)-1)
 				continue;
 		}
-		buf_reset(&line);
-		memcpy(&path, k, sizeof(path));
-		stk_text(d->a.tab, path, &line);
 		id = ht_find(a->keys, k, len);
-		printf("%s %llu ", line.data, id == (size_t)-1 ? 0ULL :
+		printf("%s %llu ", k, id == (size_t)-1 ? 0ULL :
 		    (unsigned long long)a->samples[id]);
 		id = ht_find(b->keys, k, len);
 		v = id == (size_t)-1 ? 0 : (double)b->samples[id] * d->scale;
@@ -139,7 +133,6 @@ putfolded(struct diff *d)
 		else
 			printf("%s\n", fmt_double(buf, sizeof(buf), v));
 	}
-	buf_free(&line);
 }
 
 /*
@@ -271,10 +264,8 @@ main(int argc, char *argv[])
 
 	dside_init(&d.a, argv[0]);
 	dside_init(&d.b, argv[1]);
-	/* Folded lines only for -F folded, both sides' in one stacktab. */
+	/* Folded lines only for -F folded. */
 	d.a.nofold = d.b.nofold = !folded;
-	if (folded)
-		d.a.tab = d.b.tab = stk_new();
 	if (dside_read(&d.a, d.incl, msg, sizeof(msg)) == -1 ||
 	    dside_read(&d.b, d.incl, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
@@ -323,7 +314,6 @@ main(int argc, char *argv[])
 	free(ix);
 	free(d.delta);
 	ht_free(d.names);
-	stk_free(d.a.tab);
 	dside_free(&d.a);
 	dside_free(&d.b);
 	return bad ? 3 : 0;
