@@ -13,34 +13,8 @@
 #include <string.h>
 
 #include "eisel.h"
+#include "mul128.h"
 #include "pow10tab.h"
-
-#if defined(__SIZEOF_INT128__) && !defined(SHORTEST_NO128)
-__extension__ typedef unsigned __int128 u128;
-
-/* a * b: the low half returned, the high one at *hi. */
-static uint64_t
-mul128(uint64_t a, uint64_t b, uint64_t *hi)
-{
-	u128 p = (u128)a * b;
-
-	*hi = (uint64_t)(p >> 64);
-	return (uint64_t)p;
-}
-#else
-/* a * b: the low half returned, the high one at *hi. */
-static uint64_t
-mul128(uint64_t a, uint64_t b, uint64_t *hi)
-{
-	uint64_t al = a & 0xffffffffU, ah = a >> 32;
-	uint64_t bl = b & 0xffffffffU, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & 0xffffffffU) + (hl & 0xffffffffU);
-
-	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-	return mid << 32 | (ll & 0xffffffffU);
-}
-#endif
 
 /* 10^0 .. 10^22, each exact in a double. */
 static const double exact[] = {

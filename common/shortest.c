@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "shortest.h"
+#include "mul128.h"
 #include "pow5tab.h"
 
 /* An interval scaled by 10^-e10: vm < vr < vp, d at vr. */
@@ -30,9 +31,7 @@ static int	pow5factor(uint64_t, int);
 static void	scale(uint64_t, int, int, struct scaled *);
 static uint64_t	drop(struct scaled *, int *);
 
-#if defined(__SIZEOF_INT128__) && !defined(SHORTEST_NO128)
-__extension__ typedef unsigned __int128 u128;
-
+#ifdef HAVE_U128
 /* (m * mul) >> j, mul a 125-bit number (low half first), j in 64..127. */
 static uint64_t
 mulshift(uint64_t m, const uint64_t *mul, int j)
@@ -42,19 +41,6 @@ mulshift(uint64_t m, const uint64_t *mul, int j)
 	return (uint64_t)(((b0 >> 64) + b2) >> (j - 64));
 }
 #else
-/* a * b: the low half returned, the high one at *hi. */
-static uint64_t
-mul128(uint64_t a, uint64_t b, uint64_t *hi)
-{
-	uint64_t al = a & 0xffffffffU, ah = a >> 32;
-	uint64_t bl = b & 0xffffffffU, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & 0xffffffffU) + (hl & 0xffffffffU);
-
-	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-	return mid << 32 | (ll & 0xffffffffU);
-}
-
 /* (m * mul) >> j, mul a 125-bit number (low half first), j in 65..127. */
 static uint64_t
 mulshift(uint64_t m, const uint64_t *mul, int j)
