@@ -531,6 +531,184 @@ def tsv(acts):
     return out + '# bottleneck %s\n' % esc(acts[b][0])
 
 
+
+# The GPU section: sst-gpu(1)'s rules, from the JSON.
+
+LAUNCHES = ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cuLaunchKernel',
+            'cuLaunchKernelEx', 'cudaMemcpyAsync', 'cudaMemsetAsync',
+            'hipLaunchKernel', 'hipExtModuleLaunchKernel', 'hipMemsetAsync',
+            'hipMemcpyAsync', 'hipMemcpyWithStream')
+
+
+def gns(v):
+    """Microseconds (a JSON number) as whole ns, half away from zero."""
+    return int((D(str(v)) * 1000).quantize(D(1), decimal.ROUND_HALF_UP))
+
+
+def isint(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def ktype(name, sync):
+    if sync:
+        return 'sync'
+    if name.startswith(('nccl', 'hccl')) or 'ncclKernel' in name:
+        return 'communication'
+    if 'Memcpy' in name or 'Memset' in name or name.startswith('dma'):
+        return 'memory'
+    return 'computation'
+
+
+def union(iv):
+    """Time covered by intervals [(start, end)]."""
+    busy, s, e = 0, None, None
+    for a, b in sorted(iv):
+        if s is not None and a <= e:
+            e = max(e, b)
+            continue
+        if s is not None:
+            busy += e - s
+        s, e = a, b
+    if s is not None:
+        busy += e - s
+    return busy
+
+
+def gpu(path):
+    """The GPU figures of a trace, None without GPU events."""
+    with open(path, 'rb') as f:
+        raw = f.read()
+    if raw[:2] == b'\x1f\x8b':
+        raw = gzip.decompress(raw)
+    elif raw[:4] == b'\x28\xb5\x2f\xfd':
+        raw = subprocess.run(['zstd', '-dcq'], input=raw, check=True,
+                             stdout=subprocess.PIPE).stdout
+    doc = json.loads(raw, parse_float=D)
+    evs = doc['traceEvents'] if isinstance(doc, dict) else doc
+    g, calls = [], []
+    for e in evs:
+        if not isinstance(e, dict) or 'ts' not in e or 'dur' not in e or \
+                not isinstance(e.get('cat'), str):
+            continue
+        if e['cat'] in ('Trace', 'python_function'):
+            continue
+        args = e.get('args') if isinstance(e.get('args'), dict) else {}
+        name = e.get('name') if isinstance(e.get('name'), str) else ''
+        corr = args.get('correlation')
+        corr = corr if isint(corr) else -1
+        ts = gns(e['ts'])
+        end = ts + gns(e['dur'])
+        if isint(args.get('stream')):
+            g.append((ts, end, name, ktype(name, e['cat'] == 'cuda_sync'),
+                      corr))
+        elif name in LAUNCHES:
+            calls.append((ts, end, corr))
+    if not g:
+        return None
+    kt = max(x[1] for x in g) - min(x[0] for x in g)
+    idle = kt - union([(x[0], x[1]) for x in g])
+    comp = union([(x[0], x[1]) for x in g if x[3] == 'computation'])
+    # Kernels: by name, Welford's mean as sst-gpu keeps it.
+    ks, order = {}, []
+    for ts, end, name, ty, _ in g:
+        if ty == 'sync':
+            continue
+        if name not in ks:
+            ks[name] = {'n': 0, 'sum': 0, 'max': 0, 'mean': 0.0, 'ty': ty}
+            order.append(name)
+        k = ks[name]
+        v = end - ts
+        if k['n'] == 0 or v > k['max']:
+            k['max'] = v
+        k['n'] += 1
+        k['sum'] += v
+        k['mean'] += (float(v) - k['mean']) / k['n']
+    order.sort(key=lambda n: (-ks[n]['sum'], n.encode()))
+    # Launches: each call joined to the GPU events of its correlation.
+    bycorr = {}
+    for x in g:
+        bycorr.setdefault(x[4], []).append(x)
+    delays, short = [], 0
+    for cs, ce, corr in calls:
+        for x in bycorr.get(corr, []):
+            delays.append(max(0, x[0] - ce))
+            if x[1] - x[0] < ce - cs:
+                short += 1
+    delays.sort()
+    return {'kt': kt, 'idle': idle, 'comp': comp,
+            'noncomp': kt - comp - idle,
+            'kernels': [(n, ks[n]) for n in order],
+            'delays': delays, 'short': short}
+
+
+def ts_(s):
+    """Seconds s in the unit that keeps them readable."""
+    if s >= 1:
+        return '%.3f s' % s
+    if s >= 0.001:
+        return '%.3f ms' % (s * 1e3)
+    if s > 0:
+        return '%.3f µs' % (s * 1e6)
+    return '0 s'
+
+
+def quant(xs, p):
+    """Quantile p of sorted xs, linear interpolation (numpy's default)."""
+    pos = p * (len(xs) - 1)
+    lo = int(pos)
+    v = float(xs[lo])
+    if lo + 1 < len(xs):
+        v += (xs[lo + 1] - xs[lo]) * (pos - lo)
+    return v
+
+
+def gpusection(acts):
+    gs = [(lab, a['gpu_']) for lab, a in acts if a['gpu_'] is not None]
+    if not gs:
+        return ''
+    rows = [['Actor', 'Kernel time', 'Idle', 'Compute', 'Non-compute']]
+    for lab, x in gs:
+        rows.append([lab, t(x['kt'])] + ['%s (%s)' % (t(x[k]), pc(x[k],
+                    x['kt'])) for k in ('idle', 'comp', 'noncomp')])
+    out = '\n## GPU time\n\n' + table(rows, 'lrrrr')
+    sh = [sec(x['idle']) / sec(x['kt']) if x['kt'] > 0 else 0
+          for _, x in gs]
+    b = l = 0
+    for i in range(len(sh)):
+        if sh[i] < sh[b]:
+            b = i
+        if sh[i] > sh[l]:
+            l = i
+    out += '\nBusiest GPU: %s, idle %.1f%% of its kernel time' % (
+        head(gs[b][0]), 100 * sh[b] / 1)
+    if len(gs) == 1:
+        out += ' (the only actor with GPU events).\n'
+    else:
+        out += '; idlest: %s, idle %.1f%%.\n' % (head(gs[l][0]),
+                                                  100 * sh[l] / 1)
+    for lab, x in gs:
+        out += '\n## GPU: %s\n\n' % head(lab)
+        d = x['delays']
+        if not d:
+            out += 'No launch call joined to a GPU event.\n'
+        else:
+            out += ('Launch delay: median %s, p95 %s over %d launch%s; '
+                    'kernels shorter than their launch call: %d.\n' % (
+                        ts_(quant(d, 0.5) / 1e9), ts_(quant(d, 0.95) / 1e9),
+                        len(d), '' if len(d) == 1 else 'es', x['short']))
+        ks = x['kernels']
+        tot = sum(k['sum'] for _, k in ks)
+        out += '\nTop kernels by total time %s:\n\n' % (
+            '(10 of %d)' % len(ks) if len(ks) > 10 else '(all %d)' % len(ks))
+        rows = [['Kernel', 'Type', 'Total', 'Share', 'Mean', 'Max']]
+        for n, k in ks[:10]:
+            rows.append([n, k['ty'], t(k['sum']), pc(k['sum'], tot),
+                         ts_(float('%.10g' % (k['mean'] / 1000.0)) / 1e6),
+                         t(k['max'])])
+        out += table(rows, 'llrrrr')
+    return out
+
+
 def main():
     args = sys.argv[1:]
     as_tsv = bool(args) and args[0] == '--tsv'
@@ -542,10 +720,13 @@ def main():
     loop = any(a['kind'] != 'none' for _, a in acts)
     if as_tsv:
         sys.stdout.write(tsv(acts))
-    elif loop:
-        sys.stdout.write(loopreport(title, acts))
+        return
+    for lab, f in labels(d):
+        dict(acts)[lab]['gpu_'] = gpu(os.path.join(d, f))
+    if loop:
+        sys.stdout.write(loopreport(title, acts) + gpusection(acts))
     else:
-        sys.stdout.write(legacy(title, acts))
+        sys.stdout.write(legacy(title, acts) + gpusection(acts))
 
 
 main()

@@ -5,7 +5,7 @@
 # messages go to standard error as they are.
 #
 # The expected outputs of the cases on traces (cgraph, pytorch, kineto,
-# mixed, same, compressed, legacymd) are what
+# mixed, same, compressed, legacymd, gpu, gpulegacy, gpufail) are what
 # tests/tools/cgraph-model.py prints for the same directory: a model of
 # the report over the JSON that runs no sst program (each case's why
 # says so).
@@ -60,6 +60,26 @@ compressed)
 	gzip -c "$fix/ac-gpu.json" >"$dir/a_1.1.pt.trace.json.gz" &&
 	    zstd -q -c "$fix/ac-loop-a.json" \
 	    >"$dir/b_2.2.pt.trace.json.zst" || exit 1 ;;
+gpu)
+	# GPU events on streams (sst-gpu(1)'s): two actors with Ray's loop,
+	# one of them gzip'd, and one without GPU events.
+	mkdir "$dir" || exit 1
+	cp "$fix/ac-gpu-a.json" "$dir/vm_1.1.pt.trace.json" &&
+	    gzip -c "$fix/ac-gpu-b.json" >"$dir/vm_2.1.pt.trace.json.gz" &&
+	    cp "$fix/ac-loop-a.json" "$dir/vm_3.1.pt.trace.json" || exit 1 ;;
+gpulegacy)
+	# GPU events on streams in a trace without Ray's loop.
+	mkdir "$dir" || exit 1
+	cp "$fix/gpu-two-streams.json" "$dir/r_3.1.pt.trace.json" || exit 1 ;;
+gpufail)
+	# A trace that says "stream": but that sst-gpu(1) cannot read (B/E
+	# spans only, no event with a dur), beside a good one.
+	mkdir "$dir" || exit 1
+	cp "$fix/gpu-two-streams.json" "$dir/r_3.1.pt.trace.json" &&
+	    printf '%s\n' '[{"ph": "B", "pid": 1, "tid": 1, "ts": 1,' \
+	    '"name": "step", "args": {"stream": 7}},' \
+	    '{"ph": "E", "pid": 1, "tid": 1, "ts": 5}]' \
+	    >"$dir/s_1.1.pt.trace.json" || exit 1 ;;
 legacymd)
 	# record_function names holding '|' and a newline.
 	mkdir "$dir" || exit 1
