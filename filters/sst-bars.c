@@ -1,0 +1,342 @@
+/*
+ * sst-bars: draw a TAB-separated table as stacked horizontal bars, one
+ * per row, in a self-contained SVG: the first column labels the bar,
+ * the columns drawn (-b, by default all the others, or idle, compute
+ * and non-compute time for sst-gpu -F temporal's table) are its
+ * segments, in the order given, with a legend and an axis from 0 to
+ * the longest bar.  Cells are decoded from the sst(5) escapes, as
+ * sst-table(1) reads them; a drawn cell is a finite number >= 0.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sst.h"
+#include "svg.h"
+
+#define WIDTH	800	/* the picture */
+#define PAD	10
+#define BAR	20	/* a bar's height */
+#define STEP	30	/* from one bar to the next */
+#define CHARW	7	/* a character's width at 12 px, roughly */
+#define LABMAX	40	/* characters of a label; longer ones end in .. */
+#define MAXCOLS	64
+
+/* sst-gpu -F temporal's header: its columns 2 to 4 by default. */
+static const char temporal[] = "rank\tidle_time(us)\tcompute_time(us)\t"
+    "non_compute_time(us)\tkernel_time(us)\tidle_time_pctg\t"
+    "compute_time_pctg\tnon_compute_time_pctg";
+
+/* Colours of the segments, in turn: grey first (HTA's idle). */
+static const char *colour[] = {
+	"#bab0ac", "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+	"#edc948", "#b07aa1", "#ff9da7", "#9c755f"
+};
+
+struct table {
+	struct buf	 head[MAXCOLS];	/* header cells, as SVG text */
+	size_t		 ncols;
+	size_t		 col[MAXCOLS];	/* the columns drawn, 0-based */
+	size_t		 ndraw;
+	struct buf	 lab;		/* labels as SVG text, NUL after each */
+	struct buf	 tip;		/* the drawn cells as SVG text, ditto */
+	double		*v;		/* nrows x ndraw values */
+	size_t		 nrows, labw;
+};
+
+static __dead void
+usage(int help)
+{
+	sst_usage(help, "usage: sst-bars [-b columns] [--title text] "
+	    "[file]\n");
+}
+
+/* The number of code points of s. */
+static size_t
+cplen(const char *s)
+{
+	size_t k = 0;
+
+	for (; *s != '\0'; s++)
+		k += ((unsigned char)*s & 0xc0) != 0x80;
+	return k;
+}
+
+/* Parse -b: 1-based column numbers and ranges a-b, comma-separated. */
+static void
+parsecols(struct table *t, const char *s)
+{
+	const char *err;
+	char *d, *p, *q, *dash;
+	long long a, b;
+
+	d = xstrdup(s);
+	for (p = d; p != NULL; p = q) {
+		if ((q = strchr(p, ',')) != NULL)
+			*q++ = '\0';
+		b = -1;
+		if ((dash = strchr(p, '-')) != NULL) {
+			*dash = '\0';
+			b = strtonum(dash + 1, 2, MAXCOLS, &err);
+			if (err != NULL)
+				errx(2, "-b: column %s: %s", dash + 1, err);
+		}
+		a = strtonum(p, 2, MAXCOLS, &err);
+		if (err != NULL)
+			errx(2, "-b: column %s: %s", p, err);
+		if (b == -1)
+			b = a;
+		if (b < a)
+			errx(2, "-b: empty range: %lld-%lld", a, b);
+		for (; a <= b; a++) {
+			if (t->ndraw == MAXCOLS)
+				errx(2, "-b: more than %d columns", MAXCOLS);
+			t->col[t->ndraw++] = (size_t)a - 1;
+		}
+	}
+	free(d);
+}
+
+/* The header: its cells, and the columns drawn when -b gave none. */
+static void
+header(struct table *t, struct lines *l, const char *line, size_t len)
+{
+	const char *p = line, *e = line + len, *q;
+	size_t i;
+
+	for (t->ncols = 0;; p = q + 1) {
+		if ((q = memchr(p, '\t', (size_t)(e - p))) == NULL)
+			q = e;
+		if (t->ncols == MAXCOLS)
+			errx(1, "%s:1: more than %d columns", lines_name(l),
+			    MAXCOLS);
+		buf_init(&t->head[t->ncols]);
+		svg_text(&t->head[t->ncols++], p, (size_t)(q - p), SVG_XML,
+		    0);
+		if (q == e)
+			break;
+	}
+	if (t->ndraw == 0 && len == strlen(temporal) &&
+	    memcmp(line, temporal, len) == 0)
+		parsecols(t, "2-4");
+	else if (t->ndraw == 0)
+		for (i = 1; i < t->ncols; i++)
+			t->col[t->ndraw++] = i;
+	for (i = 0; i < t->ndraw; i++)
+		if (t->col[i] >= t->ncols)
+			errx(1, "%s:1: -b: no column %zu: the table has %zu",
+			    lines_name(l), t->col[i] + 1, t->ncols);
+	if (t->ndraw == 0)
+		errx(1, "%s:1: one column: sst-bars draws the numbers of the "
+		    "columns after the first", lines_name(l));
+}
+
+/* One data row: its label, and its drawn cells read as numbers. */
+static void
+row(struct table *t, struct lines *l, const char *line, size_t len)
+{
+	const char *cell[MAXCOLS], *p = line, *e = line + len, *q;
+	size_t n[MAXCOLS], k = 0, i, j;
+	double v, sum = 0;
+	char *end, num[64];
+
+	for (;; p = q + 1) {
+		if ((q = memchr(p, '\t', (size_t)(e - p))) == NULL)
+			q = e;
+		if (k < MAXCOLS)
+			cell[k] = p, n[k] = (size_t)(q - p);
+		k++;
+		if (q == e)
+			break;
+	}
+	if (k != t->ncols)
+		errx(1, "%s:%llu: expected %zu cells", lines_name(l),
+		    lines_lineno(l), t->ncols);
+	t->v = xreallocarray(t->v, (t->nrows + 1) * t->ndraw, sizeof(*t->v));
+	for (i = 0; i < t->ndraw; i++) {
+		j = t->col[i];
+		snprintf(num, sizeof(num), "%.*s", (int)n[j], cell[j]);
+		if (n[j] == 0)
+			errx(1, "%s:%llu: %s: an empty cell", lines_name(l),
+			    lines_lineno(l), t->head[j].data);
+		if (n[j] >= sizeof(num) ||
+		    strspn(num, "0123456789.eE+-") != n[j] ||
+		    (v = strtod(num, &end), *end != '\0'))
+			errx(1, "%s:%llu: %s: not a number: %.*s",
+			    lines_name(l), lines_lineno(l), t->head[j].data,
+			    (int)n[j], cell[j]);
+		if (!isfinite(v) || !isfinite(sum + v))
+			errx(1, "%s:%llu: %s: out of range: %s",
+			    lines_name(l), lines_lineno(l), t->head[j].data,
+			    num);
+		if (v < 0)
+			errx(1, "%s:%llu: %s: negative: %s", lines_name(l),
+			    lines_lineno(l), t->head[j].data, num);
+		t->v[t->nrows * t->ndraw + i] = v;
+		sum += v;
+		svg_text(&t->tip, cell[j], n[j], SVG_XML, 0);
+		buf_addc(&t->tip, '\0');
+	}
+	i = t->lab.len;
+	svg_text(&t->lab, cell[0], n[0], SVG_XML, LABMAX);
+	buf_addc(&t->lab, '\0');
+	if ((j = cplen(t->lab.data + i)) > t->labw)
+		t->labw = j;
+	t->nrows++;
+}
+
+/* The unit of the drawn columns when all headers end in the same (u). */
+static const char *
+unit(const struct table *t, char *u, size_t size)
+{
+	const char *h, *o;
+	char v[64];
+	size_t i, n;
+
+	u[0] = '\0';
+	for (i = 0; i < t->ndraw; i++) {
+		h = t->head[t->col[i]].data;
+		n = strlen(h);
+		if ((o = strrchr(h, '(')) == NULL || h[n - 1] != ')' ||
+		    n - (size_t)(o - h) - 2 >= sizeof(v))
+			return "";
+		snprintf(v, sizeof(v), "%.*s", (int)(n - (size_t)(o - h) - 2),
+		    o + 1);
+		if (i > 0 && strcmp(u, v) != 0)
+			return "";
+		snprintf(u, size, "%s", v);
+	}
+	return strcmp(u, "us") == 0 ? "\xc2\xb5s" : u;
+}
+
+/* The picture. */
+static void
+draw(const struct table *t, const char *title)
+{
+	struct buf tb;
+	const char *lab = t->lab.data, *tip = t->tip.data;
+	char a[32], b[32], c[32], u[64];
+	double max = 0, s, scale, x0, plot;
+	size_t r, i;
+	int top, ax, ly, lx;
+
+	for (r = 0; r < t->nrows; r++) {
+		for (s = 0, i = 0; i < t->ndraw; i++)
+			s += t->v[r * t->ndraw + i];
+		if (s > max)
+			max = s;
+	}
+	x0 = PAD + CHARW * t->labw + PAD;
+	plot = WIDTH - x0 - PAD;
+	scale = max > 0 ? plot / max : 0;
+	top = title != NULL ? 40 : PAD;
+	ax = top + (int)t->nrows * STEP + 5;
+	ly = ax + 35;
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+	    "font-size=\"12\">\n", WIDTH, ly + 10, WIDTH, ly + 10);
+	if (title != NULL) {
+		buf_init(&tb);
+		svg_text(&tb, title, strlen(title), SVG_XML, 0);
+		printf("<title>%s</title>\n<rect width=\"100%%\" "
+		    "height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"%d\" "
+		    "y=\"24\" font-size=\"16\" text-anchor=\"middle\">%s"
+		    "</text>\n", tb.data, WIDTH / 2, tb.data);
+		buf_free(&tb);
+	} else
+		printf("<rect width=\"100%%\" height=\"100%%\" "
+		    "fill=\"#ffffff\"/>\n");
+	for (r = 0; r < t->nrows; r++, lab += strlen(lab) + 1) {
+		int y = top + (int)r * STEP;
+
+		printf("<text x=\"%s\" y=\"%d\" text-anchor=\"end\">%s</text>"
+		    "\n", svg_num(a, sizeof(a), x0 - PAD / 2), y + 15, lab);
+		for (s = 0, i = 0; i < t->ndraw; i++, tip += strlen(tip) + 1) {
+			double v = t->v[r * t->ndraw + i];
+
+			printf("<rect x=\"%s\" y=\"%d\" width=\"%s\" "
+			    "height=\"%d\" fill=\"%s\"><title>%s %s: %s"
+			    "</title></rect>\n", svg_num(a, sizeof(a), x0 +
+			    s * scale), y, svg_num(b, sizeof(b), v * scale),
+			    BAR, colour[i % 10], lab,
+			    t->head[t->col[i]].data, tip);
+			s += v;
+		}
+	}
+	printf("<line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\" "
+	    "stroke=\"#000000\"/>\n", svg_num(a, sizeof(a), x0), ax,
+	    svg_num(b, sizeof(b), x0 + plot), ax);
+	printf("<text x=\"%s\" y=\"%d\">0</text>\n<text x=\"%s\" y=\"%d\" "
+	    "text-anchor=\"end\">%s%s%s</text>\n", a, ax + 15, b, ax + 15,
+	    svg_num(c, sizeof(c), max), *unit(t, u, sizeof(u)) ? " " : "",
+	    unit(t, u, sizeof(u)));
+	for (lx = (int)x0, i = 0; i < t->ndraw; i++) {
+		const char *h = t->head[t->col[i]].data;
+
+		printf("<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
+		    "fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%s</text>\n", lx,
+		    ly - 10, colour[i % 10], lx + 14, ly, h);
+		lx += 14 + CHARW * (int)cplen(h) + 16;
+	}
+	printf("</svg>\n");
+}
+
+int
+main(int argc, char *argv[])
+{
+	static struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "title", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct table t;
+	struct lines *l;
+	const char *title = NULL, *path;
+	char *line;
+	size_t len;
+	int ch, fd;
+
+	sst_init();
+	buf_init(&t.lab);
+	buf_init(&t.tip);
+	while ((ch = getopt_long(argc, argv, "b:h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			t.ndraw = 0;
+			parsecols(&t, optarg);
+			break;
+		case 'h':
+			usage(1);
+		case 'L':
+			title = optarg;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(0);
+	path = argc == 1 ? argv[0] : "-";
+	fd = xopen(path);
+	l = lines_open(fd, path);
+	while ((line = lines_next(l, &len)) != NULL) {
+		if (t.ncols == 0)
+			header(&t, l, line, len);
+		else
+			row(&t, l, line, len);
+	}
+	if (t.nrows == 0)
+		errx(1, "%s: no rows: sst-bars reads a TAB-separated table "
+		    "with a header row, as sst-gpu writes", lines_name(l));
+	draw(&t, title);
+	lines_close(l);
+	fshut(stdout, "stdout");
+	return 0;
+}
