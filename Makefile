@@ -158,6 +158,27 @@ pictures: all
 	    file://$(CURDIR)/$(PICS)/demo-flame.svg 2>/dev/null; \
 	    st=$$?; rm -rf $$t; exit $$st
 	pipelines/sst-graph -o $(PICS)/demo-callgraph.png build/demo.sst
+	@if [ -d $(CORPUS)/pytorch ]; then $(MAKE) --no-print-directory \
+	    $(PICS)/gpu-temporal.svg; else echo "make pictures: no" \
+	    "$(CORPUS)/pytorch: gpu-temporal.svg not remade" >&2; fi
+
+# The shares of GPU time (idle, compute, non-compute) of the public
+# PyTorch traces of the corpus that have GPU events, sst-gpu -F temporal
+# drawn by sst-bars, one bar per trace named by a word of its file name.
+CORPUS	= ../shared/corpus
+GPUPIC	= amd alexnet nccl sampled
+GPUTITLE = GPU time of the PyTorch traces, as HTA's temporal breakdown
+$(PICS)/gpu-temporal.svg: bin/sst-gpu bin/sst-bars
+	@mkdir -p $(PICS) build
+	printf 'trace\tidle (%%)\tcompute (%%)\tnon-compute (%%)\n' \
+	    >build/gpu.tsv
+	for t in $(GPUPIC); do \
+	    bin/sst-gpu -F temporal $(CORPUS)/pytorch/HTA__*$$t*.json \
+	    >build/gpu1.tsv && awk -F '\t' -v n=$$t 'NR == 2 { print n "\t" \
+	    $$6 "\t" $$7 "\t" $$8 }' build/gpu1.tsv >>build/gpu.tsv || exit; \
+	done
+	bin/sst-bars --title "$(GPUTITLE)" build/gpu.tsv >$@.tmp
+	mv $@.tmp $@
 
 build/genpyspy: bench/genpyspy.c
 	@mkdir -p build
