@@ -23,7 +23,7 @@
 #define BAR	20	/* a bar's height */
 #define STEP	30	/* from one bar to the next */
 #define CHARW	7	/* a character's width at 12 px, roughly */
-#define LABMAX	40	/* characters of a label; longer ones end in .. */
+#define LABMAX	40	/* characters of a label, the longer end in .. */
 #define MAXCOLS	64
 
 /* sst-gpu -F temporal's header: its columns 2 to 4 by default. */
@@ -40,12 +40,12 @@ static const char *colour[] = {
 struct table {
 	struct buf	 head[MAXCOLS];	/* header cells, as SVG text */
 	size_t		 ncols;
-	size_t		 col[MAXCOLS];	/* the columns drawn, 0-based */
+	size_t		 col[MAXCOLS];	/* columns drawn, from 0 */
 	size_t		 ndraw;
-	struct buf	 lab;		/* labels as SVG text, NUL after each */
-	struct buf	 tip;		/* the drawn cells as SVG text, ditto */
+	struct buf	 lab;		/* labels, SVG text, NUL-ended */
+	struct buf	 tip;		/* drawn cells, ditto */
 	double		*v;		/* nrows x ndraw values */
-	size_t		 nrows, labw;
+	size_t		 nrows, cap, labw;
 };
 
 static __dead void
@@ -143,6 +143,7 @@ row(struct table *t, struct lines *l, const char *line, size_t len)
 	size_t n[MAXCOLS], k = 0, i, j;
 	double v, sum = 0;
 	char *end, num[64];
+	const char *why;
 
 	for (;; p = q + 1) {
 		if ((q = memchr(p, '\t', (size_t)(e - p))) == NULL)
@@ -156,26 +157,22 @@ row(struct table *t, struct lines *l, const char *line, size_t len)
 	if (k != t->ncols)
 		errx(1, "%s:%llu: expected %zu cells", lines_name(l),
 		    lines_lineno(l), t->ncols);
-	t->v = xreallocarray(t->v, (t->nrows + 1) * t->ndraw, sizeof(*t->v));
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->v = xreallocarray(t->v, t->cap * t->ndraw, sizeof(*t->v));
+	}
 	for (i = 0; i < t->ndraw; i++) {
 		j = t->col[i];
 		snprintf(num, sizeof(num), "%.*s", (int)n[j], cell[j]);
-		if (n[j] == 0)
-			errx(1, "%s:%llu: %s: an empty cell", lines_name(l),
-			    lines_lineno(l), t->head[j].data);
-		if (n[j] >= sizeof(num) ||
-		    strspn(num, "0123456789.eE+-") != n[j] ||
-		    (v = strtod(num, &end), *end != '\0'))
-			errx(1, "%s:%llu: %s: not a number: %.*s",
-			    lines_name(l), lines_lineno(l), t->head[j].data,
-			    (int)n[j], cell[j]);
-		if (!isfinite(v) || !isfinite(sum + v))
-			errx(1, "%s:%llu: %s: out of range: %s",
-			    lines_name(l), lines_lineno(l), t->head[j].data,
-			    num);
-		if (v < 0)
-			errx(1, "%s:%llu: %s: negative: %s", lines_name(l),
-			    lines_lineno(l), t->head[j].data, num);
+		v = strtod(num, &end);
+		why = n[j] == 0 ? "an empty cell" : n[j] >= sizeof(num) ||
+		    strspn(num, "0123456789.eE+-") != n[j] || *end != '\0' ?
+		    "not a number: " : !isfinite(v) || !isfinite(sum + v) ?
+		    "out of range: " : v < 0 ? "negative: " : NULL;
+		if (why != NULL)
+			errx(1, "%s:%llu: %s: %s%.*s", lines_name(l),
+			    lines_lineno(l), t->head[j].data, why,
+			    n[j] == 0 ? 0 : (int)n[j], cell[j]);
 		t->v[t->nrows * t->ndraw + i] = v;
 		sum += v;
 		svg_text(&t->tip, cell[j], n[j], SVG_XML, 0);
@@ -240,17 +237,16 @@ draw(const struct table *t, const char *title)
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 	    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
 	    "font-size=\"12\">\n", WIDTH, ly + 10, WIDTH, ly + 10);
+	buf_init(&tb);
 	if (title != NULL) {
-		buf_init(&tb);
 		svg_text(&tb, title, strlen(title), SVG_XML, 0);
-		printf("<title>%s</title>\n<rect width=\"100%%\" "
-		    "height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"%d\" "
-		    "y=\"24\" font-size=\"16\" text-anchor=\"middle\">%s"
-		    "</text>\n", tb.data, WIDTH / 2, tb.data);
-		buf_free(&tb);
-	} else
-		printf("<rect width=\"100%%\" height=\"100%%\" "
-		    "fill=\"#ffffff\"/>\n");
+		printf("<title>%s</title>\n", tb.data);
+	}
+	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	if (title != NULL)
+		printf("<text x=\"%d\" y=\"24\" font-size=\"16\" "
+		    "text-anchor=\"middle\">%s</text>\n", WIDTH / 2, tb.data);
+	buf_free(&tb);
 	for (r = 0; r < t->nrows; r++, lab += strlen(lab) + 1) {
 		int y = top + (int)r * STEP;
 
