@@ -25,6 +25,21 @@ pseudo-process "Spans", and names python_function spans
   Else the report of record_function traces: per file threads, busy
   time, spans, kernel time, top span and top ten ops, and across files.
 
+  Then, when some trace has GPU events (sst-gpu(1)'s: an event with a
+  ts, a dur, a cat other than Trace and python_function and an integer
+  args.stream; times read as decimal microseconds rounded half away
+  from zero to whole nanoseconds, as sst-gpu reads them), the GPU
+  section: per such trace its kernel time (first start to last end),
+  idle (what the union of its GPU events leaves), compute (the union
+  of its computation kernels) and non-compute (the rest); the busiest
+  (least idle share) and idlest GPU; the launch delays (each launch
+  call, by name, joined by args.correlation to every GPU event of that
+  correlation: the event's start minus the call's end, at least 0),
+  their median and 95th percentile by linear interpolation (numpy's
+  default), the events shorter than their call; its kernels by total
+  time (synchronisation left out; ties by name), with Welford's mean
+  printed as sst-gpu prints it (%.10g microseconds).
+
 Traces compressed with gzip (the gzip module) or zstd (zstd -dc) are
 read as well.
 

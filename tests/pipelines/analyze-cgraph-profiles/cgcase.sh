@@ -61,12 +61,15 @@ compressed)
 	    zstd -q -c "$fix/ac-loop-a.json" \
 	    >"$dir/b_2.2.pt.trace.json.zst" || exit 1 ;;
 gpu)
-	# GPU events on streams (sst-gpu(1)'s): two actors with Ray's loop,
-	# one of them gzip'd, and one without GPU events.
+	# GPU events on streams (sst-gpu(1)'s): actors with Ray's loop,
+	# one plain, the same one gzip'd and zstd'd, and one without GPU
+	# events.
 	mkdir "$dir" || exit 1
 	cp "$fix/ac-gpu-a.json" "$dir/vm_1.1.pt.trace.json" &&
 	    gzip -c "$fix/ac-gpu-b.json" >"$dir/vm_2.1.pt.trace.json.gz" &&
-	    cp "$fix/ac-loop-a.json" "$dir/vm_3.1.pt.trace.json" || exit 1 ;;
+	    cp "$fix/ac-loop-a.json" "$dir/vm_3.1.pt.trace.json" &&
+	    zstd -q -c "$fix/ac-gpu-b.json" \
+	    >"$dir/vm_4.1.pt.trace.json.zst" || exit 1 ;;
 gpulegacy)
 	# GPU events on streams in a trace without Ray's loop.
 	mkdir "$dir" || exit 1
