@@ -188,25 +188,20 @@ row(struct table *t, struct lines *l, const char *line, size_t len)
 
 /* The unit of the drawn columns when all headers end in the same (u). */
 static const char *
-unit(const struct table *t, char *u, size_t size)
+unit(const struct table *t)
 {
+	static char u[64];
 	const char *h, *o;
-	char v[64];
-	size_t i, n;
+	size_t i;
 
-	u[0] = '\0';
 	for (i = 0; i < t->ndraw; i++) {
 		h = t->head[t->col[i]].data;
-		n = strlen(h);
-		if ((o = strrchr(h, '(')) == NULL || h[n - 1] != ')' ||
-		    n - (size_t)(o - h) - 2 >= sizeof(v))
+		if ((o = strrchr(h, '(')) == NULL || h[strlen(h) - 1] != ')' ||
+		    strlen(o) > sizeof(u) || (i > 0 && strcmp(u, o + 1) != 0))
 			return "";
-		snprintf(v, sizeof(v), "%.*s", (int)(n - (size_t)(o - h) - 2),
-		    o + 1);
-		if (i > 0 && strcmp(u, v) != 0)
-			return "";
-		snprintf(u, size, "%s", v);
+		strlcpy(u, o + 1, sizeof(u));
 	}
+	u[strlen(u) - 1] = '\0';
 	return strcmp(u, "us") == 0 ? "\xc2\xb5s" : u;
 }
 
@@ -215,8 +210,8 @@ static void
 draw(const struct table *t, const char *title)
 {
 	struct buf tb;
-	const char *lab = t->lab.data, *tip = t->tip.data;
-	char a[32], b[32], c[32], u[64];
+	const char *lab = t->lab.data, *tip = t->tip.data, *u;
+	char a[32], b[32], c[32];
 	double max = 0, s, scale, x0, plot;
 	size_t r, i;
 	int top, ax, ly, lx;
@@ -267,10 +262,11 @@ draw(const struct table *t, const char *title)
 	printf("<line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\" "
 	    "stroke=\"#000000\"/>\n", svg_num(a, sizeof(a), x0), ax,
 	    svg_num(b, sizeof(b), x0 + plot), ax);
+	u = unit(t);
 	printf("<text x=\"%s\" y=\"%d\">0</text>\n<text x=\"%s\" y=\"%d\" "
 	    "text-anchor=\"end\">%s%s%s</text>\n", a, ax + 15, b, ax + 15,
-	    svg_num(c, sizeof(c), max), *unit(t, u, sizeof(u)) ? " " : "",
-	    unit(t, u, sizeof(u)));
+	    svg_num(c, sizeof(c), max), *u != '\0' ? " " : "",
+	    u);
 	for (lx = (int)x0, i = 0; i < t->ndraw; i++) {
 		const char *h = t->head[t->col[i]].data;
 
