@@ -260,8 +260,9 @@ main(int argc, char *argv[])
 		if (!(f.t.node[i].func & FLAME_THREAD) &&
 		    (d = fabs(f.t.w[i] - FLAME_WA(&f.t, i))) > f.maxdelta)
 			f.maxdelta = d;
-	flame_byname(&f.t, &f.cg);
 	f.span = f.width - 2 * PAD;
+	flame_prune(&f.t, f.cg.total, f.span, f.minwidth);
+	flame_byname(&f.t, &f.cg);
 	snprintf(f.mergenote, sizeof(f.mergenote), "each narrower than %s "
 	    "px, merged", svg_num(nb, sizeof(nb), f.minwidth));
 	flame_walk(&f.t, PAD, f.cg.total, f.span, f.minwidth, frame, &f);
