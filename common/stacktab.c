@@ -36,6 +36,8 @@ struct node {
 
 #define AHEAD		8	/* levels whose slots are loaded ahead */
 #define ROOTHASH	0x9e3779b9u
+/* 8 bits of a path hash, not those of its slot: the node is read only on a match. */
+#define TAG(h)		((unsigned char)((h) >> 24))
 
 struct stacktab {
 	struct htab	*frames;
@@ -43,6 +45,7 @@ struct stacktab {
 	size_t		 n;
 	size_t		 cap;
 	uint32_t	*slots;		/* node id + 1; 0: empty */
+	unsigned char	*tags;		/* by slot: TAG() of its path hash */
 	size_t		 mask;		/* slots - 1, a power of two less 1 */
 	/* The last stack interned: its text, and its path's nodes. */
 	struct buf	 last;
@@ -76,6 +79,7 @@ stk_new(void)
 	t->n = 1;
 	t->mask = 2047;
 	t->slots = xcalloc(t->mask + 1, sizeof(*t->slots));
+	t->tags = xcalloc(t->mask + 1, 1);
 	buf_init(&t->last);
 	return t;
 }
@@ -88,6 +92,7 @@ stk_free(struct stacktab *t)
 	ht_free(t->frames);
 	free(t->nodes);
 	free(t->slots);
+	free(t->tags);
 	free(t->path);
 	free(t->ph);
 	free(t->fid);
@@ -142,8 +147,10 @@ rehash(struct stacktab *t)
 	size_t i, j;
 
 	free(t->slots);
+	free(t->tags);
 	t->mask = t->mask * 2 + 1;
 	t->slots = xcalloc(t->mask + 1, sizeof(*t->slots));
+	t->tags = xcalloc(t->mask + 1, 1);
 	h = xreallocarray(NULL, t->n, sizeof(*h));
 	h[0] = ROOTHASH;
 	for (i = 1; i < t->n; i++) {
@@ -152,6 +159,7 @@ rehash(struct stacktab *t)
 		while (t->slots[j] != 0)
 			j = (j + 1) & t->mask;
 		t->slots[j] = (uint32_t)i + 1;
+		t->tags[j] = TAG(h[i]);
 	}
 	free(h);
 }
@@ -166,7 +174,7 @@ child(struct stacktab *t, uint32_t parent, uint32_t frame, uint32_t h)
 	j = h & t->mask;
 	while ((id = t->slots[j]) != 0) {
 		id--;
-		if (t->nodes[id].parent == parent &&
+		if (t->tags[j] == TAG(h) && t->nodes[id].parent == parent &&
 		    t->nodes[id].frame == frame)
 			return id;
 		j = (j + 1) & t->mask;
@@ -181,6 +189,7 @@ child(struct stacktab *t, uint32_t parent, uint32_t frame, uint32_t h)
 	t->nodes[id].parent = parent;
 	t->nodes[id].frame = frame;
 	t->slots[j] = id + 1;
+	t->tags[j] = TAG(h);
 	if (t->n * 4 > t->mask * 3)
 		rehash(t);
 	return id;
@@ -237,13 +246,18 @@ stk_intern(struct stacktab *t, const char *s, size_t n)
 	}
 	m++;
 	/* Then the walk, the slots and nodes of levels below loaded. */
-	for (l = keep; l < m && l < keep + AHEAD; l++)
+	for (l = keep; l < m && l < keep + AHEAD; l++) {
 		__builtin_prefetch(&t->slots[t->ph[l] & t->mask]);
+		__builtin_prefetch(&t->tags[t->ph[l] & t->mask]);
+	}
 	id = keep ? t->path[keep - 1] : STK_ROOT;
 	for (i = keep; i < m; i++) {
-		if (i + AHEAD < m)
+		if (i + AHEAD < m) {
 			__builtin_prefetch(&t->slots[t->ph[i + AHEAD] &
 			    t->mask]);
+			__builtin_prefetch(&t->tags[t->ph[i + AHEAD] &
+			    t->mask]);
+		}
 		if (i + AHEAD / 2 < m && (k = t->slots[t->ph[i + AHEAD / 2] &
 		    t->mask]) != 0)
 			__builtin_prefetch(&t->nodes[k - 1]);
