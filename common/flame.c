@@ -32,6 +32,8 @@
 
 #define AHEAD		8	/* levels whose slots are loaded ahead */
 #define ROOTHASH	0x9e3779b9u
+/* 8 bits of a path hash, not its slot's: a probe reads a node on a match. */
+#define TAG(h)		((unsigned char)((h) >> 24))
 /* flame_prune()'s map: a drawn node, one not seen, the new id. */
 #define SHOWN		0x80000000u
 #define HIDDEN		0x40000000u
@@ -63,11 +65,13 @@ grow(struct flame *t)
 	uint32_t *h;
 
 	free(t->slot);
+	free(t->tag);
 	/* At least twice the slots, and 4 / 3 of the nodes. */
 	need = 4 * (t->n + 1) / 3 > t->nslot ? 4 * (t->n + 1) / 3 + 1 :
 	    t->nslot + 1;
 	t->nslot = xgrowcap(t->nslot, need, 1024);
 	t->slot = xhugezero(t->nslot, sizeof(*t->slot));
+	t->tag = xhugezero(t->nslot, 1);
 	h = xreallocarray(NULL, t->n + 1, sizeof(*h));
 	for (i = 0; i < t->n; i++) {
 		h[i] = i == 0 ? ROOTHASH : pathhash(h[t->node[i].parent],
@@ -76,6 +80,7 @@ grow(struct flame *t)
 		while (t->slot[k] != 0)
 			k = (k + 1) & (t->nslot - 1);
 		t->slot[k] = (uint32_t)i + 1;
+		t->tag[k] = TAG(h[i]);
 	}
 	free(h);
 }
@@ -136,6 +141,8 @@ child(struct flame *t, uint32_t p, uint32_t f, uint32_t h)
 		grow(t);
 	for (k = h & (t->nslot - 1); t->slot[k] != 0;
 	    k = (k + 1) & (t->nslot - 1)) {
+		if (t->tag[k] != TAG(h))
+			continue;
 		nd = &t->node[t->slot[k] - 1];
 		if (nd->parent == p && nd->func == f)
 			return t->slot[k] - 1;
@@ -146,6 +153,7 @@ child(struct flame *t, uint32_t p, uint32_t f, uint32_t h)
 	if (t->n == t->cap)
 		more(t);
 	t->slot[k] = id + 1;
+	t->tag[k] = TAG(h);
 	t->node[id].parent = p;
 	t->node[id].func = f;
 	t->w[id] = 0;
@@ -168,6 +176,7 @@ void
 flame_free(struct flame *t)
 {
 	free(t->slot);
+	free(t->tag);
 	free(t->node);
 	free(t->ph);
 	free(t->w);
@@ -265,13 +274,18 @@ flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
 		t->ph[l] = h = pathhash(h, fn[l]);
 	}
 	addto(t, nd, w, wa);
-	for (l = 0; t->slot != NULL && l < m && l < AHEAD; l++)
+	for (l = 0; t->slot != NULL && l < m && l < AHEAD; l++) {
 		__builtin_prefetch(&t->slot[t->ph[l] & (t->nslot - 1)]);
+		__builtin_prefetch(&t->tag[t->ph[l] & (t->nslot - 1)]);
+	}
 	for (l = 0; l < m; l++) {
 		if (t->slot != NULL) {
-			if (l + AHEAD < m)
+			if (l + AHEAD < m) {
 				__builtin_prefetch(&t->slot[t->ph[l + AHEAD] &
 				    (t->nslot - 1)]);
+				__builtin_prefetch(&t->tag[t->ph[l + AHEAD] &
+				    (t->nslot - 1)]);
+			}
 			if (l + AHEAD / 2 < m && (s = t->slot[t->ph[l +
 			    AHEAD / 2] & (t->nslot - 1)]) != 0)
 				__builtin_prefetch(&t->node[s - 1]);
@@ -321,7 +335,9 @@ flame_prune(struct flame *t, double total, double span, double minwidth)
 	size_t i, k, m;
 
 	free(t->slot);
+	free(t->tag);
 	t->slot = NULL;
+	t->tag = NULL;
 	t->nslot = 0;
 	map = visible(t, total, span, minwidth, &m);
 	/*
@@ -375,7 +391,9 @@ link(struct flame *t, size_t *ix)
 	size_t i, j, k;
 
 	free(t->slot);
+	free(t->tag);
 	t->slot = NULL;
+	t->tag = NULL;
 	t->nslot = 0;
 	free(t->first);
 	free(t->next);

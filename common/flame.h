@@ -19,6 +19,7 @@ struct fnode {
 };
 struct flame {
 	uint32_t	*slot;		/* by path hash: node + 1 */
+	unsigned char	*tag;		/* by slot: 8 bits of its path hash */
 	size_t		 nslot;
 	struct fnode	*node;
 	uint32_t	*ph;		/* flame_add()'s path hashes, functions */
