@@ -36,7 +36,7 @@ struct node {
 
 #define AHEAD		8	/* levels whose slots are loaded ahead */
 #define ROOTHASH	0x9e3779b9u
-/* 8 bits of a path hash, not those of its slot: the node is read only on a match. */
+/* 8 bits of a path hash, not its slot's: a node is read on a match only. */
 #define TAG(h)		((unsigned char)((h) >> 24))
 
 struct stacktab {
@@ -164,7 +164,7 @@ rehash(struct stacktab *t)
 	free(h);
 }
 
-/* The node of frame id frame under node parent, made if new; h: its path hash. */
+/* Frame id frame's node under node parent, made if new; h: its path hash. */
 static uint32_t
 child(struct stacktab *t, uint32_t parent, uint32_t frame, uint32_t h)
 {
