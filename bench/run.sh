@@ -691,17 +691,19 @@ bench "sst-flatten z200k | sst-flame" z200k "sst-flatten sst-flame" \
 # the programs of that bin/ ("before" rows).  The line after each
 # stream gives the limit of the issue: 64 MB or 20% of the input,
 # whichever is larger.  The streams are made only when a case runs.
-for k in p200 z200k; do
+# (once() and measure() set k and w: other names here.)
+export BENCH_BEFORE
+for sk in p200 z200k; do
 	want=0
 	for c in sst-merge sst-diff sst-dot sst-flame; do
-		case "$c $k stream" in
+		case "$c $sk stream" in
 		$only) want=1 ;;
 		esac
 	done
 	[ "$want" -eq 1 ] || continue
-	eval "src=\${in_$k:-}"
-	mkinput "stream-$k.sst" sst-flatten "$src"
-	eval "in_st$k=\$dir/stream-\$k.sst"
+	eval "src=\${in_$sk:-}"
+	mkinput "stream-$sk.sst" sst-flatten "$src"
+	eval "in_st$sk=\$dir/stream-\$sk.sst"
 	for c in sst-merge sst-diff sst-dot sst-flame; do
 		cmd="$c \"\$F\" >/dev/null"
 		base=''
@@ -709,18 +711,17 @@ for k in p200 z200k; do
 			cmd='sst-diff "$F" "$F" >/dev/null'
 			base='cat "$F" "$F" | cat >/dev/null'
 		fi
-		bench "$c $k stream" "st$k" "$c" "$cmd"
+		bench "$c $sk stream" "st$sk" "$c" "$cmd"
 		[ -n "${BENCH_BEFORE:-}" ] &&
-		    bench "$c $k stream before" "st$k" "$BENCH_BEFORE/$c" \
+		    bench "$c $sk stream before" "st$sk" "$BENCH_BEFORE/$c" \
 		    "\"\$BENCH_BEFORE\"/$cmd"
 		base=''
 	done
-	awk -v n="$(wc -c <"$dir/stream-$k.sst")" -v k="$k" 'BEGIN {
+	awk -v n="$(wc -c <"$dir/stream-$sk.sst")" -v k="$sk" 'BEGIN {
 	    n /= 1048576
 	    printf "(reducers on stream-%s.sst, %.0f MB: RSS limit %.0f MB)\n",
 		k, n, n / 5 > 64 ? n / 5 : 64 }'
 done
-export BENCH_BEFORE
 
 # Reference figures: the Python scripts sst replaces, on the same inputs
 # (up to REF_MAX_MB, since they hold the whole profile in memory).

@@ -18,8 +18,9 @@
  * are kept by the last node of each distinct stack only and summed up
  * the tree by flame_prune(), which then drops the table and every node
  * that cannot be seen: those under a frame narrower than the narrowest
- * drawn.  So a million distinct stacks cost their nodes' 16 bytes and
- * the table's 4 to 8 each while read, and the picture's nodes after.
+ * drawn.  So a node costs 16 bytes while the stacks are read, and 7 to
+ * 13 in the table (a 4-byte slot and an 8-bit tag, 3/4 to 3/8 full),
+ * and only the picture's nodes are kept after.
  */
 #include <sys/mman.h>
 
