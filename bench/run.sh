@@ -153,14 +153,15 @@ median() {
 	    END { print a[int((NR + 1) / 2)] }'
 }
 
-# Run sh command $1 and the baseline on $F alternately, $runs times each,
-# so that both see the same load: t and ct = median wall seconds, rss =
-# largest peak RSS of $1 in kB ("-" unknown), ok = 0 when a run failed.
+# Run sh command $1 and the baseline ($base, or cat | cat of $F) on $F
+# alternately, $runs times each, so that both see the same load: t and
+# ct = median wall seconds, rss = largest peak RSS of $1 in kB ("-"
+# unknown), ok = 0 when a run failed.
 measure() {
 	ts='' cts='' rss=0 ok=1 i=0
 	cat "$F" >/dev/null	# warm the page cache
 	while [ "$i" -lt "$runs" ]; do
-		once 'cat "$F" | cat >/dev/null'
+		once "${base:-cat \"\$F\" | cat >/dev/null}"
 		cts="$cts $w"
 		once "$1"
 		ts="$ts $w"
@@ -682,10 +683,57 @@ bench "sst-flatten ${mb}MB | sst-flame" pbig "sst-flatten sst-flame" \
 bench "sst-flatten z200k | sst-flame" z200k "sst-flatten sst-flame" \
     'sst-flatten "$F" | sst-flame >/dev/null'
 
+# Reducers that keep less (issue 35): sst-merge, sst-diff (the stream
+# against itself, so its baseline is cat | cat of the file twice),
+# sst-dot and sst-flame on the streams of pyspy-200.json (48,000
+# distinct records) and pyspy-z200k-200.json (296,000 records, 6.2
+# million distinct stack prefixes); with BENCH_BEFORE, the same with
+# the programs of that bin/ ("before" rows).  The line after each
+# stream gives the limit of the issue: 64 MB or 20% of the input,
+# whichever is larger.  The streams are made only when a case runs.
+# (once() and measure() set k and w: other names here.)
+export BENCH_BEFORE
+for sk in p200 z200k; do
+	want=0
+	for c in sst-merge sst-diff sst-dot sst-flame; do
+		case "$c $sk stream" in
+		$only) want=1 ;;
+		esac
+	done
+	[ "$want" -eq 1 ] || continue
+	eval "src=\${in_$sk:-}"
+	mkinput "stream-$sk.sst" sst-flatten "$src"
+	eval "in_st$sk=\$dir/stream-\$sk.sst"
+	for c in sst-merge sst-diff sst-dot sst-flame; do
+		cmd="$c \"\$F\" >/dev/null"
+		base=''
+		if [ "$c" = sst-diff ]; then
+			cmd='sst-diff "$F" "$F" >/dev/null'
+			base='cat "$F" "$F" | cat >/dev/null'
+		fi
+		bench "$c $sk stream" "st$sk" "$c" "$cmd"
+		[ -n "${BENCH_BEFORE:-}" ] &&
+		    bench "$c $sk stream before" "st$sk" "$BENCH_BEFORE/$c" \
+		    "\"\$BENCH_BEFORE\"/$cmd"
+		base=''
+	done
+	awk -v n="$(wc -c <"$dir/stream-$sk.sst")" -v k="$sk" 'BEGIN {
+	    n /= 1048576
+	    printf "(reducers on stream-%s.sst, %.0f MB: RSS limit %.0f MB)\n",
+		k, n, n / 5 > 64 ? n / 5 : 64 }'
+done
+
 # Reference figures: the Python scripts sst replaces, on the same inputs
 # (up to REF_MAX_MB, since they hold the whole profile in memory).
-[ -n "$refdir" ] || exit 0
-command -v python3 >/dev/null 2>&1 || exit 0
+if [ -z "$refdir" ]; then
+	echo "ref: skipped (REF_DIR not set: the directory of Ray's" \
+	    "analyze_pyspy_profile.py and collapsed_to_speedscope.py)"
+	exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ref: skipped (python3 absent)"
+	exit 0
+fi
 R=$refdir
 export R
 echo

@@ -20,6 +20,7 @@
 
 #include "callgraph.h"
 #include "compact.h"
+#include "input.h"
 
 void
 cg_init(struct cg *g)
@@ -128,7 +129,8 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
 	struct sst_rec r;
 	struct cpr *cp = NULL;
 	enum cp_kind k;
-	const char *why = NULL;
+	enum sniff sk;
+	const char *why = NULL, *head;
 	char *line;
 	size_t len, n;
 	uint32_t tid;
@@ -193,8 +195,16 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
 	rc = 0;
 	goto out;
 bad:
-	snprintf(msg, mlen, "%s:%llu: %s", lines_name(l), lines_lineno(l),
-	    why);
+	/* A first line of another format: the program that reads it. */
+	head = lines_head(l, &n);
+	sk = sniff(head, n);
+	if (lines_lineno(l) == 1 && sk != SN_SST && sniff_reader(sk) != NULL)
+		snprintf(msg, mlen, "%s:1: this looks like %s, not an sst(5) "
+		    "stream: %s", lines_name(l), sniff_what(sk),
+		    sniff_reader(sk));
+	else
+		snprintf(msg, mlen, "%s:%llu: %s", lines_name(l),
+		    lines_lineno(l), why);
 out:
 	cpr_free(cp);
 	lines_close(l);

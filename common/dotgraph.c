@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dotgraph.h"
+#include "varint.h"
 
 #define NONE	UINT32_MAX
 
@@ -48,7 +49,6 @@ dg_free(struct dg *g)
 {
 	clear(g);
 	free(g->st);
-	free(g->ids);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -56,25 +56,29 @@ void
 dg_add(struct dg *g, uint32_t thread, const uint32_t *ids, size_t n,
     double w)
 {
-	struct dg_stack *s;
+	unsigned char *p;
 	size_t i;
 
-	if (g->nst == g->stcap)
-		g->st = xgrow(g->st, &g->stcap, g->nst + 1, 256,
-		    sizeof(*g->st));
-	if (g->nids + n > g->idcap)
-		g->ids = xgrow(g->ids, &g->idcap, g->nids + n, 4096,
-		    sizeof(*g->ids));
-	s = &g->st[g->nst++];
-	s->thread = thread;
-	s->n = (uint32_t)n;
-	s->off = g->nids;
-	s->w = w;
-	memcpy(g->ids + g->nids, ids, n * sizeof(*ids));
-	g->nids += n;
-	for (i = 0; i < n; i++)
+	if (n > SIZE_MAX / VARINT_MAX - 3 || g->stlen > SIZE_MAX -
+	    (n + 2) * VARINT_MAX - sizeof(w))
+		errx(1, "stack too deep");
+	if (g->stlen + sizeof(w) + (n + 2) * VARINT_MAX > g->stcap) {
+		g->stcap = xgrowcap(g->stcap, g->stlen + sizeof(w) + (n + 2) *
+		    VARINT_MAX, 1 << 16);
+		g->st = xreallocarray(g->st, g->stcap, 1);
+	}
+	p = g->st + g->stlen;
+	memcpy(p, &w, sizeof(w));
+	p += sizeof(w);
+	p += varint_put(p, thread);
+	p += varint_put(p, n);
+	for (i = 0; i < n; i++) {
+		p += varint_put(p, ids[i]);
 		if (ids[i] >= g->nfuncs)
 			g->nfuncs = (size_t)ids[i] + 1;
+	}
+	g->stlen = (size_t)(p - g->st);
+	g->nst++;
 }
 
 /* The node index of function f, made if new. */
@@ -127,9 +131,11 @@ edgeof(struct dg *g, uint32_t a, uint32_t b, size_t *cap)
 void
 dg_build(struct dg *g, const unsigned char *keep)
 {
-	const struct dg_stack *s;
+	const unsigned char *p = g->st, *e = g->st + g->stlen;
 	size_t i, j, ecap = 0, eid, *nstamp, *estamp = NULL, escap = 0;
+	uint64_t v, n, thread;
 	uint32_t f, parent, nd;
+	double w;
 	int residual;
 
 	clear(g);
@@ -141,11 +147,14 @@ dg_build(struct dg *g, const unsigned char *keep)
 	g->eh = ht_new();
 	g->nt = ht_new();
 	for (i = 0; i < g->nst; i++) {
-		s = &g->st[i];
+		memcpy(&w, p, sizeof(w));
+		p = varint_get(p + sizeof(w), e, &thread);
+		p = varint_get(p, e, &n);
 		parent = NONE;
 		residual = 0;
-		for (j = 0; j < s->n; j++) {
-			f = g->ids[s->off + j];
+		for (j = 0; j < n; j++) {
+			p = varint_get(p, e, &v);
+			f = (uint32_t)v;
 			if (keep != NULL && !keep[f]) {
 				residual = 1;
 				continue;
@@ -153,8 +162,8 @@ dg_build(struct dg *g, const unsigned char *keep)
 			nd = nodeof(g, f);
 			if (nstamp[nd] != i + 1) {
 				nstamp[nd] = i + 1;
-				g->cum[nd] += s->w;
-				addthread(g, f, s->thread, s->w);
+				g->cum[nd] += w;
+				addthread(g, f, (uint32_t)thread, w);
 			}
 			if (parent != NONE && f != parent) {
 				eid = edgeof(g, parent, f, &ecap);
@@ -167,7 +176,7 @@ dg_build(struct dg *g, const unsigned char *keep)
 				}
 				if (estamp[eid] != i + 1) {
 					estamp[eid] = i + 1;
-					g->e[eid].w += s->w;
+					g->e[eid].w += w;
 					g->e[eid].residual |= residual;
 				}
 			}
@@ -175,7 +184,7 @@ dg_build(struct dg *g, const unsigned char *keep)
 			residual = 0;
 		}
 		if (parent != NONE && !residual)
-			g->flat[g->index[parent] - 1] += s->w;
+			g->flat[g->index[parent] - 1] += w;
 	}
 	free(nstamp);
 	free(estamp);

@@ -11,13 +11,6 @@
 #include "callgraph.h"
 #include "svg.h"
 
-/* The stacks, kept to build the graph again with fewer nodes. */
-struct dg_stack {
-	uint32_t	 thread;
-	uint32_t	 n;
-	size_t		 off;		/* into ids */
-	double		 w;
-};
 struct dg_edge {
 	uint32_t	 from, to;	/* node indices */
 	double		 w;
@@ -25,10 +18,14 @@ struct dg_edge {
 	int		 dropped;
 };
 struct dg {
-	struct dg_stack	*st;
-	size_t		 nst, stcap;
-	uint32_t	*ids;
-	size_t		 nids, idcap;
+	/*
+	 * The stacks, kept to build the graph again with fewer nodes,
+	 * each its weight's 8 bytes, then its thread, its depth and its
+	 * function ids as varints (varint.h), about 2 bytes a frame.
+	 */
+	unsigned char	*st;
+	size_t		 stlen, stcap;
+	size_t		 nst;
 	size_t		 nfuncs;	/* functions of the stream */
 	/* the graph of the last dg_build */
 	uint32_t	*node;		/* node index -> function, sorted */

@@ -6,14 +6,12 @@
 #define DSIDE_H
 
 #include "sst.h"
-#include "stacktab.h"
 
 struct dside {
 	const char	*path;		/* NULL or "-": standard input */
 	struct tally	 fn;		/* by escaped function name */
 	struct tally	 fold;		/* by folded line "thread;f;..." */
 	int		 nofold;	/* keep no folded lines */
-	struct stacktab	*tab;		/* NULL, or fold keyed by path id */
 	size_t		*stamp;		/* by function: last record seen */
 	size_t		 nstamp;
 	double		 total;		/* every record's weight */

@@ -12,22 +12,26 @@
 
 #define FLAME_NONE	UINT32_MAX
 #define FLAME_THREAD	0x80000000u	/* func of a thread's node | tid */
-/* A node: its key, (parent, func), and the hash of its path. */
+/* A node: its key, (parent, func). */
 struct fnode {
 	uint32_t	 parent;
 	uint32_t	 func;
-	uint32_t	 hash;
 };
 struct flame {
 	uint32_t	*slot;		/* by path hash: node + 1 */
+	unsigned char	*tag;		/* by slot: 8 bits of its path hash */
 	size_t		 nslot;
 	struct fnode	*node;
 	uint32_t	*ph;		/* flame_add()'s path hashes, functions */
 	size_t		 phcap;
 	double		*w;		/* weight */
 	double		*wa;		/* countA in a diff, NULL: all 0 */
-	uint64_t	*samples;
+	uint64_t	*samples;	/* after flame_prune() */
 	size_t		 n, cap;
+	/* the samples of the stacks ending at each node, until then */
+	uint32_t	*lid;		/* node + 1, 0: empty slot */
+	uint64_t	*ls;
+	size_t		 nleaf, lcap;
 	/* children of each node, after flame_children() */
 	uint32_t	*first, *next;
 };
@@ -43,6 +47,15 @@ void	 flame_free(struct flame *);
  */
 void	 flame_add(struct flame *, uint32_t, const uint32_t *, size_t, int,
 	    double, double, uint64_t);
+/*
+ * Sum the samples of each node, then keep only the nodes that can be
+ * seen in a picture of span pixels for total weight: those that
+ * flame_walk() would draw with minwidth, and their children (merged
+ * when narrow), the others dropped; node ids change, in their order.
+ * Needed before the samples are read; a later flame_add() starts the
+ * table again.
+ */
+void	 flame_prune(struct flame *, double, double, double);
 /* Link each node's children, in the order cmp gives (ids as arg). */
 void	 flame_children(struct flame *, sst_cmp, void *);
 /* The same by name ("all" for the root, thread names), then by file. */

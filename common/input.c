@@ -19,7 +19,6 @@
  * few bytes read first to tell the kind.
  */
 #define _GNU_SOURCE
-#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -182,11 +181,13 @@ input_open(int fd)
 		in->z.zalloc = zalloc_cb;
 		in->z.zfree = zfree_cb;
 		in->z.opaque = Z_NULL;
+		/* A failure is the first read's error. */
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK)
-			errx(1, "inflateInit2 failed");
-		in->zinit = 1;
+			fail(in, "inflateInit2 failed");
+		else
+			in->zinit = 1;
 	} else if ((in->zd = ZSTD_createDCtx_advanced(zstdmem)) == NULL)
-		errx(1, "ZSTD_createDCtx failed");
+		fail(in, "ZSTD_createDCtx failed");
 	return in;
 }
 
@@ -460,6 +461,61 @@ foldedline(const char *s, size_t n)
 	return sp == e && e[-1] != ' ';
 }
 
+/*
+ * Whether s[0..n) starts as a pprof profile.proto (gzip taken off by
+ * now): a byte no text has (a control byte or one of 0x80 and up), so
+ * that lines of text are not taken; then a run of fields, each of the
+ * Profile message's numbers (1 to 15) with its wire type (2 for the
+ * messages and strings, 0 for the numbers, 13 either) or a field
+ * unknown to it (16 and up, not a group), each whole but one running
+ * past the bytes seen.  Three such fields, or all the bytes seen, will
+ * do: a profile cut or corrupt further on still looks like one.
+ */
+static int
+pprofhead(const unsigned char *s, size_t n)
+{
+	/* Each field's wire type: 2 or 0, 3 for 13 (either). */
+	static const unsigned char wire[16] = { 9, 2, 2, 2, 2, 2, 2, 0, 0,
+	    0, 0, 2, 0, 3, 0, 2 };
+	const unsigned char *p = s, *e = s + n;
+	uint64_t t, v;
+	size_t i, k, nf = 0;
+	int bin = 0, w;
+
+	for (i = 0; i < n && !bin; i++)
+		bin = s[i] >= 0x80 || (s[i] < 0x20 && s[i] != '\t' &&
+		    s[i] != '\n' && s[i] != '\r');
+	while (bin && p < e) {
+		/* The tag, then the number or the length of the bytes. */
+		for (i = 0; i < 2; i++) {
+			for (v = 0, k = 0; p < e && k < 10; k++) {
+				v |= (uint64_t)(*p & 0x7f) << (7 * k);
+				if (!(*p++ & 0x80))
+					break;
+			}
+			if (k == 10 || (p == e && (p[-1] & 0x80)))
+				return nf >= 3 || (k < 10 && nf > 0);
+			if (i == 0)
+				t = v;
+			w = (int)(t & 7);
+			if (i == 0 && (t >> 3 == 0 || (t >> 3 < 16 ? w !=
+			    wire[t >> 3] && !(wire[t >> 3] == 3 && w != 5) :
+			    (w != 0 && w != 1 && w != 2 && w != 5))))
+				return nf >= 3;
+			if (i == 0 && (w == 1 || w == 5)) {
+				v = w == 1 ? 8 : 4;
+				break;
+			}
+		}
+		nf++;
+		if (w != 0 && v >= (uint64_t)(e - p))
+			return 1;	/* runs past the bytes seen */
+		if (w != 0)
+			p += v;
+	}
+	return bin && nf > 0;
+}
+
 /* A JSON document from its first bytes, at s (its '{' or '['). */
 static enum sniff
 sniffjson(const char *s, size_t n)
@@ -492,6 +548,8 @@ sniff(const char *s, size_t n)
 	const char *e = s + n, *nl;
 	size_t len, lines = 0, nsst = 0, nframe = 0, nfold = 0;
 
+	if (pprofhead((const unsigned char *)s, n))
+		return SN_PPROF;
 	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
 		s += 3;
 	while (s < e && JSONWS(*s))
@@ -536,6 +594,7 @@ sniff_what(enum sniff k)
 		[SN_SST] = "an sst stream",
 		[SN_PERF] = "perf script text",
 		[SN_PERFDATA] = "a perf.data file",
+		[SN_PPROF] = "a pprof profile (profile.proto)",
 		[SN_FOLDED] = "folded stacks",
 		[SN_SPEEDSCOPE] = "speedscope JSON",
 		[SN_TRACE] = "a Chrome trace (traceEvents)",
@@ -570,6 +629,8 @@ sniff_reader(enum sniff k)
 		return "trace2sst reads it";
 	case SN_CPUPROFILE:
 		return "cpuprofile2sst reads it";
+	case SN_PPROF:
+		return "pprof2sst reads it";
 	case SN_FIREFOX:
 	case SN_SAFARI:
 		return "not supported by sst";

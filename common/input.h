@@ -23,7 +23,8 @@ enum input_kind {
 struct input;
 /*
  * Read fd (not closed by input_close()): its first bytes are read at
- * once to tell the kind; a read error then is the first input_read()'s.
+ * once to tell the kind; a read error then, or a decoder that cannot
+ * be made, is the first input_read()'s.
  */
 struct input *input_open(int);
 /*
@@ -48,6 +49,7 @@ enum sniff {
 	SN_SST,			/* an sst(5) stream */
 	SN_PERF,		/* perf script text */
 	SN_PERFDATA,		/* perf.data (binary) */
+	SN_PPROF,		/* pprof's profile.proto */
 	SN_FOLDED,		/* folded stacks */
 	SN_SPEEDSCOPE,		/* speedscope JSON */
 	SN_TRACE,		/* Chrome trace events (object) */

@@ -55,9 +55,10 @@ bad(const char *name, const struct buf *b, const char *why)
 	if (b->len == 0)
 		errx(1, "%s: empty input", name);
 	k = sniff(b->data, b->len < INPUT_HEADMAX ? b->len : INPUT_HEADMAX);
-	if ((says = sniff_says(k, msg, sizeof(msg))) != NULL)
+	/* A profile.proto that is cut or corrupt still looks like one. */
+	if (k != SN_PPROF && (says = sniff_says(k, msg, sizeof(msg))) != NULL)
 		errx(1, "%s: not a profile.proto: %s", name, says);
-	if (k != SN_BINARY)
+	if (k != SN_BINARY && k != SN_PPROF)
 		errx(1, "%s: not a profile.proto: this looks like %s (%s)",
 		    name, sniff_what(k), why);
 	errx(1, "%s: %s", name, why);

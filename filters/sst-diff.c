@@ -41,6 +41,9 @@ static void	putfolded(struct diff *);
 static void	share(const struct diff *, size_t, double *, double *);
 static void	checkside(const struct dside *, const char *, int);
 static int	gate(struct diff *, double);
+static void	readsides(struct diff *, const char *, const char *, int,
+		    int);
+static size_t	*rank(struct diff *, size_t *);
 static __dead void usage(int);
 
 /* Heaviest |delta| first; ties keep their order. */
@@ -196,6 +199,68 @@ gate(struct diff *d, double pct)
 	return bad;
 }
 
+/*
+ * Read sides a and b (paths pa and pb), or exit 1 on what the
+ * comparison, the gate or -N (normalise) cannot use; set the scale.
+ */
+static void
+readsides(struct diff *d, const char *pa, const char *pb, int gating,
+    int normalise)
+{
+	char msg[256];
+
+	if (dside_read(&d->a, d->incl, msg, sizeof(msg)) == -1 ||
+	    dside_read(&d->b, d->incl, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	if (d->a.hasunit && d->b.hasunit && d->a.unit != d->b.unit)
+		errx(1, "%s is in %s, %s in %s: they cannot be compared",
+		    pa, rec_unitname(d->a.unit), pb, rec_unitname(d->b.unit));
+	if (!d->a.hasunit)
+		d->a.unit = d->b.unit;
+	checkside(&d->a, pa, gating);
+	checkside(&d->b, pb, gating);
+	d->scale = 1;
+	if (normalise) {
+		if (d->b.total == 0)
+			errx(1, "-N: %s has a total of 0", pb);
+		d->scale = d->a.total / d->b.total;
+		if (!isfinite(d->scale) || d->scale == 0)
+			errx(1, "-N: the scale %s / %s overflows", pa, pb);
+	}
+}
+
+/*
+ * The functions of A, then B's new ones, with their deltas; their ids
+ * heaviest |delta| first (*n of them, free() the array).
+ */
+static size_t *
+rank(struct diff *d, size_t *n)
+{
+	const struct tally *t;
+	const char *k;
+	size_t i, j, len, *ix;
+
+	d->names = ht_new();
+	for (j = 0; j < 2; j++) {
+		t = j ? &d->b.fn : &d->a.fn;
+		for (i = 0; i < tally_count(t); i++) {
+			k = ht_key(t->keys, i, &len);
+			ht_intern(d->names, k, len, NULL);
+		}
+	}
+	*n = ht_count(d->names);
+	d->delta = xreallocarray(NULL, *n, sizeof(*d->delta));
+	ix = xreallocarray(NULL, *n, sizeof(*ix));
+	for (i = 0; i < *n; i++) {
+		k = ht_key(d->names, i, &len);
+		d->delta[i] = dside_value(&d->b.fn, k, len) * d->scale -
+		    dside_value(&d->a.fn, k, len);
+		ix[i] = i;
+	}
+	sst_sort(ix, *n, bydelta, d->delta);
+	return ix;
+}
+
 static __dead void
 usage(int help)
 {
@@ -215,11 +280,10 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct diff d;
-	const char *k;
 	double pct = -1;
-	size_t i, j, len, *ix, n;
+	size_t *ix, n;
 	int ch, folded = 0, normalise = 0, bad;
-	char *end, msg[256];
+	char *end;
 
 	sst_init();
 	memset(&d, 0, sizeof(d));
@@ -266,45 +330,8 @@ main(int argc, char *argv[])
 	dside_init(&d.b, argv[1]);
 	/* Folded lines only for -F folded. */
 	d.a.nofold = d.b.nofold = !folded;
-	if (dside_read(&d.a, d.incl, msg, sizeof(msg)) == -1 ||
-	    dside_read(&d.b, d.incl, msg, sizeof(msg)) == -1)
-		errx(1, "%s", msg);
-	if (d.a.hasunit && d.b.hasunit && d.a.unit != d.b.unit)
-		errx(1, "%s is in %s, %s in %s: they cannot be compared",
-		    argv[0], rec_unitname(d.a.unit), argv[1],
-		    rec_unitname(d.b.unit));
-	if (!d.a.hasunit)
-		d.a.unit = d.b.unit;
-	checkside(&d.a, argv[0], pct >= 0);
-	checkside(&d.b, argv[1], pct >= 0);
-	d.scale = 1;
-	if (normalise) {
-		if (d.b.total == 0)
-			errx(1, "-N: %s has a total of 0", argv[1]);
-		d.scale = d.a.total / d.b.total;
-		if (!isfinite(d.scale) || d.scale == 0)
-			errx(1, "-N: the scale %s / %s overflows", argv[0],
-			    argv[1]);
-	}
-
-	d.names = ht_new();
-	for (j = 0; j < 2; j++) {
-		const struct tally *t = j ? &d.b.fn : &d.a.fn;
-		for (i = 0; i < tally_count(t); i++) {
-			k = ht_key(t->keys, i, &len);
-			ht_intern(d.names, k, len, NULL);
-		}
-	}
-	n = ht_count(d.names);
-	d.delta = xreallocarray(NULL, n, sizeof(*d.delta));
-	ix = xreallocarray(NULL, n, sizeof(*ix));
-	for (i = 0; i < n; i++) {
-		k = ht_key(d.names, i, &len);
-		d.delta[i] = dside_value(&d.b.fn, k, len) * d.scale -
-		    dside_value(&d.a.fn, k, len);
-		ix[i] = i;
-	}
-	sst_sort(ix, n, bydelta, d.delta);
+	readsides(&d, argv[0], argv[1], pct >= 0, normalise);
+	ix = rank(&d, &n);
 	bad = pct >= 0 && gate(&d, pct);
 	if (folded)
 		putfolded(&d);

@@ -36,6 +36,7 @@ static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
 static void	putlegend(struct dot *);
 static void	putnodes(struct dot *);
+static void	readall(struct dot *, int, char *[]);
 static __dead void usage(void);
 
 /* Keep a record's stack if it has a frame that -m matches. */
@@ -195,6 +196,30 @@ putnodes(struct dot *d)
 	buf_free(&fl);
 }
 
+/* Read the files (standard input if none), or exit 1. */
+static void
+readall(struct dot *d, int argc, char *argv[])
+{
+	char msg[1024];
+	int i;
+
+	d->path = "<stdin>";
+	if (argc == 0 && cg_read(&d->cg, NULL, add, d, msg,
+	    sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	for (i = 0; i < argc; i++) {
+		d->path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
+		if (cg_read(&d->cg, argv[i], add, d, msg, sizeof(msg)) == -1)
+			errx(1, "%s", msg);
+	}
+	if (d->cg.samples == 0 || d->cg.total <= 0)
+		errx(1, "%s: no samples with weight: sst-dot reads an "
+		    "sst(5) stream (sst-flatten, perf2sst and collapsed2sst "
+		    "write one)", d->path);
+	if (d->nfocus == 0)
+		errx(1, "-m: no sample has a frame that matches");
+}
+
 static __dead void
 usage(void)
 {
@@ -214,10 +239,8 @@ main(int argc, char *argv[])
 	};
 	struct dot d;
 	const char *errstr;
-	char msg[1024];
 	double nfrac = 0.005, efrac = 0.001, *fr;
 	long long nmax = 80;
-	size_t i;
 	char *end;
 	int ch, rc;
 
@@ -263,21 +286,7 @@ main(int argc, char *argv[])
 	cg_init(&d.cg);
 	dg_init(&d.dg);
 	buf_init(&d.name);
-	d.path = "<stdin>";
-	if (argc == 0 && cg_read(&d.cg, NULL, add, &d, msg, sizeof(msg)) == -1)
-		errx(1, "%s", msg);
-	for (i = 0; i < (size_t)argc; i++) {
-		d.path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
-		if (cg_read(&d.cg, argv[i], add, &d, msg, sizeof(msg)) == -1)
-			errx(1, "%s", msg);
-	}
-	if (d.cg.samples == 0 || d.cg.total <= 0)
-		errx(1, "%s: no samples with weight: sst-dot reads an "
-		    "sst(5) stream (sst-flatten, perf2sst and collapsed2sst "
-		    "write one)", d.path);
-	if (d.nfocus == 0)
-		errx(1, "-m: no sample has a frame that matches");
-
+	readall(&d, argc, argv);
 	d.trank = dg_ranks(&d.cg.threads);
 	dg_prune(&d.dg, &d.cg, nfrac, efrac, (size_t)nmax, &d.cuts);
 	printf("digraph \"sst\" {\nnode [style=filled fillcolor=\"#f8f8f8\"]"

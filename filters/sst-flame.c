@@ -41,7 +41,10 @@ struct fg {
 static void	add(void *, uint32_t, const uint32_t *, size_t,
 		    const struct sst_rec *);
 static void	frame(void *, uint32_t, size_t, double, double, size_t);
+static void	title(struct fg *, uint32_t, size_t, double, enum svg_kind,
+		    const char *, size_t, const char *, size_t, char *, size_t);
 static void	header(struct fg *, const char *);
+static void	draw(struct fg *, const char *);
 static double	pixels(const char *, const char *, double);
 static __dead void usage(int);
 
@@ -56,42 +59,26 @@ add(void *arg, uint32_t tid, const uint32_t *ids, size_t n,
 }
 
 /*
- * Write frame nd at depth d, x, width w px, or with n > 0 the n narrow
- * children of nd merged into one.
+ * Into f->b: "<g><title>" and the tooltip of frame nd of kind k, name s
+ * (len bytes), file file (flen), or with n > 0 of the n narrow
+ * children of nd merged, w px wide; into c its fill colour.
  */
 static void
-frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
+title(struct fg *f, uint32_t nd, size_t n, double w, enum svg_kind k,
+    const char *s, size_t len, const char *file, size_t flen, char *c,
+    size_t clen)
 {
-	struct fg *f = arg;
-	const char *merged = n > 0 ? f->mergenote : NULL;
 	struct buf *b = &f->b;
-	char xb[FMTBUF], wb[FMTBUF], yb[FMTBUF], c[16];
-	const char *s, *sn, *file = "";
-	size_t len, flen = 0, sl, fit;
-	double wt = f->t.w[nd], y, delta;
-	enum svg_kind k = SK_ROOT;
+	char xb[FMTBUF];
+	const char *sn;
+	size_t sl;
+	double wt = f->t.w[nd], delta;
 
-	if (d > f->depth)
-		f->depth = d;
-	f->nframes++;
-	if (!f->out)
-		return;
-	y = f->icicle ? TOP + (double)d * FRAMEH : (double)f->height -
-	    BOTTOM - (double)(d + 1) * FRAMEH;
-	s = flame_name(&f->t, &f->cg, (uint32_t)nd, &len);
-	if (merged != NULL)
-		k = SK_MERGED;
-	else if (nd > 0 && (f->t.node[nd].func & FLAME_THREAD))
-		k = SK_THREAD;
-	else if (nd > 0) {
-		file = cg_file(&f->cg, f->t.node[nd].func, &flen);
-		k = svg_kind(s, len, file, flen);
-	}
 	buf_reset(b);
 	buf_adds(b, "<g><title>");
-	if (merged != NULL) {
+	if (n > 0) {
 		wt = w / f->span * f->cg.total;
-		buf_printf(b, "[%zu frames]\n%s", n, merged);
+		buf_printf(b, "[%zu frames]\n%s", n, f->mergenote);
 	} else if (k == SK_THREAD) {
 		/* The quoted short name first: labels and search use it. */
 		sn = chain_shortthread(s, len, &sl);
@@ -107,25 +94,60 @@ frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
 		buf_addc(b, '\n');
 		svg_text(b, file, flen, SVG_XML, 0);
 	}
-	buf_printf(b, "\n%s", svg_weight(c, sizeof(c), wt, f->cg.unit));
-	if (merged == NULL && !f->cg.diff)
+	buf_printf(b, "\n%s", svg_weight(c, clen, wt, f->cg.unit));
+	if (n == 0 && !f->cg.diff)
 		buf_printf(b, ", %llu sample%s",
 		    (unsigned long long)f->t.samples[nd],
 		    f->t.samples[nd] == 1 ? "" : "s");
 	buf_printf(b, ", %.2f%%", 100 * wt / f->cg.total);
 	delta = f->t.w[nd] - FLAME_WA(&f->t, nd);
-	if (f->cg.diff && merged == NULL)
+	if (f->cg.diff && n == 0)
 		buf_printf(b, "\nbefore %s, change %s%.2f%%",
 		    svg_weight(xb, sizeof(xb), FLAME_WA(&f->t, nd),
 		    f->cg.unit),
 		    delta >= 0 ? "+" : "", 100 * delta / f->cg.total);
-	if (f->cg.diff && merged == NULL && nd > 0 && f->maxdelta > 0) {
+	if (f->cg.diff && n == 0 && nd > 0 && f->maxdelta > 0) {
 		sl = (size_t)(210 * (1 - fabs(delta) / f->maxdelta));
-		snprintf(c, sizeof(c), delta > 0 ? "#ff%02zx%02zx" :
+		snprintf(c, clen, delta > 0 ? "#ff%02zx%02zx" :
 		    "#%02zx%02zxff", sl, sl);
 	} else
-		svg_kindcolor(c, sizeof(c), k, s, len);
-	buf_printf(b, "</title><rect x=\"%s\" y=\"%s\" width=\"%s\" "
+		svg_kindcolor(c, clen, k, s, len);
+	buf_adds(b, "</title>");
+}
+
+/*
+ * Write frame nd at depth d, x, width w px, or with n > 0 the n narrow
+ * children of nd merged into one.
+ */
+static void
+frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
+{
+	struct fg *f = arg;
+	struct buf *b = &f->b;
+	char xb[FMTBUF], wb[FMTBUF], yb[FMTBUF], c[16];
+	const char *s, *sn, *file = "";
+	size_t len, flen = 0, sl, fit;
+	double y;
+	enum svg_kind k = SK_ROOT;
+
+	if (d > f->depth)
+		f->depth = d;
+	f->nframes++;
+	if (!f->out)
+		return;
+	y = f->icicle ? TOP + (double)d * FRAMEH : (double)f->height -
+	    BOTTOM - (double)(d + 1) * FRAMEH;
+	s = flame_name(&f->t, &f->cg, (uint32_t)nd, &len);
+	if (n > 0)
+		k = SK_MERGED;
+	else if (nd > 0 && (f->t.node[nd].func & FLAME_THREAD))
+		k = SK_THREAD;
+	else if (nd > 0) {
+		file = cg_file(&f->cg, f->t.node[nd].func, &flen);
+		k = svg_kind(s, len, file, flen);
+	}
+	title(f, nd, n, w, k, s, len, file, flen, c, sizeof(c));
+	buf_printf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" "
 	    "height=\"%d\" fill=\"%s\"/>", svg_num(xb, sizeof(xb), x),
 	    svg_num(yb, sizeof(yb), y), svg_num(wb, sizeof(wb), w),
 	    FRAMEH - 1, c);
@@ -133,7 +155,7 @@ frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
 		buf_printf(b, "<text x=\"%s\" y=\"%s\">",
 		    svg_num(xb, sizeof(xb), x + 3), svg_num(yb, sizeof(yb),
 		    y + 11));
-		if (merged != NULL)
+		if (n > 0)
 			buf_printf(b, "[%zu frames]", n);
 		else {
 			if (k == SK_THREAD) {
@@ -188,6 +210,35 @@ pixels(const char *name, const char *s, double min)
 	return v;
 }
 
+/* The picture of the stacks read: its frames laid out, then written. */
+static void
+draw(struct fg *f, const char *title)
+{
+	char nb[FMTBUF];
+	double d;
+	size_t i;
+
+	if (title == NULL)
+		title = f->cg.diff ? "Differential Flame Graph" : f->icicle ?
+		    "Icicle Graph" : "Flame Graph";
+	for (i = 1; i < f->t.n; i++)
+		if (!(f->t.node[i].func & FLAME_THREAD) &&
+		    (d = fabs(f->t.w[i] - FLAME_WA(&f->t, i))) > f->maxdelta)
+			f->maxdelta = d;
+	f->span = f->width - 2 * PAD;
+	flame_prune(&f->t, f->cg.total, f->span, f->minwidth);
+	flame_byname(&f->t, &f->cg);
+	snprintf(f->mergenote, sizeof(f->mergenote), "each narrower than %s "
+	    "px, merged", svg_num(nb, sizeof(nb), f->minwidth));
+	flame_walk(&f->t, PAD, f->cg.total, f->span, f->minwidth, frame, f);
+	f->height = TOP + BOTTOM + (f->depth + 1) * FRAMEH;
+	f->out = 1;
+	header(f, title);
+	flame_walk(&f->t, PAD, f->cg.total, f->span, f->minwidth, frame, f);
+	fputs("</g>\n</svg>\n", stdout);
+	fshut(stdout, "stdout");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -201,8 +252,6 @@ main(int argc, char *argv[])
 	struct fg f;
 	const char *title = NULL;
 	char msg[1024];
-	char nb[FMTBUF];
-	double d;
 	size_t i;
 	int ch;
 
@@ -253,24 +302,7 @@ main(int argc, char *argv[])
 		    "one) or two-count folded lines", argc > 0 &&
 		    strcmp(argv[argc - 1], "-") != 0 ? argv[argc - 1] :
 		    "<stdin>");
-	if (title == NULL)
-		title = f.cg.diff ? "Differential Flame Graph" : f.icicle ?
-		    "Icicle Graph" : "Flame Graph";
-	for (i = 1; i < f.t.n; i++)
-		if (!(f.t.node[i].func & FLAME_THREAD) &&
-		    (d = fabs(f.t.w[i] - FLAME_WA(&f.t, i))) > f.maxdelta)
-			f.maxdelta = d;
-	flame_byname(&f.t, &f.cg);
-	f.span = f.width - 2 * PAD;
-	snprintf(f.mergenote, sizeof(f.mergenote), "each narrower than %s "
-	    "px, merged", svg_num(nb, sizeof(nb), f.minwidth));
-	flame_walk(&f.t, PAD, f.cg.total, f.span, f.minwidth, frame, &f);
-	f.height = TOP + BOTTOM + (f.depth + 1) * FRAMEH;
-	f.out = 1;
-	header(&f, title);
-	flame_walk(&f.t, PAD, f.cg.total, f.span, f.minwidth, frame, &f);
-	fputs("</g>\n</svg>\n", stdout);
-	fshut(stdout, "stdout");
+	draw(&f, title);
 	flame_free(&f.t);
 	cg_free(&f.cg);
 	buf_free(&f.b);

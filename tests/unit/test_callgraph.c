@@ -155,7 +155,14 @@ START_TEST(test_notdiff)
 {
 	struct cg g;
 
+	/* One count: folded stacks, named as input.c's sniff() names them. */
 	readstr(&g, "main;f 10\n");
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "F:1: this looks like folded stacks, not an "
+	    "sst(5) stream: collapsed2sst reads it");
+	cg_free(&g);
+	/* A first line of no known format: what was expected. */
+	readstr(&g, "hello\n");
 	ck_assert_int_eq(rc, -1);
 	ck_assert_str_eq(msg, "F:1: expected an sst(5) stream (7 TAB-separated "
 	    "fields) or two-count folded lines \"stack countA countB\"");

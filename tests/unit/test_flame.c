@@ -48,6 +48,9 @@ START_TEST(test_tree)
 	/* root, thread 7, 0, 1, 2, thread 3, 0, 1, 1 */
 	ck_assert_uint_eq(t.n, 9);
 	ck_assert_double_eq(t.w[0], 1.75);
+	/* Nothing narrower than 0 px: every node kept, ids as they are. */
+	flame_prune(&t, t.w[0], 100, 0);
+	ck_assert_uint_eq(t.n, 9);
 	ck_assert_uint_eq(t.samples[0], 4);
 	p[0] = FLAME_THREAD | 7;
 	p[1] = 0;
@@ -419,6 +422,41 @@ START_TEST(test_deep)
 }
 END_TEST
 
+/*
+ * flame_prune() keeps the drawn nodes and their children: with weights
+ * as pixels (total 10, span 10), minwidth 2 draws the root, 1, 1;2 and
+ * 1;2;3, shows 1;4 and 5 merged, and drops 5;6, whose sample goes to
+ * 5, the nearest node kept.
+ */
+START_TEST(test_prune)
+{
+	struct flame t;
+	static const uint32_t a[] = { 1, 2, 3 }, b[] = { 1, 4 },
+	    c[] = { 5, 6 };
+	uint32_t p[3] = { 5, 6, 0 };
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 3, 0, 8, 0, 8);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 3);
+	ck_assert_uint_eq(t.n, 7);
+	flame_prune(&t, 10, 10, 2);
+	ck_assert_uint_eq(t.n, 6);
+	ck_assert_uint_eq(path(&t, p, 2), FLAME_NONE);
+	ck_assert_uint_eq(t.samples[path(&t, p, 1)], 3);
+	ck_assert_double_eq(t.w[path(&t, p, 1)], 1);
+	p[0] = 1;
+	p[1] = 2;
+	p[2] = 3;
+	ck_assert_uint_eq(t.samples[path(&t, p, 1)], 9);
+	ck_assert_uint_eq(t.samples[path(&t, p, 3)], 8);
+	ck_assert_double_eq(t.w[path(&t, p, 3)], 8);
+	ck_assert_uint_eq(t.samples[0], 12);
+	ck_assert_double_eq(t.w[0], 10);
+	flame_free(&t);
+}
+END_TEST
+
 static Suite *
 flame_suite(void)
 {
@@ -428,6 +466,7 @@ flame_suite(void)
 	s = suite_create("flame");
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_tree);
+	tcase_add_test(tc, test_prune);
 	tcase_add_test(tc, test_merged_reverse);
 	tcase_add_test(tc, test_wa_late);
 	tcase_add_test(tc, test_children);

@@ -402,6 +402,18 @@ START_TEST(test_sniff)
 	    "([kernel.kallsyms])\n", SN_PERF);
 	SNIFF("PERFILE2\0\0\0", SN_PERFDATA);
 	SNIFF("\x7f" "ELF\0\0", SN_BINARY);
+	/* sst2pprof's first bytes: two sample types, a sample cut off. */
+	SNIFF("\x0a\x04\x08\x05\x10\x06\x0a\x04\x08\x07\x10\x08\x12\x1e\x0a",
+	    SN_PPROF);
+	/* Strings first; the empty one, then "samples", then field 20. */
+	SNIFF("\x32\x00\x32\x07samples\xa2\x01\x00", SN_PPROF);
+	/* Three whole fields, then a wire type field 1 cannot have. */
+	SNIFF("\x32\x00\x32\x00\x60\x05\x08\x01", SN_PPROF);
+	/* Two, then the same: binary, not a profile. */
+	SNIFF("\x32\x00\x60\x05\x08\x01", SN_BINARY);
+	SNIFF("\x08\x03\x32\x00", SN_BINARY);
+	/* Text that parses ("\nh": field 1, 104 bytes) is still text. */
+	SNIFF("\nhello world\n", SN_TEXT);
 	SNIFF("\0\1\2", SN_BINARY);
 	SNIFF("main;f;g 12\nmain;h 3\n", SN_FOLDED);
 	SNIFF("main;f;g 1.5\r\n", SN_FOLDED);
@@ -424,6 +436,7 @@ START_TEST(test_sniff)
 	    "cpuprofile2sst reads it");
 	ck_assert_str_eq(sniff_reader(SN_FIREFOX), "not supported by sst");
 	ck_assert_ptr_null(sniff_reader(SN_TEXT));
+	ck_assert_str_eq(sniff_reader(SN_PPROF), "pprof2sst reads it");
 }
 END_TEST
 
