@@ -16,7 +16,21 @@
 
 #define PARTMEM		(1 << 16)
 #define NPART		64
+#define OBUF		(1 << 17)	/* at least BIGWRITE: see oflush() */
 
+/*
+ * The text of shared.frames and of the samples and weights is made in
+ * obuf and written a block at a time: standard output's own buffer
+ * would be called at each piece.  Whatever goes to stdout directly
+ * comes after oflush().
+ */
+static char	obuf[OBUF];
+static size_t	olen;
+
+static void	oflush(void);
+static void	oput(const void *, size_t);
+static void	putstr(const char *, size_t);
+static void	putframe(const char *, size_t);
 static int	locsplit(const char *, size_t, size_t *);
 static int	isnum(const char *, size_t);
 static void	putn(const struct buf *, uint64_t, int *);
@@ -78,19 +92,63 @@ spdw_locvalid(const char *l, size_t n)
 	    isnum(l + off[1] + 1, off[2] - off[1] - 1);
 }
 
-/* One entry of shared.frames, from its key: name, file, line and col. */
-void
-spdw_putframe(const char *k, size_t n)
+/* Write what obuf holds (straight to the descriptor: see xfwrite()). */
+static void
+oflush(void)
 {
-	static const char *kw[] = { "file", "line", "col" };
+	if (olen > 0)
+		xfwrite(obuf, olen, stdout, "stdout");
+	olen = 0;
+}
+
+/* Append p[0..n) to the output. */
+static void
+oput(const void *p, size_t n)
+{
+	if (n > OBUF - olen) {
+		oflush();
+		if (n >= OBUF) {
+			xfwrite(p, n, stdout, "stdout");
+			return;
+		}
+	}
+	memcpy(obuf + olen, p, n);
+	olen += n;
+}
+
+/* s[0..n) as a JSON string, written as it is when nothing needs escaping. */
+static void
+putstr(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+
+	for (; p < e; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			break;
+	if (p < e) {
+		oflush();
+		jsonw_str(stdout, s, n);
+		return;
+	}
+	oput("\"", 1);
+	oput(s, n);
+	oput("\"", 1);
+}
+
+/* One entry of shared.frames, from its key: name, file, line and col. */
+static void
+putframe(const char *k, size_t n)
+{
+	static const char *kw[] = { ", \"file\": ", ", \"line\": ",
+	    ", \"col\": " };
 	struct buf tmp;
 	const char *l;
 	size_t nl, ln, off[3], a;
 	int i;
 
 	memcpy(&nl, k, sizeof(nl));
-	fputs("{\"name\": ", stdout);
-	jsonw_str(stdout, k + sizeof(nl), nl);
+	oput("{\"name\": ", 9);
+	putstr(k + sizeof(nl), nl);
 	l = k + sizeof(nl) + nl;
 	ln = n - sizeof(nl) - nl;
 	for (i = 0, a = 0; ln > 0 && i < 3; a = off[i++] + 1) {
@@ -98,18 +156,34 @@ spdw_putframe(const char *k, size_t n)
 			locsplit(l, ln, off);
 		if (a == off[i])
 			continue;
-		printf(", \"%s\": ", kw[i]);
+		oput(kw[i], strlen(kw[i]));
 		if (i > 0)
-			fwrite(l + a, 1, off[i] - a, stdout);
+			oput(l + a, off[i] - a);
 		else {
 			buf_init(&tmp);
 			buf_grow(&tmp, off[i] - a);
-			jsonw_str(stdout, tmp.data, esc_decode(tmp.data,
-			    l + a, off[i] - a));
+			putstr(tmp.data, esc_decode(tmp.data, l + a,
+			    off[i] - a));
 			buf_free(&tmp);
 		}
 	}
-	putchar('}');
+	oput("}", 1);
+}
+
+/* The entries of shared.frames: the keys of the frames ids[0..n) of h. */
+void
+spdw_putframes(const struct htab *h, const size_t *ids, size_t n)
+{
+	const char *k;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			oput(", ", 2);
+		k = ht_key(h, ids[i], &len);
+		putframe(k, len);
+	}
+	oflush();
 }
 
 /* Read one record's header, and its frame ids into ids; 0 at the end. */
@@ -137,14 +211,12 @@ static void
 putn(const struct buf *b, uint64_t n, int *sep)
 {
 	if (n > 0 && !*sep) {
-		if (fwrite(b->data + 2, 1, b->len - 2, stdout) != b->len - 2)
-			fshut(stdout, "stdout");
+		oput(b->data + 2, b->len - 2);
 		n--;
 		*sep = 1;
 	}
 	for (; n > 0; n--)
-		if (fwrite(b->data, 1, b->len, stdout) != b->len)
-			fshut(stdout, "stdout");
+		oput(b->data, b->len);
 }
 
 /* One profile; its spill is read twice, for samples and for weights. */
@@ -158,6 +230,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 	uint32_t i;
 	int sep = 0;
 
+	oflush();
 	fputs("{\"type\": \"sampled\", \"name\": ", stdout);
 	jsonw_str(stdout, t->name.data, t->name.len);
 	printf(", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": ",
@@ -182,7 +255,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 		buf_addc(&tmp, ']');
 		putn(&tmp, h.n, &sep);
 	}
-	fputs("], \"weights\": [", stdout);
+	oput("], \"weights\": [", 15);
 	for (sep = 0, spill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", ", 2);
@@ -191,7 +264,8 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 		putn(&tmp, h.n, &sep);
 	}
 	buf_free(&tmp);
-	fputs("]}", stdout);
+	oput("]}", 2);
+	oflush();
 }
 
 /*
@@ -210,7 +284,7 @@ putrange(struct spill *sp, const struct spdw_thread *thr,
 
 	if (hi - lo == 1) {
 		if (lo > 0)
-			fputs(", ", stdout);
+			oput(", ", 2);
 		putthread(&thr[order[lo]], sp, outid, ids);
 		return;
 	}

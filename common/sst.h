@@ -636,8 +636,11 @@ void	 spdw_framekey(struct buf *, const char *, size_t, const char *,
  * empty, null or a JSON number.
  */
 int	 spdw_locvalid(const char *, size_t);
-/* Write the entry of shared.frames of a frame key to standard output. */
-void	 spdw_putframe(const char *, size_t);
+/*
+ * Write the entries of shared.frames to standard output: the keys of
+ * the frames of the table, in the order of the ids given.
+ */
+void	 spdw_putframes(const struct htab *, const size_t *, size_t);
 /* A record in a spill: n samples of weight w, then nf frame ids. */
 struct spdw_rec {
 	uint32_t	 tid;
