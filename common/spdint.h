@@ -351,8 +351,12 @@ int	 sp_nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 void	 sp_pname(struct spd *, struct prof *);
 void	 sp_await(struct spd *, atomic_int *, int);
 void	 sp_aset(struct spd *, atomic_int *, int);
-__dead void sp_badrec(struct spd *, struct prof *,
+__dead void sp_xbadrec(struct spd *, struct prof *,
 		    const struct obatch *);
+__dead void sp_xfail(const char *, ...)
+		    __attribute__((__format__(__printf__, 1, 2)));
+__dead void sp_xsysfail(const char *);
+void	 sp_xspill(struct spill *, void *, size_t);
 void	 sp_emitprof(struct spd *, struct prof *);
 
 #endif

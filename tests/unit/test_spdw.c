@@ -33,13 +33,18 @@ static void	 thread(struct spdw_thread *, const char *, enum sst_unit,
 		    size_t);
 static Suite	*spdw_suite(void);
 
-/* spdw_putframe of the key in a buf, as a tu_capture() function. */
+/* spdw_putframes of the key in a buf, as a tu_capture() function. */
 static void
 putframe(void *arg)
 {
 	struct buf *key = arg;
+	struct htab *h;
+	size_t id;
 
-	spdw_putframe(key->data, key->len);
+	h = ht_new();
+	id = ht_intern(h, key->data, key->len, NULL);
+	spdw_putframes(h, &id, 1);
+	ht_free(h);
 }
 
 /* The entry written for the frame name (escaped) at location loc. */
