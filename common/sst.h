@@ -674,6 +674,22 @@ struct spdw_thread {
  */
 void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
 	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);
+/*
+ * spdwf.c: the frames of the records, interned by name and location, in
+ * the order first met.
+ */
+struct spdw_frames;
+struct spdw_frames *spdw_frames_new(void);
+void	 spdw_frames_free(struct spdw_frames *);
+/* The table of frame keys (spdw_framekey()), ids by first use. */
+const struct htab *spdw_frames_table(const struct spdw_frames *);
+/*
+ * The frame ids of a record's stack into the pointer (valid until the
+ * next call), their number into the size; 0, or -1 with a message in
+ * the buffer ("bad location: ...").
+ */
+int	 spdw_stack(struct spdw_frames *, const struct sst_rec *,
+	    const uint32_t **, size_t *, struct buf *);
 /* --- end spdw.c --- */
 
 /* --- folded.c: folded stacks "root;...;leaf weight" (collapsed2sst) --- */

@@ -1,12 +1,13 @@
 /*
  * sst2speedscope: write an sst(5) stream as a speedscope JSON document,
  * one sampled profile per thread, byte for byte as Python's json.dump()
- * writes it.  The records wait in a temporary spill file, so memory
- * grows with distinct frames and threads only.  A pass over the spill
- * numbers the frames in the order in which the profiles, as written,
- * first use them; then the records are dealt out to one spill per
- * thread, some threads at a time, to write the profiles in turn (see
- * common/spdw.c).
+ * writes it.  The records wait in a temporary spill file, their stacks
+ * as frame ids (common/spdwf.c), so memory grows with distinct frames
+ * and threads only.  A pass over the spill numbers the frames in the
+ * order in which the profiles, as written, first use them (with one
+ * thread, the order in which they were met); then the records are
+ * dealt out to one spill per thread, some threads at a time, to write
+ * the profiles in turn (see common/spdw.c).
  */
 #include <err.h>
 #include <stdlib.h>
@@ -24,30 +25,17 @@ struct first {
 	uint32_t	 pos;
 };
 
-/* Where a frame of a stack is in its text: name and location entry. */
-struct pfr {
-	uint32_t	 noff, nlen, loff, llen;
-};
-
-/* A record's stack and locations, its frames and their ids. */
-struct stk {
-	struct buf	 text;		/* stack, then locations */
-	struct pfr	*f;
-	uint32_t	*id;
-	size_t		 n, cap;
-};
-
 /* What the program holds: the records spilled, threads and frames. */
 struct s2s {
-	struct htab	*thtab, *frtab;	/* escaped thread; frame key */
+	struct htab	*thtab;		/* escaped thread names */
+	struct spdw_frames *fr;
 	struct spdw_thread *thr;
 	size_t		 thcap, *order, *forder;
 	struct first	*first;
 	uint32_t	*outid;
 	struct spdw_ids	 ids;
 	struct spill	*all;
-	struct buf	 key;
-	struct stk	 cur, prev;	/* this record's, the one before */
+	struct buf	 err;
 };
 
 static void	readfile(struct s2s *, const char *);
@@ -55,19 +43,12 @@ static struct spdw_thread *thread(struct s2s *, const struct sst_rec *,
 		    const char *, unsigned long long, size_t *);
 static void	addrec(struct s2s *, const struct sst_rec *, const char *,
 		    unsigned long long);
-static size_t	frames(struct s2s *, const struct sst_rec *, const char *,
-		    unsigned long long);
-static int	same(const struct buf *, const struct pfr *, const char *,
-		    size_t, const char *, size_t);
-static void	grow(struct stk *);
-static void	stkfree(struct stk *);
-static void	memswap(struct stk *, struct stk *);
-static const char *piece(const char *, const char *);
-static uint32_t	addframe(struct s2s *, const char *, size_t, const char *,
-		    size_t, const char *, unsigned long long);
 static int	byname(size_t, size_t, void *);
 static int	byfirst(size_t, size_t, void *);
 static void	number(struct s2s *, size_t, size_t, int);
+static void	putdoc(struct s2s *, const char *, const char *);
+static void	verbose(const struct s2s *);
+static void	cleanup(struct s2s *);
 static __dead void usage(int);
 
 /* Read the records of one input into the spill. */
@@ -123,12 +104,14 @@ addrec(struct s2s *g, const struct sst_rec *r, const char *name,
 {
 	struct spdw_thread *t;
 	struct spdw_rec h;
+	const uint32_t *ids;
 	size_t tid, nf;
 
 	t = thread(g, r, name, lineno, &tid);
 	if (r->samples == 0)
 		return;
-	nf = frames(g, r, name, lineno);
+	if (spdw_stack(g->fr, r, &ids, &nf, &g->err) == -1)
+		errx(1, "%s:%llu: %s", name, lineno, g->err.data);
 	h = (struct spdw_rec){ (uint32_t)tid, (uint32_t)nf, r->samples,
 	    r->hasperiod ? r->period : r->weight / (double)r->samples };
 	if (h.n > UINT64_MAX - t->n)
@@ -138,117 +121,7 @@ addrec(struct s2s *g, const struct sst_rec *r, const char *name,
 	t->n += h.n;
 	t->end = fmt_pysum(t->end, h.w, h.n);
 	spill_write(g->all, &h, sizeof(h));
-	spill_write(g->all, g->cur.id, nf * sizeof(*g->cur.id));
-	memswap(&g->prev, &g->cur);
-}
-
-/*
- * The ids of the frames of r into g->cur, their number returned.  A
- * frame whose name and location are those at its place in the record
- * before takes that one's id without a lookup: stacks sampled one
- * after another share most of their frames.
- */
-static size_t
-frames(struct s2s *g, const struct sst_rec *r, const char *name,
-    unsigned long long lineno)
-{
-	struct stk *c = &g->cur, *p = &g->prev;
-	const char *s, *l, *sn, *ln, *se, *le;
-	size_t k;
-
-	buf_reset(&c->text);
-	buf_add(&c->text, r->stack, r->stacklen);
-	buf_add(&c->text, r->locs, r->locslen);
-	if (r->stacklen == 0)
-		return c->n = 0;
-	s = c->text.data;
-	se = s + r->stacklen;
-	l = se;
-	le = l + r->locslen;
-	for (k = 0;; k++) {
-		sn = piece(s, se);
-		ln = r->locslen > 0 ? piece(l, le) : l;
-		if (k == c->cap)
-			grow(c);
-		c->f[k] = (struct pfr){ (uint32_t)(s - c->text.data),
-		    (uint32_t)(sn - s), (uint32_t)(l - c->text.data),
-		    (uint32_t)(ln - l) };
-		if (k < p->n && same(&p->text, &p->f[k], s, (size_t)(sn - s),
-		    l, (size_t)(ln - l)))
-			c->id[k] = p->id[k];
-		else
-			c->id[k] = addframe(g, s, (size_t)(sn - s), l,
-			    (size_t)(ln - l), name, lineno);
-		if (sn == se)
-			break;
-		s = sn + 1;
-		l = r->locslen > 0 ? ln + 1 : l;
-	}
-	return c->n = k + 1;
-}
-
-/* Whether name s[0..n) at l[0..ln) is the frame f of text t. */
-static int
-same(const struct buf *t, const struct pfr *f, const char *s, size_t n,
-    const char *l, size_t ln)
-{
-	return f->nlen == n && f->llen == ln &&
-	    memcmp(t->data + f->noff, s, n) == 0 &&
-	    memcmp(t->data + f->loff, l, ln) == 0;
-}
-
-/* Room for twice as many frames in a stack's arrays. */
-static void
-grow(struct stk *c)
-{
-	size_t cap = c->cap;
-
-	c->f = xgrow(c->f, &cap, c->cap + 1, 64, sizeof(*c->f));
-	c->id = xgrow(c->id, &c->cap, c->cap + 1, 64, sizeof(*c->id));
-}
-
-/* Free a stack's memory. */
-static void
-stkfree(struct stk *c)
-{
-	buf_free(&c->text);
-	free(c->f);
-	free(c->id);
-}
-
-/* Swap two stacks. */
-static void
-memswap(struct stk *a, struct stk *b)
-{
-	struct stk t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* The end of the ';'-separated piece that starts at s. */
-static const char *
-piece(const char *s, const char *e)
-{
-	const char *p;
-
-	return (p = memchr(s, ';', (size_t)(e - s))) != NULL ? p : e;
-}
-
-/* The id of a frame by its name and location entry, interned. */
-static uint32_t
-addframe(struct s2s *g, const char *s, size_t n, const char *l,
-    size_t ln, const char *name, unsigned long long lineno)
-{
-	size_t id;
-	int isnew;
-
-	spdw_framekey(&g->key, s, n, l, ln);
-	id = ht_intern(g->frtab, g->key.data, g->key.len, &isnew);
-	if (isnew && ln > 0 && !spdw_locvalid(l, ln))
-		errx(1, "%s:%llu: bad location: %.*s", name, lineno, (int)ln,
-		    l);
-	return (uint32_t)id;
+	spill_write(g->all, ids, nf * sizeof(*ids));
 }
 
 /* Threads by their decoded names, which is how Python compares str. */
@@ -324,14 +197,72 @@ usage(int help)
 	    "[file ...]\n");
 }
 
+/* The document: frames, profiles, name and exporter. */
+static void
+putdoc(struct s2s *g, const char *name, const char *exporter)
+{
+	fputs("{\"$schema\": \"https://www.speedscope.app/"
+	    "file-format-schema.json\", \"shared\": {\"frames\": [", stdout);
+	spdw_putframes(spdw_frames_table(g->fr), g->forder,
+	    ht_count(spdw_frames_table(g->fr)));
+	fputs("]}, \"profiles\": [", stdout);
+	spdw_putprofiles(g->all, g->thr, g->order, ht_count(g->thtab),
+	    g->outid, &g->ids);
+	fputs("], \"name\": ", stdout);
+	jsonw_str(stdout, name, strlen(name));
+	fputs(", \"exporter\": ", stdout);
+	jsonw_str(stdout, exporter, strlen(exporter));
+	putchar('}');
+	fshut(stdout, "stdout");
+}
+
+/* -V: the frames and profiles, and each profile's samples. */
+static void
+verbose(const struct s2s *g)
+{
+	char c1[FMTBUF], c2[FMTBUF];
+	size_t i, nfr, nth = ht_count(g->thtab);
+	const struct spdw_thread *t;
+
+	nfr = ht_count(spdw_frames_table(g->fr));
+	warnx("%s frame%s, %s profile%s", fmt_commas(c1, sizeof(c1), nfr),
+	    nfr == 1 ? "" : "s", fmt_commas(c2, sizeof(c2), nth),
+	    nth == 1 ? "" : "s");
+	for (i = 0; i < nth; i++) {
+		t = &g->thr[g->order[i]];
+		fputs("sst2speedscope: ", stderr);
+		fwrite(t->name.data, 1, t->name.len, stderr);
+		fprintf(stderr, ": %s sample%s\n", fmt_commas(c1, sizeof(c1),
+		    t->n), t->n == 1 ? "" : "s");
+	}
+}
+
+/* Free what the program holds. */
+static void
+cleanup(struct s2s *g)
+{
+	size_t i;
+
+	for (i = 0; i < ht_count(g->thtab); i++)
+		buf_free(&g->thr[i].name);
+	ht_free(g->thtab);
+	spdw_frames_free(g->fr);
+	spill_free(g->all);
+	buf_free(&g->err);
+	free(g->thr);
+	free(g->order);
+	free(g->forder);
+	free(g->first);
+	free(g->outid);
+	free(g->ids.id);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct s2s s2s, *g = &s2s;
 	const char *exporter = "sst2speedscope", *name = NULL;
-	char c1[FMTBUF], c2[FMTBUF];
-	size_t i, nfr;
-	int ch, sflag = 0, vflag = 0;
+	int ch, i, sflag = 0, vflag = 0;
 
 	sst_init();
 	sst_longhelp(argc, argv, usage);
@@ -360,59 +291,20 @@ main(int argc, char *argv[])
 	if (name == NULL)
 		name = argc == 0 || strcmp(argv[0], "-") == 0 ? "<stdin>" :
 		    argv[0];
-
 	memset(g, 0, sizeof(*g));
 	g->thtab = ht_new();
-	g->frtab = ht_new();
+	g->fr = spdw_frames_new();
 	g->all = spill_new(SPILLMEM);
-	buf_init(&g->key);
-	buf_init(&g->cur.text);
-	buf_init(&g->prev.text);
+	buf_init(&g->err);
 	if (argc == 0)
 		readfile(g, NULL);
-	for (i = 0; i < (size_t)argc; i++)
+	for (i = 0; i < argc; i++)
 		readfile(g, argv[i]);
-	nfr = ht_count(g->frtab);
-	number(g, ht_count(g->thtab), nfr, sflag);
-
-	fputs("{\"$schema\": \"https://www.speedscope.app/"
-	    "file-format-schema.json\", \"shared\": {\"frames\": [", stdout);
-	spdw_putframes(g->frtab, g->forder, nfr);
-	fputs("]}, \"profiles\": [", stdout);
-	spdw_putprofiles(g->all, g->thr, g->order, ht_count(g->thtab),
-	    g->outid, &g->ids);
-	fputs("], \"name\": ", stdout);
-	jsonw_str(stdout, name, strlen(name));
-	fputs(", \"exporter\": ", stdout);
-	jsonw_str(stdout, exporter, strlen(exporter));
-	putchar('}');
-	fshut(stdout, "stdout");
-	if (vflag) {
-		warnx("%s frame%s, %s profile%s", fmt_commas(c1, sizeof(c1),
-		    nfr), nfr == 1 ? "" : "s", fmt_commas(c2, sizeof(c2),
-		    ht_count(g->thtab)), ht_count(g->thtab) == 1 ? "" : "s");
-		for (i = 0; i < ht_count(g->thtab); i++) {
-			fputs("sst2speedscope: ", stderr);
-			fwrite(g->thr[g->order[i]].name.data, 1,
-			    g->thr[g->order[i]].name.len, stderr);
-			fprintf(stderr, ": %s sample%s\n", fmt_commas(c1,
-			    sizeof(c1), g->thr[g->order[i]].n),
-			    g->thr[g->order[i]].n == 1 ? "" : "s");
-		}
-	}
-	for (i = 0; i < ht_count(g->thtab); i++)
-		buf_free(&g->thr[i].name);
-	ht_free(g->thtab);
-	ht_free(g->frtab);
-	spill_free(g->all);
-	buf_free(&g->key);
-	stkfree(&g->cur);
-	stkfree(&g->prev);
-	free(g->thr);
-	free(g->order);
-	free(g->forder);
-	free(g->first);
-	free(g->outid);
-	free(g->ids.id);
+	number(g, ht_count(g->thtab), ht_count(spdw_frames_table(g->fr)),
+	    sflag);
+	putdoc(g, name, exporter);
+	if (vflag)
+		verbose(g);
+	cleanup(g);
 	return 0;
 }
