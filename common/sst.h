@@ -675,8 +675,8 @@ struct spdw_thread {
 void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
 	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);
 /*
- * spdwf.c: the frames of the records, interned by name and location, in
- * the order first met.
+ * spdwf.c: the records spilled with their stacks as frame ids, the
+ * frames interned by name and location in the order first met.
  */
 struct spdw_frames;
 struct spdw_frames *spdw_frames_new(void);
@@ -684,12 +684,13 @@ void	 spdw_frames_free(struct spdw_frames *);
 /* The table of frame keys (spdw_framekey()), ids by first use. */
 const struct htab *spdw_frames_table(const struct spdw_frames *);
 /*
- * The frame ids of a record's stack into the pointer (valid until the
- * next call), their number into the size; 0, or -1 with a message in
- * the buffer ("bad location: ...").
+ * Add a record, of the header given (its nf set here), to those that go
+ * to the spill, in order; 0, or -1 with a message in the buffer ("bad
+ * location: ...").  They may wait: spdw_frames_flush() writes them all.
  */
-int	 spdw_stack(struct spdw_frames *, const struct sst_rec *,
-	    const uint32_t **, size_t *, struct buf *);
+int	 spdw_addrec(struct spdw_frames *, const struct sst_rec *,
+	    struct spdw_rec *, struct spill *, struct buf *);
+void	 spdw_frames_flush(struct spdw_frames *, struct spill *);
 /* --- end spdw.c --- */
 
 /* --- folded.c: folded stacks "root;...;leaf weight" (collapsed2sst) --- */

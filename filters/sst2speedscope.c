@@ -104,24 +104,21 @@ addrec(struct s2s *g, const struct sst_rec *r, const char *name,
 {
 	struct spdw_thread *t;
 	struct spdw_rec h;
-	const uint32_t *ids;
-	size_t tid, nf;
+	size_t tid;
 
 	t = thread(g, r, name, lineno, &tid);
 	if (r->samples == 0)
 		return;
-	if (spdw_stack(g->fr, r, &ids, &nf, &g->err) == -1)
-		errx(1, "%s:%llu: %s", name, lineno, g->err.data);
-	h = (struct spdw_rec){ (uint32_t)tid, (uint32_t)nf, r->samples,
+	h = (struct spdw_rec){ (uint32_t)tid, 0, r->samples,
 	    r->hasperiod ? r->period : r->weight / (double)r->samples };
 	if (h.n > UINT64_MAX - t->n)
 		errx(1, "%s:%llu: the sample count of thread %.*s "
 		    "passes 2^64-1", name, lineno, (int)r->threadlen,
 		    r->thread);
+	if (spdw_addrec(g->fr, r, &h, g->all, &g->err) == -1)
+		errx(1, "%s:%llu: %s", name, lineno, g->err.data);
 	t->n += h.n;
 	t->end = fmt_pysum(t->end, h.w, h.n);
-	spill_write(g->all, &h, sizeof(h));
-	spill_write(g->all, ids, nf * sizeof(*ids));
 }
 
 /* Threads by their decoded names, which is how Python compares str. */
@@ -300,6 +297,7 @@ main(int argc, char *argv[])
 		readfile(g, NULL);
 	for (i = 0; i < argc; i++)
 		readfile(g, argv[i]);
+	spdw_frames_flush(g->fr, g->all);
 	number(g, ht_count(g->thtab), ht_count(spdw_frames_table(g->fr)),
 	    sflag);
 	putdoc(g, name, exporter);
