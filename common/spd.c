@@ -377,6 +377,7 @@ sp_xspill(struct spill *sp, void *p, size_t n)
 		sp_xfail("temporary file: short read");
 }
 
+/* Free a profile and what it holds. */
 static void
 freeprof(struct prof *p)
 {

@@ -70,6 +70,7 @@ static int	frame(struct spdw_frames *, size_t, const char *, size_t,
 static void	putrec(struct spdw_frames *, const struct spdw_rec *);
 static void	flush(struct spdw_frames *, struct spill *);
 
+/* An empty table of frames, no record waiting. */
 struct spdw_frames *
 spdw_frames_new(void)
 {
@@ -85,6 +86,7 @@ spdw_frames_new(void)
 	return f;
 }
 
+/* Free the table and what waits (flushed or not). */
 void
 spdw_frames_free(struct spdw_frames *f)
 {
@@ -102,6 +104,7 @@ spdw_frames_free(struct spdw_frames *f)
 	free(f);
 }
 
+/* The table of frame keys, ids in the order met. */
 const struct htab *
 spdw_frames_table(const struct spdw_frames *f)
 {
