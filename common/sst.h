@@ -675,8 +675,8 @@ struct spdw_thread {
 void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
 	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);
 /*
- * spdwf.c: the records spilled with their stacks as frame ids, the
- * frames interned by name and location in the order first met.
+ * The records spilled with their stacks as frame ids, the frames
+ * interned by name and location in the order first met.
  */
 struct spdw_frames;
 struct spdw_frames *spdw_frames_new(void);

@@ -2,7 +2,7 @@
  * sst2speedscope: write an sst(5) stream as a speedscope JSON document,
  * one sampled profile per thread, byte for byte as Python's json.dump()
  * writes it.  The records wait in a temporary spill file, their stacks
- * as frame ids (common/spdwf.c), so memory grows with distinct frames
+ * as frame ids (common/spdw.c), so memory grows with distinct frames
  * and threads only.  A pass over the spill numbers the frames in the
  * order in which the profiles, as written, first use them (with one
  * thread, the order in which they were met); then the records are
