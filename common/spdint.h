@@ -38,7 +38,7 @@
 #define OTHREAD		4096	/* records that get a thread making them */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
-#define QROOM		(QBLOCK + 16384)	/* a block's room, see qinit() */
+#define QROOM		(QBLOCK + 16384) /* a block's room, see qinit() */
 #define QLAG		4	/* blocks behind: misses converted here */
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
