@@ -44,6 +44,7 @@
 #include <err.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -135,14 +136,20 @@ keybit(const char *k)
 	return 0;
 }
 
-/* Reader s set up to read j (see spd_flatten()). */
-static void
+/* Reader s set up to read j (see spd_flatten()); -1 without a mutex. */
+static int
 spdinit(struct spd *s, struct json *j, int flags, spd_emit emit,
     spd_text text, void *arg)
 {
 	int i;
 
 	memset(s, 0, sizeof(*s));
+	if (pthread_mutex_init(&s->omu, NULL) != 0)
+		return -1;
+	if (pthread_cond_init(&s->ocv, NULL) != 0) {
+		pthread_mutex_destroy(&s->omu);
+		return -1;
+	}
 	s->j = j;
 	s->persample = flags & SPD_SAMPLES;
 	s->ids = (flags & SPD_FRAMEIDS) != 0;
@@ -186,9 +193,7 @@ spdinit(struct spd *s, struct json *j, int flags, spd_emit emit,
 	s->rcgen = 1;
 	buf_init(&s->sbuf);
 	atomic_init(&s->osleep, 0);
-	if (pthread_mutex_init(&s->omu, NULL) != 0 ||
-	    pthread_cond_init(&s->ocv, NULL) != 0)
-		errx(1, "cannot make a mutex");
+	return 0;
 }
 
 /*
@@ -274,7 +279,7 @@ spdfree(struct spd *s)
  */
 unsigned
 spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
-    void *arg)
+    void *arg, char *err, size_t errlen)
 {
 	struct spd s;
 	struct prof *p, *np;
@@ -285,7 +290,10 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 		return SPD_NOTJSON;
 	if (t != JT_OBJ)
 		return SPD_NOTOBJ;
-	spdinit(&s, j, flags, emit, text, arg);
+	if (spdinit(&s, j, flags, emit, text, arg) == -1) {
+		snprintf(err, errlen, "cannot make a mutex");
+		return SPD_ERROR;
+	}
 	seen = readtop(&s);
 	if (sp_next(&s) != JT_EOF)
 		json_fail(j, "trailing data after JSON value");
@@ -297,13 +305,14 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	s.tid = NULL;
 	s.rct = NULL;
 	s.rctext = NULL;
+	if (s.pending != NULL && !s.hasframes) {
+		snprintf(err, errlen, "%s: no shared.frames", json_name(j));
+		seen = SPD_ERROR;
+	}
 	for (p = s.pending; p != NULL; p = np) {
 		np = p->next;
-		if (!s.hasframes) {
-			progress_hide();
-			errx(1, "%s: no shared.frames", json_name(j));
-		}
-		sp_emitprof(&s, p);
+		if (seen != SPD_ERROR)
+			sp_emitprof(&s, p);
 		/* Unlinked first: on an error exit the rest stays reachable. */
 		s.pending = np;
 		freeprof(p);
@@ -317,24 +326,58 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
  * that overflows to inf.
  */
 void
-sp_badrec(struct spd *s, struct prof *p, const struct obatch *b)
+sp_xbadrec(struct spd *s, struct prof *p, const struct obatch *b)
 {
 	const struct orec *o = &b->rec[b->nrec];
 	char num[FMTBUF];
 
-	progress_hide();
 	if (b->bad == OB_START)
-		errx(1, "%s: profile \"%s\": the start time of sample %llu "
+		sp_xfail("%s: profile \"%s\": the start time of sample %llu "
 		    "overflows to inf", json_name(s->j), p->name.data,
 		    (unsigned long long)b->badpos);
 	buf_reset(&s->sbuf);
 	sp_joinframes(s, b->ids + o->ioff, o->nids, 0, &s->sbuf);
-	errx(1, "%s: profile \"%s\": the weight of %llu samples of %s on "
+	sp_xfail("%s: profile \"%s\": the weight of %llu samples of %s on "
 	    "stack \"%s\" overflows to inf", json_name(s->j), p->name.data,
 	    (unsigned long long)o->n, fmt_double(num, sizeof(num),
 	    o->period), s->sbuf.data);
 }
 
+/*
+ * Exit 1 with a message, where the reader cannot go on: deep in the
+ * reading of a document or in a thread of its own, which have nothing to
+ * return an error through.  The progress line goes first.
+ */
+void
+sp_xfail(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[4096];
+
+	progress_hide();
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errx(1, "%s", msg);
+}
+
+/* The same for a failed system call: what, then errno's message. */
+void
+sp_xsysfail(const char *what)
+{
+	progress_hide();
+	err(1, "%s", what);
+}
+
+/* Read n bytes from a spill that holds them, or exit. */
+void
+sp_xspill(struct spill *sp, void *p, size_t n)
+{
+	if (spill_read(sp, p, n) == -1)
+		sp_xfail("temporary file: short read");
+}
+
+/* Free a profile and what it holds. */
 static void
 freeprof(struct prof *p)
 {

@@ -38,7 +38,7 @@
 #define OTHREAD		4096	/* records that get a thread making them */
 #define QBLOCK		(64 * 1024)	/* samples handed over at once */
 #define QBLOCKS		64	/* 4 MB: the misses of a cold cache */
-#define QROOM		(QBLOCK + 16384)	/* a block's room, see qinit() */
+#define QROOM		(QBLOCK + 16384) /* a block's room, see qinit() */
 #define QLAG		4	/* blocks behind: misses converted here */
 
 #define RCSLOTS		32768	/* raw text cache, two ways */
@@ -351,8 +351,12 @@ int	 sp_nextrec(struct spd *, struct prof *, uint64_t *, uint32_t *,
 void	 sp_pname(struct spd *, struct prof *);
 void	 sp_await(struct spd *, atomic_int *, int);
 void	 sp_aset(struct spd *, atomic_int *, int);
-__dead void sp_badrec(struct spd *, struct prof *,
+__dead void sp_xbadrec(struct spd *, struct prof *,
 		    const struct obatch *);
+__dead void sp_xfail(const char *, ...)
+		    __attribute__((__format__(__printf__, 1, 2)));
+__dead void sp_xsysfail(const char *);
+void	 sp_xspill(struct spill *, void *, size_t);
 void	 sp_emitprof(struct spd *, struct prof *);
 
 #endif

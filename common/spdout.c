@@ -133,7 +133,7 @@ sp_joinframes(const struct spd *s, const uint32_t *ids, size_t n, int which,
  * record of the stack of the record before it shares them), until b is
  * full or the records end; with stacks as text, unless the writing
  * thread is to, make them into lines too.  A start or weight that
- * overflows ends the records at the one before it (see sp_badrec()).
+ * overflows ends the records at the one before it (see sp_xbadrec()).
  */
 static void
 produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
@@ -258,8 +258,8 @@ startof(struct prof *p, uint64_t pos)
 
 	if (p->cstarts != NULL)
 		t = p->cstarts[pos - 1];
-	else if (spill_read(p->starts, &t, sizeof(t)) == -1)
-		errx(1, "temporary file: short read");
+	else
+		sp_xspill(p->starts, &t, sizeof(t));
 	return (p->state == PS_EVENTS ? t : p->startv + t) * p->factor;
 }
 
@@ -447,7 +447,7 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r, struct obatch *b)
 		}
 	}
 	if (b->bad != OB_NONE)
-		sp_badrec(s, p, b);
+		sp_xbadrec(s, p, b);
 }
 
 /*
@@ -476,12 +476,10 @@ sp_emitprof(struct spd *s, struct prof *p)
 	int end, z;
 #endif
 
-	if (p->hasidx && p->maxidx >= s->nframes) {
-		progress_hide();
-		errx(1, "%s:%llu:%llu: frame index %lu out of range "
+	if (p->hasidx && p->maxidx >= s->nframes)
+		sp_xfail("%s:%llu:%llu: frame index %lu out of range "
 		    "(%zu frames)", json_name(s->j), p->idxline, p->idxcol,
 		    (unsigned long)p->maxidx, s->nframes);
-	}
 	sp_pname(s, p);
 	memset(&r, 0, sizeof(r));
 	r.thread = p->name.data;

@@ -23,6 +23,9 @@
 
 static void	 readframe(struct spd *, struct buf *);
 static void	 readprofile(struct spd *, size_t);
+static struct prof *newprof(struct spd *);
+static void	 unitof(struct spd *, struct prof *, const char *);
+static void	 endprof(struct spd *, struct prof *, size_t);
 static void	 readstack(struct spd *);
 static void	 readsamples(struct spd *, struct prof *);
 static void	 readweights(struct spd *, struct prof *);
@@ -133,7 +136,7 @@ sp_readprofiles(struct spd *s)
 	}
 }
 
-/* Read one profile object; emit it now if the frames are known. */
+/* Read one profile object, which then waits for the frames (endprof()). */
 static void
 readprofile(struct spd *s, size_t i)
 {
@@ -143,26 +146,7 @@ readprofile(struct spd *s, size_t i)
 	char k[KEYMAX];
 	size_t vlen;
 
-	s->cur = p = xcalloc(1, sizeof(*p));
-	buf_init(&p->name);
-	if ((p->stacks = s->spare) != NULL) {
-		s->spare = NULL;
-		p->agg = s->sagg;
-		p->aggcap = s->saggcap;
-		s->sagg = NULL;
-		s->saggcap = 0;
-		if (p->agg != NULL)
-			memset(p->agg, 0, p->aggcap * sizeof(*p->agg));
-	} else
-		p->stacks = ht_new();
-	p->leaf = s->leaves;
-	if ((p->keys = s->skeys) != NULL)
-		s->skeys = NULL;
-	else
-		p->keys = zl_new(s->zpool);
-	p->reread = s->kfd != -1;
-	p->factor = 1;
-	p->nbatch = 1;
+	s->cur = p = newprof(s);
 	while ((t = sp_member(s, k)) != JT_OBJ_END) {
 		v = json_text(s->j, &vlen);
 		if (strcmp(k, "name") == 0 && t == JT_STR) {
@@ -171,20 +155,7 @@ readprofile(struct spd *s, size_t i)
 			p->hasname = 1;
 		} else if (strcmp(k, "unit") == 0) {
 			sp_expect(s, t, JT_STR, "unit: expected a string");
-			if (strcmp(v, "seconds") == 0)
-				p->factor = 1;
-			else if (strcmp(v, "milliseconds") == 0)
-				p->factor = 1e-3;
-			else if (strcmp(v, "microseconds") == 0)
-				p->factor = 1e-6;
-			else if (strcmp(v, "nanoseconds") == 0)
-				p->factor = 1e-9;
-			else if (strcmp(v, "none") == 0)
-				p->unit = U_NONE;
-			else if (strcmp(v, "bytes") == 0)
-				p->unit = U_BYTES;
-			else
-				json_fail(s->j, "unknown unit \"%s\"", v);
+			unitof(s, p, v);
 		} else if (strcmp(k, "startValue") == 0 && t == JT_NUM) {
 			if (json_double(s->j, &p->startv) == -1)
 				json_fail(s->j, "startValue: expected a finite "
@@ -209,6 +180,68 @@ readprofile(struct spd *s, size_t i)
 		else
 			sp_skip(s, t);
 	}
+	endprof(s, p, i);
+}
+
+/*
+ * A new profile, its tables those the last one left (sp_shrink()) when
+ * there are some.
+ */
+static struct prof *
+newprof(struct spd *s)
+{
+	struct prof *p;
+
+	p = xcalloc(1, sizeof(*p));
+	buf_init(&p->name);
+	if ((p->stacks = s->spare) != NULL) {
+		s->spare = NULL;
+		p->agg = s->sagg;
+		p->aggcap = s->saggcap;
+		s->sagg = NULL;
+		s->saggcap = 0;
+		if (p->agg != NULL)
+			memset(p->agg, 0, p->aggcap * sizeof(*p->agg));
+	} else
+		p->stacks = ht_new();
+	p->leaf = s->leaves;
+	if ((p->keys = s->skeys) != NULL)
+		s->skeys = NULL;
+	else
+		p->keys = zl_new(s->zpool);
+	p->reread = s->kfd != -1;
+	p->factor = 1;
+	p->nbatch = 1;
+	return p;
+}
+
+/* The unit v of profile p: its sst unit and the factor to seconds. */
+static void
+unitof(struct spd *s, struct prof *p, const char *v)
+{
+	if (strcmp(v, "seconds") == 0)
+		p->factor = 1;
+	else if (strcmp(v, "milliseconds") == 0)
+		p->factor = 1e-3;
+	else if (strcmp(v, "microseconds") == 0)
+		p->factor = 1e-6;
+	else if (strcmp(v, "nanoseconds") == 0)
+		p->factor = 1e-9;
+	else if (strcmp(v, "none") == 0)
+		p->unit = U_NONE;
+	else if (strcmp(v, "bytes") == 0)
+		p->unit = U_BYTES;
+	else
+		json_fail(s->j, "unknown unit \"%s\"", v);
+}
+
+/*
+ * The end of profile i, p: samples and weights must pair; then it waits
+ * with the others for the frames.
+ */
+static void
+endprof(struct spd *s, struct prof *p, size_t i)
+{
 	if (p->state == PS_SAMPLES)
 		json_fail(s->j, "profile %zu: %llu samples but no weights", i,
 		    (unsigned long long)p->nsids);
@@ -356,7 +389,7 @@ readsamples(struct spd *s, struct prof *p)
 		if ((k = json_rawarrays(s->j, s->rb, RBATCH)) > 0) {
 			r = sp_rawbatch(s, k);
 			if (json_rawtake(s->j, s->rb, r) == -1)
-				errx(1, "internal error: samples taken out of "
+				sp_xfail("internal error: samples taken out of "
 				    "place");
 			n += r;
 			if (r == k)

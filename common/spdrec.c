@@ -27,7 +27,7 @@ static void	 resetrecs(struct prof *);
 static void	 resetstacks(struct spd *, struct prof *);
 static const unsigned char *window(struct spd *, uint64_t,
 		    const unsigned char **);
-static __dead void changed(struct spd *, uint64_t);
+static __dead void xchanged(struct spd *, uint64_t);
 
 /*
  * Write out the current batch: one record per distinct stack of the
@@ -303,17 +303,14 @@ sp_shrink(struct spd *s, struct prof *p)
 	if (p->recs != NULL && p->recbytes <= SPILLMEM) {
 		p->crecs = xmalloc(p->recbytes);
 		spill_rewind(p->recs);
-		if (spill_read(p->recs, p->crecs, p->recbytes) == -1)
-			errx(1, "temporary file: short read");
+		sp_xspill(p->recs, p->crecs, p->recbytes);
 		spill_free(p->recs);
 		p->recs = NULL;
 	}
 	if (p->starts != NULL && p->nrecs * sizeof(double) <= SPILLMEM) {
 		p->cstarts = xreallocarray(NULL, p->nrecs, sizeof(double));
 		spill_rewind(p->starts);
-		if (spill_read(p->starts, p->cstarts, p->nrecs *
-		    sizeof(double)) == -1)
-			errx(1, "temporary file: short read");
+		sp_xspill(p->starts, p->cstarts, p->nrecs * sizeof(double));
 		spill_free(p->starts);
 		p->starts = NULL;
 	}
@@ -370,7 +367,7 @@ sp_rawof(struct spd *s, struct prof *p, size_t id, size_t *len)
 	const unsigned char *c, *e;
 
 	if ((c = window(s, p->offs[id] & ~RAWTAG, &e)) == NULL || *c != '[')
-		changed(s, p->offs[id]);
+		xchanged(s, p->offs[id]);
 	*len = (size_t)(e - c) + 1;
 	return c;
 }
@@ -414,7 +411,7 @@ sp_rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
 		} else
 			for (v = 0; *c >= '0' && *c <= '9'; c++)
 				if ((v = v * 10 + (*c - '0')) > UINT32_MAX)
-					changed(s, p->offs[id]);
+					xchanged(s, p->offs[id]);
 		ids[n++] = (uint32_t)v;
 		if (!raw) {
 			last = k;
@@ -429,7 +426,7 @@ sp_rekey(struct spd *s, struct prof *p, size_t id, const unsigned char *c,
 	h = raw ? ht_hashto(b + 1, b + clen, ']', &d) :
 	    ht_hash(k0, (size_t)(k - k0));
 	if ((uint32_t)(h >> 32) != p->tags[id])
-		changed(s, p->offs[id]);
+		xchanged(s, p->offs[id]);
 	return n;
 }
 
@@ -461,10 +458,8 @@ window(struct spd *s, uint64_t off, const unsigned char **end)
 	for (;;) {
 		buf_grow(w, want);
 		if ((r = pread(s->kfd, w->data + w->len, want, s->kbase +
-		    (off_t)(off + w->len))) == -1) {
-			progress_hide();
-			err(1, "%s", json_name(s->j));
-		}
+		    (off_t)(off + w->len))) == -1)
+			sp_xsysfail(json_name(s->j));
 		if (r == 0)
 			return NULL;
 		q = memchr(w->data + w->len, ']', (size_t)r);
@@ -479,10 +474,9 @@ window(struct spd *s, uint64_t off, const unsigned char **end)
 
 /* Exit: the sample at offset off of the input is not what was read. */
 static __dead void
-changed(struct spd *s, uint64_t off)
+xchanged(struct spd *s, uint64_t off)
 {
-	progress_hide();
-	errx(1, "%s: the sample at byte %llu changed while the file was "
+	sp_xfail("%s: the sample at byte %llu changed while the file was "
 	    "read", json_name(s->j), (unsigned long long)(off & ~RAWTAG));
 }
 
@@ -522,8 +516,7 @@ sp_nextrec(struct spd *s, struct prof *p, uint64_t *pos, uint32_t *id,
 		k = CHUNK - have;
 		if (k > s->rr.left)
 			k = (size_t)s->rr.left;
-		if (spill_read(p->recs, s->rr.buf + have, k) == -1)
-			errx(1, "temporary file: short read");
+		sp_xspill(p->recs, s->rr.buf + have, k);
 		s->rr.left -= k;
 		s->rp = s->rr.buf;
 		s->re = s->rr.buf + have + k;
@@ -533,7 +526,7 @@ sp_nextrec(struct spd *s, struct prof *p, uint64_t *pos, uint32_t *id,
 	s->rp = varint_get(s->rp, s->re, n);
 	if (v & 1) {
 		if ((size_t)(s->re - s->rp) < sizeof(s->rw))
-			errx(1, "temporary file: short read");
+			sp_xfail("temporary file: short read");
 		memcpy(&s->rw, s->rp, sizeof(s->rw));
 		s->rp += sizeof(s->rw);
 	}

@@ -390,7 +390,10 @@ typedef void (*spd_text)(const char *, size_t, size_t, void *);
  * SPD_FRAMEIDS, one by one to emit() instead.
  * Returns what it found at the top level: SPD_NOTJSON (a tokenizer
  * error at the first token) or SPD_NOTOBJ (not an object) with nothing
- * read past the first token, else the SPD_* keys the object has.
+ * read past the first token, else the SPD_* keys the object has; or
+ * SPD_ERROR with a message in err[0..errlen) (profiles but no frames,
+ * no mutex).  Malformed input met while reading exits 1 with a located
+ * message (json_fail()), as does a failure of the temporary files.
  */
 #define SPD_NOTJSON	0x01
 #define SPD_NOTOBJ	0x02
@@ -402,10 +405,12 @@ typedef void (*spd_text)(const char *, size_t, size_t, void *);
 #define SPD_RECORDING	0x80	/* "recording" */
 #define SPD_PROFILE	0x100	/* "profile" */
 #define SPD_TICKS	0x200	/* "ticks" */
+#define SPD_ERROR	0x400	/* alone: see the message */
 #define SPD_SAMPLES	0x01	/* flags: one record per sample */
 #define SPD_FRAMEIDS	0x02	/* stacks as frame numbers (sst_frames) */
 #define SPD_LEAVES	0x04	/* each stack its leaf frame only */
-unsigned spd_flatten(struct json *, int, spd_emit, spd_text, void *);
+unsigned spd_flatten(struct json *, int, spd_emit, spd_text, void *,
+	    char *, size_t);
 
 #define FMTBUF	64
 
@@ -636,8 +641,11 @@ void	 spdw_framekey(struct buf *, const char *, size_t, const char *,
  * empty, null or a JSON number.
  */
 int	 spdw_locvalid(const char *, size_t);
-/* Write the entry of shared.frames of a frame key to standard output. */
-void	 spdw_putframe(const char *, size_t);
+/*
+ * Write the entries of shared.frames to standard output: the keys of
+ * the frames of the table, in the order of the ids given.
+ */
+void	 spdw_putframes(const struct htab *, const size_t *, size_t);
 /* A record in a spill: n samples of weight w, then nf frame ids. */
 struct spdw_rec {
 	uint32_t	 tid;
@@ -666,6 +674,23 @@ struct spdw_thread {
  */
 void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
 	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);
+/*
+ * The records spilled with their stacks as frame ids, the frames
+ * interned by name and location in the order first met.
+ */
+struct spdw_frames;
+struct spdw_frames *spdw_frames_new(void);
+void	 spdw_frames_free(struct spdw_frames *);
+/* The table of frame keys (spdw_framekey()), ids by first use. */
+const struct htab *spdw_frames_table(const struct spdw_frames *);
+/*
+ * Add a record, of the header given (its nf set here), to those that go
+ * to the spill, in order; 0, or -1 with a message in the buffer ("bad
+ * location: ...").  They may wait: spdw_frames_flush() writes them all.
+ */
+int	 spdw_addrec(struct spdw_frames *, const struct sst_rec *,
+	    struct spdw_rec *, struct spill *, struct buf *);
+void	 spdw_frames_flush(struct spdw_frames *, struct spill *);
 /* --- end spdw.c --- */
 
 /* --- folded.c: folded stacks "root;...;leaf weight" (collapsed2sst) --- */

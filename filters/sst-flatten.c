@@ -13,6 +13,7 @@
  * leaf): what self time needs, without the stacks.
  */
 #include <err.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,7 @@ flatten(const char *path, int flags, int progress, struct cpw *cw)
 	struct progress *pr;
 	struct json *j;
 	struct out o = { stdout, cw, 0 };
+	char msg[PATH_MAX + 64];
 	unsigned seen;
 	int fd;
 
@@ -124,7 +126,11 @@ flatten(const char *path, int flags, int progress, struct cpw *cw)
 	pr = progress_open(fd, path, progress);
 	json_setprogress(j, pr);
 	seen = spd_flatten(j, flags | (cw != NULL ? SPD_FRAMEIDS : 0), emit,
-	    text, &o);
+	    text, &o, msg, sizeof(msg));
+	if (seen == SPD_ERROR) {
+		progress_hide();
+		errx(1, "%s", msg);
+	}
 	/* A speedscope document may hold no profile. */
 	if (o.n == 0 && !(seen & SPD_PROFILES))
 		refuse(j, seen);

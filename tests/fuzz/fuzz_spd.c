@@ -46,12 +46,14 @@ flatten(void *arg)
 {
 	struct run *run = arg;
 	struct json *j;
+	char msg[256];
 
 	if (run->fd == -1)
 		j = json_open_mem(run->data, run->size, "in");
 	else
 		j = json_open(run->fd, "in");
-	spd_flatten(j, run->flags, NULL, text, run);
+	/* An error returned (SPD_ERROR) is a normal return here. */
+	spd_flatten(j, run->flags, NULL, text, run, msg, sizeof(msg));
 	json_close(j);
 }
 

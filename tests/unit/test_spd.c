@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <check.h>
+#include <err.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -105,12 +106,15 @@ emitids(const struct sst_rec *r, void *arg)
 static char *
 collect(struct json *j, int persample, spd_text tx)
 {
-	char *out = NULL;
+	char *out = NULL, msg[256];
 	size_t n = 0;
 	FILE *fp;
 
 	ck_assert_ptr_nonnull(fp = open_memstream(&out, &n));
-	spd_flatten(j, persample, emitids, tx, fp);
+	/* What sst-flatten does with an error returned. */
+	if (spd_flatten(j, persample, emitids, tx, fp, msg, sizeof(msg)) ==
+	    SPD_ERROR)
+		errx(1, "%s", msg);
 	json_close(j);
 	fclose(fp);
 	return out;
@@ -1508,36 +1512,51 @@ START_TEST(test_mixed_kinds)
 }
 END_TEST
 
-/* What spd_flatten() returns: what it found at the top level. */
+/*
+ * What spd_flatten() returns: what it found at the top level, or an
+ * error with its message (hand-written: the profiles of a document
+ * without shared.frames name no frame).
+ */
 START_TEST(test_seen)
 {
 	static const struct {
 		const char	*doc;
 		unsigned	 seen;
+		const char	*err;
 	} t[] = {
-		{ "[]", SPD_NOTOBJ },
-		{ "3", SPD_NOTOBJ },
-		{ "x", SPD_NOTJSON },
-		{ "", SPD_NOTJSON },
-		{ "{}", 0 },
-		{ "{\"traceEvents\":[{\"ph\":\"X\"}]}", SPD_TRACE },
+		{ "[]", SPD_NOTOBJ, NULL },
+		{ "3", SPD_NOTOBJ, NULL },
+		{ "x", SPD_NOTJSON, NULL },
+		{ "", SPD_NOTJSON, NULL },
+		{ "{}", 0, NULL },
+		{ "{\"traceEvents\":[{\"ph\":\"X\"}]}", SPD_TRACE, NULL },
 		{ "{\"nodes\":[],\"samples\":[1],\"x\":{\"profiles\":1}}",
-		    SPD_NODES },
-		{ "{\"meta\":{},\"threads\":[]}", SPD_META | SPD_THREADS },
-		{ "{\"version\":1,\"recording\":{}}", SPD_RECORDING },
+		    SPD_NODES, NULL },
+		{ "{\"meta\":{},\"threads\":[]}", SPD_META | SPD_THREADS,
+		    NULL },
+		{ "{\"version\":1,\"recording\":{}}", SPD_RECORDING, NULL },
 		{ "{\"ticks\":[],\"profile\":{\"meta\":{}}}",
-		    SPD_TICKS | SPD_PROFILE },
-		{ "{" FRAMES ",\"profiles\":[]}", SPD_PROFILES },
+		    SPD_TICKS | SPD_PROFILE, NULL },
+		{ "{" FRAMES ",\"profiles\":[]}", SPD_PROFILES, NULL },
+		{ "{\"profiles\":[{\"name\":\"T\",\"samples\":[[0]],"
+		    "\"weights\":[1]}]}", SPD_ERROR,
+		    "doc.json: no shared.frames" },
+		{ "{\"profiles\":[{\"name\":\"T\",\"samples\":[],"
+		    "\"weights\":[]}]}", SPD_ERROR,
+		    "doc.json: no shared.frames" },
 	};
 	struct json *j;
+	char msg[256];
 	size_t i;
 	FILE *fp;
 
 	ck_assert_ptr_nonnull(fp = fopen("/dev/null", "w"));
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		j = json_open_mem(t[i].doc, strlen(t[i].doc), "doc.json");
-		ck_assert_msg(spd_flatten(j, 0, NULL, text, fp) ==
-		    t[i].seen, "%s", t[i].doc);
+		strlcpy(msg, "(none)", sizeof(msg));
+		ck_assert_msg(spd_flatten(j, 0, NULL, text, fp, msg,
+		    sizeof(msg)) == t[i].seen, "%s", t[i].doc);
+		ck_assert_str_eq(msg, t[i].err != NULL ? t[i].err : "(none)");
 		json_close(j);
 	}
 	fclose(fp);

@@ -1,9 +1,11 @@
 /*
  * test_spdw.c: Check suite for the speedscope writer (common/spdw.c):
  * the frame keys and the shared.frames entries written from them, which
- * location entries pass, the records of a spill read back (a short one
- * exits), and the profiles written from a spill, in the order given and
- * in groups of threads.
+ * location entries pass, the records spilled with their stacks as frame
+ * ids (spdw_addrec: ids as a plain model numbers them, a bad location's
+ * message), the records of a spill read back (a short one exits), and
+ * the profiles written from a spill, in the order given and in groups
+ * of threads.
  */
 
 #include <check.h>
@@ -33,13 +35,18 @@ static void	 thread(struct spdw_thread *, const char *, enum sst_unit,
 		    size_t);
 static Suite	*spdw_suite(void);
 
-/* spdw_putframe of the key in a buf, as a tu_capture() function. */
+/* spdw_putframes of the key in a buf, as a tu_capture() function. */
 static void
 putframe(void *arg)
 {
 	struct buf *key = arg;
+	struct htab *h;
+	size_t id;
 
-	spdw_putframe(key->data, key->len);
+	h = ht_new();
+	id = ht_intern(h, key->data, key->len, NULL);
+	spdw_putframes(h, &id, 1);
+	ht_free(h);
 }
 
 /* The entry written for the frame name (escaped) at location loc. */
@@ -121,6 +128,128 @@ START_TEST(test_framekey)
 	spdw_framekey(&key, "f", 1, "a\\tb::", 6);
 	ck_assert_mem_eq(key.data + sizeof(nl), "fa\\tb::", 7);
 	buf_free(&key);
+}
+END_TEST
+
+/*
+ * spdw_addrec over 300 records of 20 frames, among them names that come
+ * back out of place and frames at the same place as in the record
+ * before, across the flushes of 64 records: the ids written are those
+ * of a plain model, each distinct name numbered as first met.
+ */
+START_TEST(test_addrec)
+{
+	static const char *fix[] = { "main", "run" };
+	struct spdw_frames *f;
+	struct spill *sp;
+	struct spdw_rec h;
+	struct spdw_ids ids = { NULL, 0 };
+	struct sst_rec r;
+	struct buf st, err;
+	char names[64][16], nm[16];
+	uint32_t want[300][3];
+	size_t i, k, n = 0, seq;
+
+	f = spdw_frames_new();
+	sp = spill_new(256);
+	buf_init(&st);
+	buf_init(&err);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 300; i++) {
+		buf_reset(&st);
+		for (k = 0; k < 3; k++) {
+			if (k < 2)
+				snprintf(nm, sizeof(nm), "%s", fix[k]);
+			else
+				snprintf(nm, sizeof(nm), "w%zu", i * 7 % 23);
+			if (k > 0)
+				buf_addc(&st, ';');
+			buf_adds(&st, nm);
+			for (want[i][k] = 0; want[i][k] < n &&
+			    strcmp(names[want[i][k]], nm) != 0; want[i][k]++)
+				;
+			if (want[i][k] == n)
+				memcpy(names[n++], nm, sizeof(nm));
+		}
+		r.stack = st.data;
+		r.stacklen = st.len;
+		r.locs = "";
+		h = (struct spdw_rec){ (uint32_t)i, 0, 1, 0.5 };
+		ck_assert_int_eq(spdw_addrec(f, &r, &h, sp, &err), 0);
+		ck_assert_uint_eq(h.nf, 3);
+	}
+	spdw_frames_flush(f, sp);
+	ck_assert_uint_eq(ht_count(spdw_frames_table(f)), n);
+	spill_rewind(sp);
+	for (seq = 0; spdw_xread(sp, &h, &ids); seq++) {
+		ck_assert_uint_eq(h.tid, seq);
+		ck_assert_uint_eq(h.nf, 3);
+		for (k = 0; k < 3; k++)
+			ck_assert_uint_eq(ids.id[k], want[seq][k]);
+	}
+	ck_assert_uint_eq(seq, 300);
+	free(ids.id);
+	spill_free(sp);
+	spdw_frames_free(f);
+	buf_free(&st);
+	buf_free(&err);
+}
+END_TEST
+
+/*
+ * Frames by name and location (":::" is none, as is no location), a
+ * stack without frames, and a bad location's message (hand-worked).
+ */
+START_TEST(test_addrec_locs)
+{
+	static const struct {
+		const char	*stack, *locs;
+		uint32_t	 nf, id[2];
+	} t[] = {
+		{ "a;b", "f.py:1:2:0;:::", 2, { 0, 1 } },
+		{ "a;b", ":::;:::", 2, { 2, 1 } },
+		{ "b;a", "", 2, { 1, 2 } },
+		{ "", "", 0, { 0, 0 } },
+		{ "a", "f.py:1:2:0", 1, { 0, 0 } },
+	};
+	struct spdw_frames *f;
+	struct spill *sp;
+	struct spdw_rec h;
+	struct spdw_ids ids = { NULL, 0 };
+	struct sst_rec r;
+	struct buf err;
+	size_t i, k;
+
+	f = spdw_frames_new();
+	sp = spill_new(1 << 16);
+	buf_init(&err);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		r.stack = t[i].stack;
+		r.stacklen = strlen(t[i].stack);
+		r.locs = t[i].locs;
+		r.locslen = strlen(t[i].locs);
+		h = (struct spdw_rec){ 0, 9, 1, 1 };
+		ck_assert_int_eq(spdw_addrec(f, &r, &h, sp, &err), 0);
+	}
+	r.stack = "a;c";
+	r.stacklen = 3;
+	r.locs = ":::;g.py:x:1:2";
+	r.locslen = strlen(r.locs);
+	ck_assert_int_eq(spdw_addrec(f, &r, &h, sp, &err), -1);
+	ck_assert_str_eq(err.data, "bad location: g.py:x:1:2");
+	spdw_frames_flush(f, sp);
+	spill_rewind(sp);
+	for (i = 0; spdw_xread(sp, &h, &ids); i++) {
+		ck_assert_uint_eq(h.nf, t[i].nf);
+		for (k = 0; k < h.nf; k++)
+			ck_assert_uint_eq(ids.id[k], t[i].id[k]);
+	}
+	ck_assert_uint_eq(i, sizeof(t) / sizeof(t[0]));
+	free(ids.id);
+	spill_free(sp);
+	spdw_frames_free(f);
+	buf_free(&err);
 }
 END_TEST
 
@@ -317,6 +446,8 @@ spdw_suite(void)
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_framekey);
 	tcase_add_test(tc, test_locvalid);
+	tcase_add_test(tc, test_addrec);
+	tcase_add_test(tc, test_addrec_locs);
 	tcase_add_test(tc, test_putframe);
 	tcase_add_test(tc, test_xread);
 	tcase_add_exit_test(tc, test_xread_short, 1);
