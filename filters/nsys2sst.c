@@ -226,8 +226,10 @@ addspan(struct conv *c, enum kind k, int64_t a, int64_t b, sqlite3_stmt *st,
 		c->origin = s;
 		c->hasorigin = 1;
 	}
-	nest_add(thread(c, k, a, b), s, e, hasend,
-	    sqlite3_column_int64(st, cn + 1), nm.data, nm.len);
+	if (nest_add(thread(c, k, a, b), s, e, hasend,
+	    sqlite3_column_int64(st, cn + 1), nm.data, nm.len) == -1)
+		fatal("%s: %s: too many ranges in a thread", c->path,
+		    table(k));
 	buf_free(&nm);
 }
 
