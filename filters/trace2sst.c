@@ -147,6 +147,7 @@ convert(const char *path, const struct trace_opt *o, const char *prefix,
 	struct progress *pr;
 	struct json *j;
 	const char *name;
+	char err[1024];
 	int fd;
 
 	memset(&st, 0, sizeof(st));
@@ -157,7 +158,12 @@ convert(const char *path, const struct trace_opt *o, const char *prefix,
 	json_setprogress(j, pr);
 	if (nfiles > 1)
 		progress_file(pr, (size_t)nth, (size_t)nfiles);
-	trace_convert(j, o, prefix, stdout, &st);
+	if (trace_convert(j, o, prefix, stdout, &st, err, sizeof(err)) == -1) {
+		fflush(stdout);
+		progress_hide();
+		json_close(j);		/* stops the reader's thread */
+		errx(1, "%s", err);
+	}
 	progress_close(pr);
 	if (st.clipped > 0 || st.unclosed > 0 || st.unmatched > 0)
 		fflush(stdout);
