@@ -86,8 +86,8 @@ static struct trace *newtrace(struct json *, const struct trace_opt *,
 		    struct trace_stats *, char *, size_t);
 
 /*
- * Write the message into t->err (at the last token's position, as
- * json_fail() says it, when at) and jump back to trace_convert().
+ * Write the message into t->err, at the last token's position as
+ * json_fail() says it when at.
  */
 static void
 vfail(struct trace *t, int at, const char *fmt, va_list ap)
@@ -100,10 +100,9 @@ vfail(struct trace *t, int at, const char *fmt, va_list ap)
 	if (n < 0 || (size_t)n >= t->errlen)
 		n = 0;
 	vsnprintf(t->err + n, t->errlen - (size_t)n, fmt, ap);
-	longjmp(t->jb, 1);
 }
 
-/* Fail at the last token: "NAME:LINE:COL: what". */
+/* Fail at the last token ("NAME:LINE:COL: what"): to trace_convert(). */
 void
 tr_fail(struct trace *t, const char *fmt, ...)
 {
@@ -112,10 +111,10 @@ tr_fail(struct trace *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfail(t, 1, fmt, ap);
 	va_end(ap);
-	abort();	/* not reached */
+	longjmp(t->jb, 1);
 }
 
-/* Fail with the message as it is. */
+/* Fail with the message as it is: back to trace_convert(). */
 void
 tr_failx(struct trace *t, const char *fmt, ...)
 {
@@ -124,7 +123,7 @@ tr_failx(struct trace *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfail(t, 0, fmt, ap);
 	va_end(ap);
-	abort();	/* not reached */
+	longjmp(t->jb, 1);
 }
 
 /* The thread of the current event, made on first sight. */

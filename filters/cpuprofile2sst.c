@@ -25,16 +25,13 @@ static void	emit(const struct sst_rec *, void *);
 static void	convert(const char *, const char *, int, int,
 		    const struct label_run *);
 static __dead void refuse(struct json *, const char *);
-static void	usage(int);
+static __dead void usage(int);
 
-static void
+/* The usage: for -h and --help on standard output, else an error. */
+static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
 }
 
 static void
@@ -114,6 +111,37 @@ convert(const char *path, const char *label, int prefix, int persample,
 int
 main(int argc, char *argv[])
 {
+	struct label_run run = { -1, 0, 0 };
+	const char *label = NULL;
+	int ch, force = 0, s = 0;
+
 	sst_init();
-	return label_main(argc, argv, usage, convert, 1);
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "HhL:Pps")) != -1) {
+		switch (ch) {
+		case 'H':
+			force = 1;
+			break;
+		case 'h':
+			usage(1);
+		case 'L':
+			label = optarg;
+			break;
+		case 'P':
+			run.progress = 0;
+			break;
+		case 'p':
+			run.progress = 1;
+			break;
+		case 's':
+			s = 1;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	label_each(argc - optind, argv + optind, label, force, s, &run,
+	    convert);
+	fshut(stdout, "stdout");
+	return 0;
 }

@@ -52,7 +52,7 @@ static const char *kernsql =
     "FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid";
 
 static void	emit(const struct sst_rec *, void *);
-static void	usage(int);
+static __dead void usage(int);
 static __dead void fatal(const char *, ...);
 static __dead void dberr(struct conv *, const char *);
 static int	hastable(struct conv *, const char *);
@@ -69,14 +69,11 @@ static void	putall(struct conv *, int, struct nest_stats *);
 static void	convert(const char *, const char *, int, int,
 		    const struct label_run *);
 
-static void
+/* The usage: for -h and --help on standard output, else an error. */
+static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: nsys2sst [-HPps] [-L label] [file.sqlite ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: nsys2sst [-HPps] [-L label] [file.sqlite ...]\n");
 }
 
 static void
@@ -360,6 +357,37 @@ convert(const char *path, const char *label, int prefix, int flags,
 int
 main(int argc, char *argv[])
 {
+	struct label_run run = { -1, 0, 0 };
+	const char *label = NULL;
+	int ch, force = 0, s = 0;
+
 	sst_init();
-	return label_main(argc, argv, usage, convert, NEST_PERSPAN);
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "HhL:Pps")) != -1) {
+		switch (ch) {
+		case 'H':
+			force = 1;
+			break;
+		case 'h':
+			usage(1);
+		case 'L':
+			label = optarg;
+			break;
+		case 'P':
+			run.progress = 0;
+			break;
+		case 'p':
+			run.progress = 1;
+			break;
+		case 's':
+			s = NEST_PERSPAN;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	label_each(argc - optind, argv + optind, label, force, s, &run,
+	    convert);
+	fshut(stdout, "stdout");
+	return 0;
 }

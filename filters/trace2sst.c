@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "label.h"
 #include "trace.h"
 
 static void	convert(const char *, const struct trace_opt *, const char *,
@@ -34,20 +35,18 @@ usage(int help)
 	    "[-L label] [file ...]\n");
 }
 
-/* The file name of path up to its first '.' ("-": standard input). */
+/* The base name of path, label_base()'s, as a string. */
 static char *
 basepart(const char *path)
 {
-	const char *b;
+	struct buf b;
 	char *s;
 
-	if (strcmp(path, "-") == 0)
-		return xstrdup("-");
-	b = strrchr(path, '/');
-	b = b != NULL ? b + 1 : path;
-	s = xstrdup(b);
-	if (s[0] != '\0' && strchr(s + 1, '.') != NULL)
-		*strchr(s + 1, '.') = '\0';
+	buf_init(&b);
+	label_base(&b, path);
+	buf_addc(&b, '\0');
+	s = xstrdup(b.data);
+	buf_free(&b);
 	return s;
 }
 
@@ -189,7 +188,7 @@ main(int argc, char *argv[])
 {
 	struct trace_opt o;
 	const char *label = NULL;
-	char **lab = NULL;
+	char **lab = NULL, *stdinlab;
 	int ch, hflag = 0, i, progress = -1;
 
 	sst_init();
@@ -241,8 +240,11 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (hflag && label != NULL)
 		usage(0);
-	if (argc == 0)
-		convert("-", &o, hflag ? "-" : label, progress);
+	if (argc == 0) {
+		stdinlab = hflag ? basepart("-") : NULL;
+		convert("-", &o, hflag ? stdinlab : label, progress);
+		free(stdinlab);
+	}
 	if (label == NULL && (hflag || argc > 1))
 		lab = labels(argv, argc);
 	nfiles = argc;
