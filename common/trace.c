@@ -12,19 +12,20 @@
  * nanoseconds, so that nesting compares exact values and self times add
  * up exactly whatever their order; weights are nanoseconds / 1e9.
  *
- * A span is one small entry (start, duration, name, input order) in its
- * thread's array.  Spans are taken by start, longer first on equal
- * starts, then input order, and nested with a stack of open spans: a
- * span that starts at or after the end of the innermost open span
- * closes it, a span that ends after its parent is cut to the parent's
- * end, and self time is the duration less the durations of the direct
- * children.  Stacks are nodes (thread, parent, name) of a hash table;
- * the records of a thread come out in the order their stacks were first
- * entered.
+ * A span is one small entry (start, duration, name, input order: a
+ * struct nest_span) in its thread's array, nested by the rules of the
+ * engine trace2sst and nsys2sst share (nest.c): spans are taken by
+ * start, longer first on equal starts, then input order; a span that
+ * starts at or after the end of the innermost open span closes it, a
+ * span that ends after its parent is cut to the parent's end, and self
+ * time is the duration less the durations of the direct children; a B
+ * event never closed ends at the thread's latest time.  Stacks are nodes
+ * (thread, parent, name) of a hash table; the records of a thread come
+ * out in the order their stacks were first entered.
  *
  * Memory: while a thread's X, B and E events come in time order and no
  * B is open, its pending spans that start before the latest event can
- * no longer be preceded, and are nested a batch at a time (flush()) and
+ * no longer be preceded, and are nested a batch at a time (tr_flush()) and
  * kept only in a spill (memory, then an unlinked temporary file).  A
  * thread that turns out not to be in order after that is "tainted": at
  * the end its spans are read back from the spill and it is nested again

@@ -83,19 +83,22 @@ tr_gpuspan(struct trace *t, uint32_t id, const struct nest_span *s, int64_t end,
 	return (uint32_t)t->ngs++;
 }
 
-/* GPU spans by thread, then as nestspans() took them. */
+/* GPU spans by thread, then in the engine's order (nest_before()). */
 static int
 gscmp(const void *a, const void *b)
 {
 	const struct gspan *x = a, *y = b;
+	struct nest_span sx, sy;
 
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	sx.start = x->start;
+	sx.dur = x->dur;
+	sx.seq = x->seq;
+	sy.start = y->start;
+	sy.dur = y->dur;
+	sy.seq = y->seq;
+	return nest_before(&sx, &sy) ? -1 : nest_before(&sy, &sx);
 }
 
 /* Whether x comes before y: by seq, or (bycorr) by corr then seq. */
