@@ -298,12 +298,14 @@ static void
 xevent(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
 {
 	struct event *ev = &t->ev;
+	int64_t end;
 
 	if (!ev->hasdur)
 		ev->dur = 0;
-	if (ev->dur > INT64_MAX - ev->ts)
+	/* (INT64_MAX - ts overflowed for a negative ts.) */
+	if (__builtin_add_overflow(ev->ts, ev->dur, &end))
 		tr_fail(t, "ts + dur out of range");
-	nest_seen(&t->th[id].clock, ev->ts + ev->dur);
+	nest_seen(&t->th[id].clock, end);
 	if (kept)
 		tr_addspan(t, id, ev->ts, ev->dur, ev->name, seq, kind,
 		    ev->corr);

@@ -349,6 +349,38 @@ START_TEST(test_not_a_trace)
 }
 END_TEST
 
+/*
+ * Durations and sums past 2^63 - 1 ns are errors, never wrapped
+ * weights: -9223372036854775.807 us is -(2^63 - 1) ns.  An E event at
+ * +(2^63 - 1) ns after its B there: at column 36, the '}' of the E
+ * event (16 characters before its 20-digit number).  A B never closed
+ * whose thread's latest time (an instant event) is as far: event 1.  Two
+ * X spans of one stack of 2^62 + 1 ns each (4611686018427387.905 us):
+ * each fits, the sum does not (the first starts before 0: ts + dur
+ * was checked as INT64_MAX - ts, which overflowed).  A ts + dur past
+ * 2^63 - 1: at column 49, the event's '}'.
+ */
+START_TEST(test_overflow)
+{
+	struct trace_opt o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_str_eq(fails("[{\"ph\":\"B\",\"ts\":-9223372036854775.807},"
+	    "\n{\"ph\":\"E\",\"ts\":9223372036854775.807}]", &o),
+	    "t:2:36: E event: its span lasts past 2^63 - 1 ns");
+	ck_assert_str_eq(fails("[{\"ph\":\"B\",\"ts\":-9223372036854775.807},"
+	    "{\"ph\":\"i\",\"ts\":9223372036854775.807}]", &o),
+	    "t: event 1: a B event without E lasting past 2^63 - 1 ns");
+	ck_assert_str_eq(fails("[{\"ph\":\"X\",\"name\":\"a\","
+	    "\"ts\":-4611686018427387.905,\"dur\":4611686018427387.905},"
+	    "{\"ph\":\"X\",\"name\":\"a\",\"ts\":0,"
+	    "\"dur\":4611686018427387.905}]", &o),
+	    "t: the self times of a stack sum past 2^63 - 1 ns");
+	ck_assert_str_eq(fails("[{\"ph\":\"X\",\"ts\":9223372036854775.807,"
+	    "\"dur\":0.001}]", &o), "t:1:49: ts + dur out of range");
+}
+END_TEST
+
 static Suite *
 trace_suite(void)
 {
@@ -364,6 +396,7 @@ trace_suite(void)
 	tcase_add_test(tc, test_persample_gpu);
 	tcase_add_loop_test(tc, test_batch, 0, 5);
 	tcase_add_test(tc, test_not_a_trace);
+	tcase_add_test(tc, test_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
