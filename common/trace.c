@@ -75,9 +75,9 @@ static void	 vfail(struct trace *, int, const char *, va_list)
 static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
 static void	 nonspan(struct trace *);
 static size_t	 spanthread(struct trace *, int *);
-static void	 xevent(struct trace *, size_t, int, int, uint32_t);
-static void	 bevent(struct trace *, size_t, int, int, uint32_t);
-static void	 eevent(struct trace *, size_t);
+static void	 complete(struct trace *, size_t, int, int, uint32_t);
+static void	 begin(struct trace *, size_t, int, int, uint32_t);
+static void	 end(struct trace *, size_t);
 static void	 events(struct trace *, int);
 static int	 member(struct trace *, const char *, size_t, int);
 static void	 readdoc(struct trace *);
@@ -293,19 +293,19 @@ spanthread(struct trace *t, int *kept)
 	return id;
 }
 
-/* An X event of thread id: a span. */
+/* An X (complete) event of thread id: a span. */
 static void
-xevent(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
+complete(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
 {
 	struct event *ev = &t->ev;
-	int64_t end;
+	int64_t e;
 
 	if (!ev->hasdur)
 		ev->dur = 0;
 	/* (INT64_MAX - ts overflowed for a negative ts.) */
-	if (__builtin_add_overflow(ev->ts, ev->dur, &end))
+	if (__builtin_add_overflow(ev->ts, ev->dur, &e))
 		tr_fail(t, "ts + dur out of range");
-	nest_seen(&t->th[id].clock, end);
+	nest_seen(&t->th[id].clock, e);
 	if (kept)
 		tr_addspan(t, id, ev->ts, ev->dur, ev->name, seq, kind,
 		    ev->corr);
@@ -313,7 +313,7 @@ xevent(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
 
 /* A B event of thread id: opened, for the E that closes it. */
 static void
-bevent(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
+begin(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
 {
 	struct event *ev = &t->ev;
 	struct thread *th = &t->th[id];
@@ -337,7 +337,7 @@ bevent(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
 
 /* An E event of thread id: the span of the B it closes. */
 static void
-eevent(struct trace *t, size_t id)
+end(struct trace *t, size_t id)
 {
 	struct event *ev = &t->ev;
 	struct thread *th = &t->th[id];
@@ -386,12 +386,12 @@ tr_dispatch(struct trace *t)
 		ev->corr = NOCORR;
 	if (ev->ph == 'X') {
 		t->nspan++;
-		xevent(t, id, kept, kind, seq);
+		complete(t, id, kept, kind, seq);
 	} else if (ev->ph == 'B') {
 		t->nspan++;
-		bevent(t, id, kept, kind, seq);
+		begin(t, id, kept, kind, seq);
 	} else
-		eevent(t, id);
+		end(t, id);
 	th = &t->th[id];
 	if (insorted(th) && th->nb == 0 &&
 	    th->n >= (t->opt->batch > 0 ? t->opt->batch : FLUSHN))
