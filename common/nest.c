@@ -67,16 +67,6 @@ static int	 durs(struct nest *, struct nest_stats *);
 static int	 tally(struct nest *, struct htab *, struct nest_tot **,
 		    size_t *, size_t, struct nest_stats *);
 
-int
-nest_before(const struct nest_span *x, const struct nest_span *y)
-{
-	if (x->start != y->start)
-		return x->start < y->start;
-	if (x->dur != y->dur)
-		return x->dur > y->dur;
-	return x->seq < y->seq;
-}
-
 /* Swap two spans. */
 static void
 swap(struct nest_span *x, struct nest_span *y)
@@ -136,44 +126,13 @@ nest_sort(struct nest_span *a, size_t n)
 	}
 }
 
-const struct nest_frame *
-nest_pop(struct nest_stack *s, int64_t *self)
+void
+nest_grow(struct nest_stack *s)
 {
-	struct nest_frame *c = &s->f[--s->n];
-	int64_t dur = c->end - c->start;
+	size_t cap = s->cap;
 
-	*self = dur - c->kids;
-	if (s->n > 0)
-		s->f[s->n - 1].kids += dur;
-	return c;
-}
-
-struct nest_frame *
-nest_push(struct nest_stack *s, int64_t start, int64_t dur)
-{
-	struct nest_frame *f;
-	int64_t end = start + dur;
-	size_t cap;
-
-	if (s->n >= SST_MAXDEPTH)
-		return NULL;
-	if (s->n > 0 && end > s->f[s->n - 1].end) {
-		end = s->f[s->n - 1].end;
-		s->clipped++;
-	}
-	if (s->n == s->cap) {
-		cap = s->cap;
-		s->f = xgrow(s->f, &cap, s->n + 1, 4, sizeof(*s->f));
-		s->cap = (uint32_t)cap;
-	}
-	f = &s->f[s->n++];
-	f->start = start;
-	f->end = end;
-	f->kids = 0;
-	f->order = 0;
-	f->node = 0;
-	f->tag = 0;
-	return f;
+	s->f = xgrow(s->f, &cap, s->n + 1, 4, sizeof(*s->f));
+	s->cap = (uint32_t)cap;
 }
 
 void
@@ -197,17 +156,6 @@ nest_unclosed(const struct nest_clock *c, int64_t start, int64_t *dur)
 	    dur);
 }
 
-int
-nest_tally(struct nest_tot *t, int64_t self)
-{
-	if (t->n == 0)
-		t->first = self;
-	else if (self != t->first)
-		t->mixed = 1;
-	t->n++;
-	return __builtin_add_overflow(t->sum, self, &t->sum) ? -1 : 0;
-}
-
 void
 nest_rec(struct sst_rec *r, const struct nest_tot *t, double div)
 {
@@ -215,7 +163,9 @@ nest_rec(struct sst_rec *r, const struct nest_tot *t, double div)
 	r->hasperiod = !t->mixed;
 	if (!t->mixed) {
 		r->period = (double)t->first / div;
-		r->weight = fmt_pysum(0, r->period, t->n);
+		/* fmt_pysum(0, p, 1) is p: spare the call per span of -s. */
+		r->weight = t->n == 1 ? r->period :
+		    fmt_pysum(0, r->period, t->n);
 	} else
 		r->weight = (double)t->sum / div;
 }

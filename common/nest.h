@@ -58,8 +58,25 @@ struct nest_tot {
 	int		 mixed;		/* a self time differs from first */
 };
 
-/* Whether span x is taken before y: by start, longer first, then seq. */
-int	 nest_before(const struct nest_span *, const struct nest_span *);
+/*
+ * The order spans are taken in: by start, longer first, then seq; -1 if
+ * x comes before y, 1 after, 0 for the same span.  (Inline: the sorts'.)
+ */
+static inline int
+nest_cmp(const struct nest_span *x, const struct nest_span *y)
+{
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+/* Whether span x is taken before y (nest_cmp()). */
+static inline int
+nest_before(const struct nest_span *x, const struct nest_span *y)
+{
+	return nest_cmp(x, y) < 0;
+}
 /* Sort spans in place in nest_before() order (no copy of the array). */
 void	 nest_sort(struct nest_span *, size_t);
 
@@ -78,16 +95,48 @@ nest_top(const struct nest_stack *s)
 /*
  * Close the innermost open span (there must be one): its self time in
  * *self, its duration added to its parent's children.  The frame stays
- * valid until the next nest_push().
+ * valid until the next nest_push().  (Inline: once per span.)
  */
-const struct nest_frame *nest_pop(struct nest_stack *, int64_t *);
+static inline const struct nest_frame *
+nest_pop(struct nest_stack *s, int64_t *self)
+{
+	struct nest_frame *c = &s->f[--s->n];
+	int64_t dur = c->end - c->start;
+
+	*self = dur - c->kids;
+	if (s->n > 0)
+		s->f[s->n - 1].kids += dur;
+	return c;
+}
+/* Room for one more open span in s (nest_push()'s). */
+void	 nest_grow(struct nest_stack *);
 /*
  * Open the span [start, start + dur) inside the innermost open span (the
  * caller closed those it does not start in), its end clipped to that
  * span's (counted in clipped); node, tag and order are the caller's to
- * fill.  NULL, with nothing changed, when SST_MAXDEPTH spans are open.
+ * fill (set to 0 here only for start, end and kids).  NULL, with
+ * nothing changed, when SST_MAXDEPTH spans are open.
  */
-struct nest_frame *nest_push(struct nest_stack *, int64_t, int64_t);
+static inline struct nest_frame *
+nest_push(struct nest_stack *s, int64_t start, int64_t dur)
+{
+	struct nest_frame *f;
+	int64_t end = start + dur;
+
+	if (s->n >= SST_MAXDEPTH)
+		return NULL;
+	if (s->n > 0 && end > s->f[s->n - 1].end) {
+		end = s->f[s->n - 1].end;
+		s->clipped++;
+	}
+	if (s->n == s->cap)
+		nest_grow(s);
+	f = &s->f[s->n++];
+	f->start = start;
+	f->end = end;
+	f->kids = 0;
+	return f;
+}
 void	 nest_stackfree(struct nest_stack *);
 
 /* Time t was seen on the thread of clock c. */
@@ -108,7 +157,16 @@ int	 nest_unclosed(const struct nest_clock *, int64_t, int64_t *);
 int	 nest_dur(int64_t, int64_t, int64_t *);
 
 /* Count a span of self time self in t; -1 if the sum passes 2^63 - 1. */
-int	 nest_tally(struct nest_tot *, int64_t);
+static inline int
+nest_tally(struct nest_tot *t, int64_t self)
+{
+	if (t->n == 0)
+		t->first = self;
+	else if (self != t->first)
+		t->mixed = 1;
+	t->n++;
+	return __builtin_add_overflow(t->sum, self, &t->sum) ? -1 : 0;
+}
 /*
  * The samples, weight and period of a record of t, times divided by
  * div: with equal self times the period is that time and the weight the

@@ -83,22 +83,17 @@ tr_gpuspan(struct trace *t, uint32_t id, const struct nest_span *s, int64_t end,
 	return (uint32_t)t->ngs++;
 }
 
-/* GPU spans by thread, then in the engine's order (nest_before()). */
+/* GPU spans by thread, then in the engine's order (nest_cmp()). */
 static int
 gscmp(const void *a, const void *b)
 {
 	const struct gspan *x = a, *y = b;
-	struct nest_span sx, sy;
+	struct nest_span sx = { x->start, x->dur, 0, x->seq };
+	struct nest_span sy = { y->start, y->dur, 0, y->seq };
 
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
-	sx.start = x->start;
-	sx.dur = x->dur;
-	sx.seq = x->seq;
-	sy.start = y->start;
-	sy.dur = y->dur;
-	sy.seq = y->seq;
-	return nest_before(&sx, &sy) ? -1 : nest_before(&sy, &sx);
+	return nest_cmp(&sx, &sy);
 }
 
 /* Whether x comes before y: by seq, or (bycorr) by corr then seq. */
