@@ -25,7 +25,7 @@
  * On these, struct nest holds the spans of one thread and hands out
  * their records (nsys2sst); trace2sst's reader nests as it goes
  * (tracenest.c).  Memory of struct nest: every span of the thread
- * (about 56 bytes) and its name.
+ * (64 bytes) and its name.
  */
 #include <stdarg.h>
 #include <stdio.h>

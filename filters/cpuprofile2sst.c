@@ -5,7 +5,9 @@
  * common/cpuprofile.c for which time a sample gets).  A file's thread
  * is "Process PID Thread TID" when it has node's --cpu-prof name, else
  * "Profile"; -L LABEL, -H or more than one file put "LABEL: " or
- * "BASE: " before it, BASE being the file's name up to its first '.'.
+ * "BASE: " before it, BASE being the file's base name (label_base() of
+ * common/label.c: its name up to the first '.' after its first
+ * character, "stdin" for standard input).
  * gzip and zstd input is decompressed as it is read.  Long runs show
  * their progress on standard error when it is a terminal (-p: always,
  * -P: never).
