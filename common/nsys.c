@@ -11,6 +11,7 @@
  * output thread (nsys_spans()); errors are returned with a message.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,12 @@ nsys_open(const char *file, const char *nm, char *err, size_t errlen)
 	ssize_t r;
 	int fd, in = file == NULL || strcmp(file, "-") == 0;
 
-	fd = xopen(file);
+	if (in)
+		fd = STDIN_FILENO;
+	else if ((fd = open(file, O_RDONLY)) == -1) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return NULL;
+	}
 	do {
 		if (n == cap) {
 			if ((cap = growcap(cap, n + 1, 1 << 16)) == 0 ||

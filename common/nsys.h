@@ -15,8 +15,9 @@
 
 /*
  * Open the export at file ("-": standard input, read into memory),
- * called name in messages, read-only.  NULL if it cannot be read or is
- * no SQLite database, with a message saying what it looks like in err.
+ * called name in messages, read-only.  NULL if it cannot be opened
+ * ("FILE: why") or read, or is no SQLite database, with a message saying
+ * what it looks like, in err.
  */
 sqlite3	*nsys_open(const char *, const char *, char *, size_t);
 /* Whether the database has that table: 1, 0, or -1 on an error. */

@@ -152,6 +152,9 @@ START_TEST(test_notdb)
 		unlink(path);
 		free(path);
 	}
+	/* A file that cannot be opened: returned, as err(3) says it. */
+	ck_assert_ptr_null(nsys_open("/nonexistent/x", "f", err, sizeof(err)));
+	ck_assert_str_eq(err, "/nonexistent/x: No such file or directory");
 }
 END_TEST
 
