@@ -12,19 +12,20 @@
  * nanoseconds, so that nesting compares exact values and self times add
  * up exactly whatever their order; weights are nanoseconds / 1e9.
  *
- * A span is one small entry (start, duration, name, input order) in its
- * thread's array.  Spans are taken by start, longer first on equal
- * starts, then input order, and nested with a stack of open spans: a
- * span that starts at or after the end of the innermost open span
- * closes it, a span that ends after its parent is cut to the parent's
- * end, and self time is the duration less the durations of the direct
- * children.  Stacks are nodes (thread, parent, name) of a hash table;
- * the records of a thread come out in the order their stacks were first
- * entered.
+ * A span is one small entry (start, duration, name, input order: a
+ * struct nest_span) in its thread's array, nested by the rules of the
+ * engine trace2sst and nsys2sst share (nest.c): spans are taken by
+ * start, longer first on equal starts, then input order; a span that
+ * starts at or after the end of the innermost open span closes it, a
+ * span that ends after its parent is cut to the parent's end, and self
+ * time is the duration less the durations of the direct children; a B
+ * event never closed ends at the thread's latest time.  Stacks are nodes
+ * (thread, parent, name) of a hash table; the records of a thread come
+ * out in the order their stacks were first entered.
  *
  * Memory: while a thread's X, B and E events come in time order and no
  * B is open, its pending spans that start before the latest event can
- * no longer be preceded, and are nested a batch at a time (flush()) and
+ * no longer be preceded, and are nested a batch at a time (tr_flush()) and
  * kept only in a spill (memory, then an unlinked temporary file).  A
  * thread that turns out not to be in order after that is "tainted": at
  * the end its spans are read back from the spill and it is nested again
@@ -47,14 +48,20 @@
  * at its start), on the launching thread, once the whole file is read.
  *
  * The parts: this file, the document and the dispatch of each event to
- * its thread; traceread.c, reading one event; tracenest.c, nesting and
- * each thread's order state; tracegpu.c, -g; traceout.c, the records.
- * traceint.h holds what they share.
+ * its thread; traceread.c, reading one event; tracenest.c, nesting (by
+ * the rules of the engine, nest.c) and each thread's order state;
+ * tracegpu.c, -g; traceout.c, the records.  traceint.h holds what they
+ * share.
+ *
+ * Errors: tr_fail() and tr_failx() write the message and jump back to
+ * trace_convert(), which frees everything and returns -1.
  */
 #define _GNU_SOURCE		/* memmem */
-#include <err.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,12 +70,62 @@
 #include "trace.h"
 #include "traceint.h"
 
-static void	 seen(struct thread *, int64_t);
+static void	 vfail(struct trace *, int, const char *, va_list)
+		    __attribute__((__format__(__printf__, 3, 0)));
 static void	 addflow(struct trace *, uint32_t, int64_t, int64_t);
 static void	 nonspan(struct trace *);
+static size_t	 spanthread(struct trace *, int *);
+static void	 complete(struct trace *, size_t, int, int, uint32_t);
+static void	 begin(struct trace *, size_t, int, int, uint32_t);
+static void	 end(struct trace *, size_t);
 static void	 events(struct trace *, int);
+static int	 member(struct trace *, const char *, size_t, int);
+static void	 readdoc(struct trace *);
 static void	 freetrace(struct trace *);
-static void	 refuse(struct json *, enum json_tok);
+static __dead void refuse(struct trace *, enum json_tok);
+static struct trace *newtrace(struct json *, const struct trace_opt *,
+		    struct trace_stats *, char *, size_t);
+
+/*
+ * Write the message into t->err, at the last token's position as
+ * json_fail() says it when at.
+ */
+static void
+vfail(struct trace *t, int at, const char *fmt, va_list ap)
+{
+	int n = 0;
+
+	if (at)
+		n = snprintf(t->err, t->errlen, "%s:%llu:%llu: ",
+		    json_name(t->j), json_line(t->j), json_col(t->j));
+	if (n < 0 || (size_t)n >= t->errlen)
+		n = 0;
+	vsnprintf(t->err + n, t->errlen - (size_t)n, fmt, ap);
+}
+
+/* Fail at the last token ("NAME:LINE:COL: what"): to trace_convert(). */
+void
+tr_fail(struct trace *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(t, 1, fmt, ap);
+	va_end(ap);
+	longjmp(t->jb, 1);
+}
+
+/* Fail with the message as it is: back to trace_convert(). */
+void
+tr_failx(struct trace *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(t, 0, fmt, ap);
+	va_end(ap);
+	longjmp(t->jb, 1);
+}
 
 /* The thread of the current event, made on first sight. */
 size_t
@@ -100,10 +157,7 @@ tr_thread(struct trace *t)
 	k->len -= t->ev.tid.len + 1;
 	k->data[k->len] = '\0';
 	if (isnew) {
-		if (id >= NONE) {
-			progress_hide();
-			errx(1, "too many threads");
-		}
+		/* Made before the check, for freetrace(). */
 		if (id >= t->thcap)
 			t->th = xgrow(t->th, &t->thcap, id + 1, 16,
 			    sizeof(*t->th));
@@ -111,18 +165,11 @@ tr_thread(struct trace *t)
 		t->th[id].state = TH_SORTED;
 		t->th[id].pid = (uint32_t)pid;
 		t->th[id].name = NONE;
+		if (id >= NONE)
+			tr_failx(t, "too many threads");
 	}
 	t->lid = id;
 	return id;
-}
-
-/* Time v was seen on thread th. */
-static void
-seen(struct thread *th, int64_t v)
-{
-	if (!th->hastime || v > th->last)
-		th->last = v;
-	th->hastime = 1;
 }
 
 /* Add a span to thread id. */
@@ -131,21 +178,17 @@ tr_addspan(struct trace *t, size_t id, int64_t start, int64_t dur,
     uint32_t name, uint32_t seq, int kind, int64_t corr)
 {
 	struct thread *th = &t->th[id];
-	struct span *sp;
+	struct nest_span *sp;
 
 	if (th->n == th->cap) {
-		if (th->cap > UINT32_MAX / 2) {
-			progress_hide();
-			errx(1, "%s: too many spans in a thread",
+		if (th->cap > UINT32_MAX / 2)
+			tr_failx(t, "%s: too many spans in a thread",
 			    json_name(t->j));
-		}
 		th->cap = (uint32_t)xgrowcap(th->cap, th->n + 1, 1);
 		th->sp = xreallocarray(th->sp, th->cap, sizeof(*th->sp));
 	}
-	if (name > NAMEMASK) {
-		progress_hide();
-		errx(1, "%s: too many names", json_name(t->j));
-	}
+	if (name > NAMEMASK)
+		tr_failx(t, "%s: too many names", json_name(t->j));
 	sp = &th->sp[th->n++];
 	sp->start = start;
 	sp->dur = dur;
@@ -213,11 +256,106 @@ nonspan(struct trace *t)
 		}
 	} else if (ev->ph != 0 && ev->hasts) {
 		id = tr_thread(t);		/* may move t->th */
-		seen(&t->th[id], ev->ts);
+		nest_seen(&t->th[id].clock, ev->ts);
 		if ((ev->ph == 's' || ev->ph == 'f') && ev->gpu == GC_FLOW &&
 		    ev->hasid && t->flowsp != NULL)
 			addflow(t, (uint32_t)id, ev->ts, ev->id);
 	}
+}
+
+/*
+ * The thread of the X, B or E event just read, its order state and
+ * latest time updated; in *kept whether its span is kept (by -c, -C
+ * and, without -A, not of Kineto's pseudo-process).
+ */
+static size_t
+spanthread(struct trace *t, int *kept)
+{
+	struct event *ev = &t->ev;
+	struct thread *th;
+	size_t id;
+
+	if (!ev->hasts)
+		tr_fail(t, "%c event without ts", ev->ph);
+	id = tr_thread(t);
+	th = &t->th[id];
+	nest_seen(&th->clock, ev->ts);
+	if (th->hasmax && ev->ts < th->maxts && insorted(th))
+		th->state = th->state == TH_FLUSHED ? TH_TAINTED :
+		    TH_UNSORTED;
+	if (!th->hasmax || ev->ts > th->maxts)
+		th->maxts = ev->ts;
+	th->hasmax = 1;
+	*kept = ev->kept;
+	if (!t->opt->allthreads && ev->pid.len == 6 &&
+	    memcmp(ev->pid.data, "sSpans", 6) == 0)
+		*kept = 0;		/* Kineto's pseudo-process */
+	return id;
+}
+
+/* An X (complete) event of thread id: a span. */
+static void
+complete(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
+{
+	struct event *ev = &t->ev;
+	int64_t e;
+
+	if (!ev->hasdur)
+		ev->dur = 0;
+	/* (INT64_MAX - ts overflowed for a negative ts.) */
+	if (__builtin_add_overflow(ev->ts, ev->dur, &e))
+		tr_fail(t, "ts + dur out of range");
+	nest_seen(&t->th[id].clock, e);
+	if (kept)
+		tr_addspan(t, id, ev->ts, ev->dur, ev->name, seq, kind,
+		    ev->corr);
+}
+
+/* A B event of thread id: opened, for the E that closes it. */
+static void
+begin(struct trace *t, size_t id, int kept, int kind, uint32_t seq)
+{
+	struct event *ev = &t->ev;
+	struct thread *th = &t->th[id];
+	struct bopen *b;
+
+	if (th->nb == SST_MAXDEPTH)
+		tr_fail(t, "spans nested deeper than %d levels (B events "
+		    "without E)", SST_MAXDEPTH);
+	if (th->nb == th->capb) {
+		th->capb = (uint32_t)xgrowcap(th->capb, th->nb + 1, 2);
+		th->b = xreallocarray(th->b, th->capb, sizeof(*th->b));
+	}
+	b = &th->b[th->nb++];
+	b->start = ev->ts;
+	b->name = ev->name;
+	b->seq = seq;
+	b->kept = kept;
+	b->kind = kind;
+	b->corr = ev->corr;
+}
+
+/* An E event of thread id: the span of the B it closes. */
+static void
+end(struct trace *t, size_t id)
+{
+	struct event *ev = &t->ev;
+	struct thread *th = &t->th[id];
+	struct bopen *b;
+	int64_t dur;
+
+	if (th->nb == 0) {
+		t->st->unmatched++;
+		return;
+	}
+	b = &th->b[--th->nb];
+	if (ev->ts < b->start)
+		tr_fail(t, "E event before its B");
+	if (nest_dur(b->start, ev->ts, &dur) == -1)
+		tr_fail(t, "E event: its span lasts past 2^63 - 1 ns");
+	if (b->kept)
+		tr_addspan(t, id, b->start, dur, b->name, b->seq, b->kind,
+		    b->corr);
 }
 
 /* Act on the event just read. */
@@ -226,35 +364,18 @@ tr_dispatch(struct trace *t)
 {
 	struct event *ev = &t->ev;
 	struct thread *th;
-	struct bopen *b;
 	size_t id;
 	uint32_t seq;
 	int kept, kind;
 
-	if (t->seq == NONE) {
-		progress_hide();
-		errx(1, "%s: too many events", json_name(t->j));
-	}
+	if (t->seq == NONE)
+		tr_failx(t, "%s: too many events", json_name(t->j));
 	seq = t->seq++;
 	if (ev->ph != 'X' && ev->ph != 'B' && ev->ph != 'E') {
 		nonspan(t);
 		return;
 	}
-	if (!ev->hasts)
-		json_fail(t->j, "%c event without ts", ev->ph);
-	id = tr_thread(t);
-	th = &t->th[id];
-	seen(th, ev->ts);
-	if (th->hasmax && ev->ts < th->maxts && insorted(th))
-		th->state = th->state == TH_FLUSHED ? TH_TAINTED :
-		    TH_UNSORTED;
-	if (!th->hasmax || ev->ts > th->maxts)
-		th->maxts = ev->ts;
-	th->hasmax = 1;
-	kept = ev->kept;
-	if (!t->opt->allthreads && ev->pid.len == 6 &&
-	    memcmp(ev->pid.data, "sSpans", 6) == 0)
-		kept = 0;		/* Kineto's pseudo-process */
+	id = spanthread(t, &kept);
 	if (ev->name == NONE)
 		ev->name = t->emptyid;
 	else if (ev->py && !t->opt->rawnames && ev->ph != 'E')
@@ -263,48 +384,15 @@ tr_dispatch(struct trace *t)
 	    ev->hascorr || ev->gpu == GC_LAUNCH ? K_LAUNCH : K_CPU;
 	if (!ev->hascorr)
 		ev->corr = NOCORR;
-	if (ev->ph != 'E')
+	if (ev->ph == 'X') {
 		t->nspan++;
-	switch (ev->ph) {
-	case 'X':
-		if (!ev->hasdur)
-			ev->dur = 0;
-		if (ev->dur > INT64_MAX - ev->ts)
-			json_fail(t->j, "ts + dur out of range");
-		seen(th, ev->ts + ev->dur);
-		if (kept)
-			tr_addspan(t, id, ev->ts, ev->dur, ev->name, seq, kind,
-			    ev->corr);
-		break;
-	case 'B':
-		if (th->nb == SST_MAXDEPTH)
-			json_fail(t->j, "spans nested deeper than %d levels "
-			    "(B events without E)", SST_MAXDEPTH);
-		if (th->nb == th->capb) {
-			th->capb = (uint32_t)xgrowcap(th->capb, th->nb + 1, 2);
-			th->b = xreallocarray(th->b, th->capb, sizeof(*th->b));
-		}
-		b = &th->b[th->nb++];
-		b->start = ev->ts;
-		b->name = ev->name;
-		b->seq = seq;
-		b->kept = kept;
-		b->kind = kind;
-		b->corr = ev->corr;
-		break;
-	case 'E':
-		if (th->nb == 0) {
-			t->st->unmatched++;
-			break;
-		}
-		b = &th->b[--th->nb];
-		if (ev->ts < b->start)
-			json_fail(t->j, "E event before its B");
-		if (b->kept)
-			tr_addspan(t, id, b->start, ev->ts - b->start, b->name,
-			    b->seq, b->kind, b->corr);
-		break;
-	}
+		complete(t, id, kept, kind, seq);
+	} else if (ev->ph == 'B') {
+		t->nspan++;
+		begin(t, id, kept, kind, seq);
+	} else
+		end(t, id);
+	th = &t->th[id];
 	if (insorted(th) && th->nb == 0 &&
 	    th->n >= (t->opt->batch > 0 ? t->opt->batch : FLUSHN))
 		tr_flush(t, (uint32_t)id, ev->ts);
@@ -327,13 +415,67 @@ events(struct trace *t, int bare)
 			return;
 		}
 		if (tok == JT_ERROR)
-			json_fail(t->j, "%s", json_errmsg(t->j));
+			tr_fail(t, "%s", json_errmsg(t->j));
 		if (tok == JT_ARR_END)
 			break;
 		if (tok != JT_OBJ)
-			json_fail(t->j, "event: expected an object");
+			tr_fail(t, "event: expected an object");
 		tr_readevent(t);
 	}
+}
+
+/*
+ * A member k[0..n) of the top-level object, its key just read; got:
+ * whether traceEvents was read before.  Whether it is traceEvents.
+ */
+static int
+member(struct trace *t, const char *k, size_t n, int got)
+{
+	if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
+		if (got)
+			tr_fail(t, "traceEvents given twice");
+		if (tr_next(t) != JT_ARR)
+			tr_fail(t, "traceEvents: expected an array");
+		events(t, 0);
+		return 1;
+	}
+	if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
+	    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
+	    (n == 6 && memcmp(k, "shared", 6) == 0))
+		tr_fail(t, "speedscope JSON, not a trace: use sst-flatten");
+	if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
+	    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
+		tr_fail(t, "a .cpuprofile, not a trace: use cpuprofile2sst");
+	tr_skip(t, tr_next(t));
+	return 0;
+}
+
+/* Read the document: its events into the threads' spans. */
+static void
+readdoc(struct trace *t)
+{
+	enum json_tok tok;
+	const char *k;
+	size_t n;
+	int got = 0;
+
+	if ((tok = json_next(t->j)) == JT_ERROR ||
+	    (tok != JT_ARR && tok != JT_OBJ))
+		refuse(t, tok);
+	if (tok == JT_ARR)
+		events(t, 1);
+	else {
+		while ((tok = tr_next(t)) == JT_KEY) {
+			k = json_text(t->j, &n);
+			got |= member(t, k, n, got);
+		}
+		if (!got)
+			tr_fail(t, "no traceEvents: not a Chrome trace");
+	}
+	if (!t->partial && tr_next(t) != JT_EOF)
+		tr_fail(t, "trailing data after JSON value");
+	if (t->nspan == 0)
+		tr_fail(t, "no spans (X events or B/E pairs) in the trace");
 }
 
 /* Free everything of t. */
@@ -345,7 +487,7 @@ freetrace(struct trace *t)
 	for (i = 0; i < ht_count(t->tids); i++) {
 		free(t->th[i].sp);
 		free(t->th[i].b);
-		free(t->th[i].f);
+		nest_stackfree(&t->th[i].stk);
 	}
 	free(t->th);
 	free(t->pname);
@@ -372,10 +514,7 @@ freetrace(struct trace *t)
 	free(t->nthread);
 	free(t->nparent);
 	free(t->nname);
-	free(t->nsamples);
-	free(t->nns);
-	free(t->nfirst);
-	free(t->nmixed);
+	free(t->ntot);
 	free(t->nrank);
 	free(t->ones);
 	free(t->path);
@@ -383,111 +522,96 @@ freetrace(struct trace *t)
 	buf_free(&t->ev.tid);
 	buf_free(&t->lpid);
 	buf_free(&t->ltid);
+	buf_free(&t->scratch[0]);
+	buf_free(&t->scratch[1]);
+	free(t);
 }
 
 /*
- * Exit 1 for a document whose first token tok is no '[' or '{', saying
+ * Fail for a document whose first token tok is no '[' or '{', saying
  * what it looks like and what reads it when that is known.
  */
 static void
-refuse(struct json *j, enum json_tok tok)
+refuse(struct trace *t, enum json_tok tok)
 {
 	const char *head, *says;
 	char msg[256];
 	size_t n;
 	enum sniff k;
 
-	head = json_head(j, &n);
+	head = json_head(t->j, &n);
 	k = sniff(head, n);
 	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
-	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
-		fflush(stdout);
-		progress_hide();
-		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
-	}
+	    (says = sniff_says(k, msg, sizeof(msg))) != NULL)
+		tr_failx(t, "%s: not a Chrome trace: %s", json_name(t->j),
+		    says);
 	if (tok == JT_ERROR)
-		json_fail(j, "%s", json_errmsg(j));
-	json_fail(j, "not a Chrome trace: expected an object with "
+		tr_fail(t, "%s", json_errmsg(t->j));
+	tr_fail(t, "not a Chrome trace: expected an object with "
 	    "traceEvents or an array of events");
 }
 
-void
-trace_convert(struct json *j, const struct trace_opt *opt,
-    const char *prefix, FILE *fp, struct trace_stats *st)
+/* A new reader of j. */
+static struct trace *
+newtrace(struct json *j, const struct trace_opt *opt, struct trace_stats *st,
+    char *err, size_t errlen)
 {
-	struct trace t;
-	enum json_tok tok;
-	const char *k;
-	size_t n, i;
-	int got = 0;
+	struct trace *t;
 
-	memset(&t, 0, sizeof(t));
-	t.j = j;
-	t.opt = opt;
-	t.st = st;
-	t.names = ht_new();
-	t.locs = ht_new();
-	t.pyf = ht_new();
-	t.pylow = NAMEMASK;
-	t.pids = ht_new();
-	t.tids = ht_new();
-	t.nodes = ht_new();
-	t.spill = spill_new(1 << 20);
+	t = xcalloc(1, sizeof(*t));
+	t->j = j;
+	t->opt = opt;
+	t->st = st;
+	t->err = err;
+	t->errlen = errlen;
+	t->names = ht_new();
+	t->locs = ht_new();
+	t->pyf = ht_new();
+	t->pylow = NAMEMASK;
+	t->pids = ht_new();
+	t->tids = ht_new();
+	t->nodes = ht_new();
+	t->spill = spill_new(1 << 20);
 	if (opt->gpu)
-		t.flowsp = spill_new(1 << 20);
-	buf_init(&t.ev.pid);
-	buf_init(&t.ev.tid);
-	buf_init(&t.lpid);
-	buf_init(&t.ltid);
-	t.lid = NONE;
-	t.emptyid = (uint32_t)ht_intern(t.names, "", 0, NULL);
-	t.pnid = (uint32_t)ht_intern(t.names, "process_name", 12, NULL);
-	t.tnid = (uint32_t)ht_intern(t.names, "thread_name", 11, NULL);
-	t.nocatok = trace_catok(opt, "", 0);
-	if ((tok = json_next(j)) == JT_ERROR || (tok != JT_ARR && tok != JT_OBJ))
-		refuse(j, tok);
-	if (tok == JT_ARR) {
-		events(&t, 1);
-		got = 1;
-	} else if (tok == JT_OBJ) {
-		while ((tok = tr_next(&t)) == JT_KEY) {
-			k = json_text(j, &n);
-			if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
-				if (got)
-					json_fail(j, "traceEvents given twice");
-				if (tr_next(&t) != JT_ARR)
-					json_fail(j, "traceEvents: expected "
-					    "an array");
-				events(&t, 0);
-				got = 1;
-			} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
-			    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
-			    (n == 6 && memcmp(k, "shared", 6) == 0))
-				json_fail(j, "speedscope JSON, not a trace: "
-				    "use sst-flatten");
-			else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
-			    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
-				json_fail(j, "a .cpuprofile, not a trace: "
-				    "use cpuprofile2sst");
-			else
-				tr_skip(&t, tr_next(&t));
-		}
-		if (!got)
-			json_fail(j, "no traceEvents: not a Chrome trace");
-	}
-	if (!t.partial && tr_next(&t) != JT_EOF)
-		json_fail(j, "trailing data after JSON value");
-	if (t.nspan == 0)
-		json_fail(j, "no spans (X events or B/E pairs) in the trace");
-	for (i = 0; i < ht_count(t.tids); i++)
-		if (t.th[i].state == TH_TAINTED) {
-			tr_readback(&t);
-			break;
-		}
-	for (i = 0; i < ht_count(t.tids); i++)
-		tr_finish(&t, (uint32_t)i);
-	if (opt->gpu)
-		tr_attach(&t);
-	tr_output(&t, prefix, fp);
-	freetrace(&t);
+		t->flowsp = spill_new(1 << 20);
+	buf_init(&t->ev.pid);
+	buf_init(&t->ev.tid);
+	buf_init(&t->lpid);
+	buf_init(&t->ltid);
+	buf_init(&t->scratch[0]);
+	buf_init(&t->scratch[1]);
+	t->lid = NONE;
+	t->emptyid = (uint32_t)ht_intern(t->names, "", 0, NULL);
+	t->pnid = (uint32_t)ht_intern(t->names, "process_name", 12, NULL);
+	t->tnid = (uint32_t)ht_intern(t->names, "thread_name", 11, NULL);
+	t->nocatok = trace_catok(opt, "", 0);
+	return t;
+}
+
+int
+trace_convert(struct json *j, const struct trace_opt *opt,
+    const char *prefix, FILE *fp, struct trace_stats *st, char *err,
+    size_t errlen)
+{
+	struct trace *t;
+	size_t i;
+	volatile int rv = 0;
+
+	t = newtrace(j, opt, st, err, errlen);
+	if (setjmp(t->jb) == 0) {
+		readdoc(t);
+		for (i = 0; i < ht_count(t->tids); i++)
+			if (t->th[i].state == TH_TAINTED) {
+				tr_readback(t);
+				break;
+			}
+		for (i = 0; i < ht_count(t->tids); i++)
+			tr_finish(t, (uint32_t)i);
+		if (opt->gpu)
+			tr_attach(t);
+		tr_output(t, prefix, fp);
+	} else
+		rv = -1;
+	freetrace(t);
+	return rv;
 }

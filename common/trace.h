@@ -36,12 +36,13 @@ struct trace_stats {
 
 /*
  * Read the trace of j and write its records to fp, every thread field
- * starting with prefix (NULL: none); add to *st.  Malformed input,
- * or a document that is not a trace, is reported with its position
- * and exits 1 (json_fail).
+ * starting with prefix (NULL: none); add to *st.  0, or -1 with nothing
+ * written and a message in err[0..errlen): malformed input, or a
+ * document that is not a trace, with its position ("NAME:LINE:COL:
+ * what", as json_fail() says it), or a limit passed.
  */
-void	 trace_convert(struct json *, const struct trace_opt *,
-	    const char *, FILE *, struct trace_stats *);
+int	 trace_convert(struct json *, const struct trace_opt *,
+	    const char *, FILE *, struct trace_stats *, char *, size_t);
 
 /*
  * The JSON number s[0..n), in microseconds, as integer nanoseconds,

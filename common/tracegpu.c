@@ -6,7 +6,6 @@
  * flowlinks()), and the attachment once the file is read (attach()).
  */
 #define _GNU_SOURCE		/* memmem */
-#include <err.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,7 +55,7 @@ tr_addcent(struct cent **a, size_t *n, size_t *cap, int64_t corr,
  * index in gs, else NONE).
  */
 uint32_t
-tr_gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
+tr_gpuspan(struct trace *t, uint32_t id, const struct nest_span *s, int64_t end,
     uint32_t n)
 {
 	struct gspan *g;
@@ -67,10 +66,8 @@ tr_gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
 		t->ln[t->nln++].node = n;
 		return NONE;
 	}
-	if (t->ngs >= NONE) {
-		progress_hide();
-		errx(1, "%s: too many GPU spans", json_name(t->j));
-	}
+	if (t->ngs >= NONE)
+		tr_failx(t, "%s: too many GPU spans", json_name(t->j));
 	t->gs = grow(t->gs, &t->capgs, t->ngs, sizeof(*t->gs));
 	g = &t->gs[t->ngs];
 	g->corr = NOCORR;
@@ -86,19 +83,17 @@ tr_gpuspan(struct trace *t, uint32_t id, const struct span *s, int64_t end,
 	return (uint32_t)t->ngs++;
 }
 
-/* GPU spans by thread, then as nestspans() took them. */
+/* GPU spans by thread, then in the engine's order (nest_cmp()). */
 static int
 gscmp(const void *a, const void *b)
 {
 	const struct gspan *x = a, *y = b;
+	struct nest_span sx = { x->start, x->dur, 0, x->seq };
+	struct nest_span sy = { y->start, y->dur, 0, y->seq };
 
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return nest_cmp(&sx, &sy);
 }
 
 /* Whether x comes before y: by seq, or (bycorr) by corr then seq. */

@@ -8,21 +8,21 @@
 #ifndef TRACEINT_H
 #define TRACEINT_H
 
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "sst.h"
+#include "nest.h"
 #include "trace.h"
 
 #define NONE	UINT32_MAX
 
-/* A span: times in nanoseconds. */
-struct span {
-	int64_t		 start;
-	int64_t		 dur;
-	uint32_t	 name;		/* and its kind in the top 2 bits */
-	uint32_t	 seq;		/* input order; -g: key of cs */
-};
+/*
+ * A span is a struct nest_span (nest.h), times in nanoseconds: its name
+ * has its kind in the top 2 bits, its seq is its input order and, with
+ * -g, the key of cs.
+ */
 #define KINDSHIFT	30
 #define NAMEMASK	((1U << KINDSHIFT) - 1)
 #define FLUSHN		256	/* pending spans of a sorted thread */
@@ -38,15 +38,10 @@ struct bopen {
 	int		 kind;
 };
 
-/* An open span while nesting. */
-struct frame {
-	int64_t		 start;
-	int64_t		 end;
-	int64_t		 kids;		/* durations of direct children */
-	uint32_t	 node;
-	uint32_t	 gs;		/* -g: its entry in gs, or NONE */
-	uint64_t	 order;
-};
+/*
+ * An open span is a struct nest_frame: its node is its stack's, its tag
+ * its entry in gs with -g (else NONE), its order when it was taken.
+ */
 
 /* What categories say of an event, for -g (gpucat()). */
 enum gcat {
@@ -83,20 +78,17 @@ enum thstate {
 
 /* A thread (see enum thstate). */
 struct thread {
-	int64_t		 last;		/* latest time seen */
+	struct nest_clock clock;	/* latest time seen */
 	int64_t		 maxts;		/* latest X, B or E ts */
-	struct span	*sp;		/* pending */
+	struct nest_span *sp;		/* pending */
 	struct bopen	*b;		/* open B events, at most
 					   SST_MAXDEPTH */
-	struct frame	*f;		/* open spans, outermost first, at
-					   most SST_MAXDEPTH */
+	struct nest_stack stk;		/* open spans */
 	uint32_t	 n, cap;	/* of sp */
 	uint32_t	 nb, capb;
-	uint32_t	 nf, capf;
-	uint32_t	 clipped;	/* spans cut to their parent's end */
 	uint32_t	 pid;		/* id in the pids table */
 	uint32_t	 name;		/* thread_name, or NONE */
-	unsigned char	 hastime, hasmax;
+	unsigned char	 hasmax;
 	unsigned char	 state;		/* enum thstate */
 };
 
@@ -155,6 +147,9 @@ struct event {
 
 struct trace {
 	struct json		*j;
+	jmp_buf			 jb;		/* where tr_fail() goes */
+	char			*err;		/* its message */
+	size_t			 errlen;
 	const struct trace_opt	*opt;
 	struct trace_stats	*st;
 	struct htab		*names;		/* span and M names */
@@ -194,10 +189,8 @@ struct trace {
 	size_t			 ngs, capgs;
 	struct htab		*nodes;		/* thread, parent, name */
 	uint32_t		*nthread, *nparent, *nname;
-	uint64_t		*nsamples;
-	int64_t			*nns, *nfirst;
+	struct nest_tot		*ntot;		/* the spans ending there */
 	uint64_t		*nrank;		/* when first entered */
-	char			*nmixed;
 	size_t			 ncap;
 	struct one		*ones;		/* -s */
 	size_t			 nones, capones;
@@ -209,8 +202,13 @@ struct trace {
 	uint64_t		 nspan;		/* spans before -c, -C */
 	int			 partial;	/* the array had no ']' */
 	struct event		 ev;
+	struct buf		 scratch[2];	/* tr_pyframe()'s */
 };
 
+__dead void tr_fail(struct trace *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+__dead void tr_failx(struct trace *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
 enum json_tok tr_next(struct trace *);
 void	 tr_skip(struct trace *, enum json_tok);
 uint32_t	 tr_pyframe(struct trace *, uint32_t);
@@ -227,7 +225,7 @@ void	 tr_account(struct trace *, uint32_t, int64_t, int64_t,
 		    uint64_t);
 int	 tr_onecmp(const void *, const void *);
 uint32_t	 tr_enter(struct trace *, uint32_t, uint32_t, uint32_t);
-uint32_t	 tr_gpuspan(struct trace *, uint32_t, const struct span *,
+uint32_t	 tr_gpuspan(struct trace *, uint32_t, const struct nest_span *,
 		    int64_t, uint32_t);
 void	 tr_flush(struct trace *, uint32_t, int64_t);
 void	 tr_readback(struct trace *);

@@ -1,13 +1,13 @@
 /*
- * tracenest.c: the nesting of a thread's spans (trace.c's rules): the
- * stack nodes (node(), account()), the order spans are taken in
- * (sortspans()), the stack of open spans (enter(), close1(),
+ * tracenest.c: the nesting of a thread's spans by the engine's rules
+ * (nest.c): the stack nodes (node(), tr_account()), the spans taken in
+ * order onto the engine's stack of open spans (tr_enter(), close1(),
  * nestspans()), and the streaming state of a thread: a sorted thread's
- * batches nested early and spilled (flush()), a tainted one read back
- * and nested again (reset(), readback()), and the end (finish()).
+ * batches nested early and spilled (tr_flush()), a tainted one read
+ * back and nested again (reset(), tr_readback()), and the end
+ * (tr_finish()).
  */
 #define _GNU_SOURCE		/* memmem */
-#include <err.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,11 +19,8 @@
 #include "traceint.h"
 
 static uint32_t	 node(struct trace *, uint32_t, uint32_t, uint32_t);
-static int	 before(const struct span *, const struct span *);
-static void	 swap(struct span *, struct span *);
-static void	 sortspans(struct span *, size_t);
 static void	 close1(struct trace *, struct thread *);
-static void	 nestspans(struct trace *, uint32_t, const struct span *,
+static void	 nestspans(struct trace *, uint32_t, const struct nest_span *,
 		    size_t);
 static void	 reset(struct trace *, uint32_t);
 
@@ -38,29 +35,21 @@ node(struct trace *t, uint32_t th, uint32_t parent, uint32_t name)
 	id = ht_intern(t->nodes, key, sizeof(key), &isnew);
 	if (!isnew)
 		return (uint32_t)id;
-	if (id >= NONE) {
-		progress_hide();
-		errx(1, "too many stacks");
-	}
+	if (id >= NONE)
+		tr_failx(t, "too many stacks");
 	if (id >= t->ncap) {
 		cap = xgrowcap(t->ncap, id + 1, 256);
 		t->nthread = xreallocarray(t->nthread, cap, sizeof(uint32_t));
 		t->nparent = xreallocarray(t->nparent, cap, sizeof(uint32_t));
 		t->nname = xreallocarray(t->nname, cap, sizeof(uint32_t));
-		t->nsamples = xreallocarray(t->nsamples, cap,
-		    sizeof(uint64_t));
-		t->nns = xreallocarray(t->nns, cap, sizeof(int64_t));
-		t->nfirst = xreallocarray(t->nfirst, cap, sizeof(int64_t));
-		t->nmixed = xreallocarray(t->nmixed, cap, 1);
+		t->ntot = xreallocarray(t->ntot, cap, sizeof(*t->ntot));
 		t->nrank = xreallocarray(t->nrank, cap, sizeof(uint64_t));
 		t->ncap = cap;
 	}
 	t->nthread[id] = th;
 	t->nparent[id] = parent;
 	t->nname[id] = name;
-	t->nsamples[id] = 0;
-	t->nns[id] = 0;
-	t->nmixed[id] = 0;
+	memset(&t->ntot[id], 0, sizeof(t->ntot[id]));
 	t->nrank[id] = UINT64_MAX;
 	return (uint32_t)id;
 }
@@ -72,12 +61,9 @@ tr_account(struct trace *t, uint32_t n, int64_t start, int64_t self,
 {
 	struct one *o;
 
-	if (t->nsamples[n] == 0)
-		t->nfirst[n] = self;
-	else if (t->nfirst[n] != self)
-		t->nmixed[n] = 1;
-	t->nsamples[n]++;
-	t->nns[n] += self;
+	if (nest_tally(&t->ntot[n], self) == -1)
+		tr_failx(t, "%s: the self times of a stack sum past 2^63 - 1 "
+		    "ns", json_name(t->j));
 	if (!t->opt->persample)
 		return;
 	if (t->nones == t->capones)
@@ -89,76 +75,6 @@ tr_account(struct trace *t, uint32_t n, int64_t start, int64_t self,
 	o->thread = t->nthread[n];
 	o->node = n;
 	o->order = order;
-}
-
-/* Whether span x is taken before y: by start, longer first, then input. */
-static int
-before(const struct span *x, const struct span *y)
-{
-	if (x->start != y->start)
-		return x->start < y->start;
-	if (x->dur != y->dur)
-		return x->dur > y->dur;
-	return x->seq < y->seq;
-}
-
-/* Swap two spans. */
-static void
-swap(struct span *x, struct span *y)
-{
-	struct span tmp = *x;
-
-	*x = *y;
-	*y = tmp;
-}
-
-/*
- * Sort spans in place (qsort(3) may take a copy as large as the array):
- * quicksort on the median of three, the smaller part first, insertion
- * sort for short runs.  The order is total, so stability is moot.
- */
-static void
-sortspans(struct span *a, size_t n)
-{
-	size_t i, j, m;
-	struct span p;
-
-	while (n > 16) {
-		m = n / 2;
-		if (before(&a[m], &a[0]))
-			swap(&a[m], &a[0]);
-		if (before(&a[n - 1], &a[0]))
-			swap(&a[n - 1], &a[0]);
-		if (before(&a[n - 1], &a[m]))
-			swap(&a[n - 1], &a[m]);
-		p = a[m];
-		i = 0;
-		j = n - 1;
-		for (;;) {
-			while (before(&a[i], &p))
-				i++;
-			while (before(&p, &a[j]))
-				j--;
-			if (i >= j)
-				break;
-			swap(&a[i++], &a[j--]);
-		}
-		/* a[0..j] <= p <= a[j+1..n) */
-		if (j + 1 < n - j - 1) {
-			sortspans(a, j + 1);
-			a += j + 1;
-			n -= j + 1;
-		} else {
-			sortspans(a + j + 1, n - j - 1);
-			n = j + 1;
-		}
-	}
-	for (i = 1; i < n; i++) {
-		p = a[i];
-		for (j = i; j > 0 && before(&p, &a[j - 1]); j--)
-			a[j] = a[j - 1];
-		a[j] = p;
-	}
 }
 
 /* By thread, start, then the order the spans were taken. */
@@ -178,17 +94,16 @@ tr_onecmp(const void *a, const void *b)
 static void
 close1(struct trace *t, struct thread *th)
 {
-	struct frame *c = &th->f[--th->nf];
-	int64_t dur = c->end - c->start;
+	const struct nest_frame *c;
+	int64_t self;
 
-	if (c->gs != NONE) {
+	c = nest_pop(&th->stk, &self);
+	if (c->tag != NONE) {
 		/* A GPU span: accounted where tr_attach() puts it. */
-		t->gs[c->gs].self = dur - c->kids;
-		t->gs[c->gs].order = c->order;
+		t->gs[c->tag].self = self;
+		t->gs[c->tag].order = c->order;
 	} else
-		tr_account(t, c->node, c->start, dur - c->kids, c->order);
-	if (th->nf > 0)
-		th->f[th->nf - 1].kids += dur;
+		tr_account(t, c->node, c->start, self, c->order);
 }
 
 /* The node of name under parent on thread id, entered now. */
@@ -204,46 +119,29 @@ tr_enter(struct trace *t, uint32_t id, uint32_t parent, uint32_t name)
 
 /* Nest the n sorted spans sp of thread id, after those nested before. */
 static void
-nestspans(struct trace *t, uint32_t id, const struct span *sp, size_t n)
+nestspans(struct trace *t, uint32_t id, const struct nest_span *sp,
+    size_t n)
 {
 	struct thread *th = &t->th[id];
-	struct frame *f;
-	const struct span *s;
+	struct nest_frame *f;
+	const struct nest_span *s;
 	size_t i;
-	int64_t end;
-	uint32_t nd;
+	uint32_t parent;
 
 	for (i = 0; i < n; i++) {
 		s = &sp[i];
-		while (th->nf > 0 && s->start >= th->f[th->nf - 1].end)
+		while (nest_closes(&th->stk, s->start))
 			close1(t, th);
-		end = s->start + s->dur;
-		if (th->nf > 0 && end > th->f[th->nf - 1].end) {
-			end = th->f[th->nf - 1].end;
-			if (th->clipped < UINT32_MAX)
-				th->clipped++;	/* the count saturates */
-		}
-		nd = tr_enter(t, id, th->nf > 0 ? th->f[th->nf - 1].node : NONE,
-		    s->name & NAMEMASK);
-		if (th->nf == SST_MAXDEPTH) {
-			progress_hide();
-			errx(1, "%s: event %llu: spans nested deeper than %d "
-			    "levels", json_name(t->j),
+		parent = (f = nest_top(&th->stk)) != NULL ? f->node : NONE;
+		if ((f = nest_push(&th->stk, s->start, s->dur)) == NULL)
+			tr_failx(t, "%s: event %llu: spans nested deeper than "
+			    "%d levels", json_name(t->j),
 			    (unsigned long long)s->seq + 1, SST_MAXDEPTH);
-		}
-		if (th->nf == th->capf) {
-			th->capf = (uint32_t)xgrowcap(th->capf, th->nf + 1, 4);
-			th->f = xreallocarray(th->f, th->capf, sizeof(*th->f));
-		}
-		f = &th->f[th->nf++];
-		f->start = s->start;
-		f->end = end;
-		f->kids = 0;
-		f->node = nd;
+		f->node = tr_enter(t, id, parent, s->name & NAMEMASK);
 		f->order = t->order++;
-		f->gs = NONE;
+		f->tag = NONE;
 		if (s->name >> KINDSHIFT != K_CPU)
-			f->gs = tr_gpuspan(t, id, s, end, nd);
+			f->tag = tr_gpuspan(t, id, s, f->end, f->node);
 	}
 }
 
@@ -259,7 +157,7 @@ tr_flush(struct trace *t, uint32_t id, int64_t ts)
 	uint32_t hd[2];
 	size_t k;
 
-	sortspans(th->sp, th->n);
+	nest_sort(th->sp, th->n);
 	for (k = 0; k < th->n && th->sp[k].start < ts && k < NONE; k++)
 		;
 	if (k == 0)
@@ -284,9 +182,7 @@ reset(struct trace *t, uint32_t id)
 
 	for (i = 0; i < ht_count(t->nodes); i++)
 		if (t->nthread[i] == id) {
-			t->nsamples[i] = 0;
-			t->nns[i] = 0;
-			t->nmixed[i] = 0;
+			memset(&t->ntot[i], 0, sizeof(t->ntot[i]));
 			t->nrank[i] = UINT64_MAX;
 		}
 	for (i = k = 0; i < t->nones; i++)
@@ -300,8 +196,8 @@ reset(struct trace *t, uint32_t id)
 		if (t->nthread[t->ln[i].node] != id)
 			t->ln[k++] = t->ln[i];
 	t->nln = k;
-	th->nf = 0;
-	th->clipped = 0;
+	th->stk.n = 0;
+	th->stk.clipped = 0;
 }
 
 /* Read the spans of tainted threads back from the spill. */
@@ -309,24 +205,21 @@ void
 tr_readback(struct trace *t)
 {
 	struct thread *th;
-	struct span sp;
+	struct nest_span sp;
 	uint32_t hd[2], i;
 
 	spill_rewind(t->spill);
 	while (spill_read(t->spill, hd, sizeof(hd)) == 0) {
 		th = &t->th[hd[0]];
 		for (i = 0; i < hd[1]; i++) {
-			if (spill_read(t->spill, &sp, sizeof(sp)) == -1) {
-				progress_hide();
-				errx(1, "spill: short read");
-			}
+			if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
+				tr_failx(t, "spill: short read");
 			if (th->state != TH_TAINTED)
 				continue;
 			if (th->n == th->cap) {
-				if (th->cap > UINT32_MAX / 2) {
-					progress_hide();
-					errx(1, "too many spans in a thread");
-				}
+				if (th->cap > UINT32_MAX / 2)
+					tr_failx(t, "too many spans in a "
+					    "thread");
 				th->cap = (uint32_t)xgrowcap(th->cap, th->n + 1,
 				    1);
 				th->sp = xreallocarray(th->sp, th->cap,
@@ -343,28 +236,31 @@ tr_finish(struct trace *t, uint32_t id)
 {
 	struct thread *th = &t->th[id];
 	struct bopen *b;
+	int64_t dur;
 
-	/* B events never closed end at the thread's last time. */
+	/* B events never closed end by the engine's rule. */
 	while (th->nb > 0) {
 		b = &th->b[--th->nb];
 		t->st->unclosed++;
+		if (nest_unclosed(&th->clock, b->start, &dur) == -1)
+			tr_failx(t, "%s: event %llu: a B event without E "
+			    "lasting past 2^63 - 1 ns", json_name(t->j),
+			    (unsigned long long)b->seq + 1);
 		if (b->kept)
-			tr_addspan(t, id, b->start, th->last - b->start,
-			    b->name, b->seq, b->kind, b->corr);
+			tr_addspan(t, id, b->start, dur, b->name, b->seq,
+			    b->kind, b->corr);
 	}
 	if (th->state == TH_TAINTED)
 		reset(t, id);
-	sortspans(th->sp, th->n);
+	nest_sort(th->sp, th->n);
 	nestspans(t, id, th->sp, th->n);
-	while (th->nf > 0)
+	while (th->stk.n > 0)
 		close1(t, th);
-	t->st->clipped += th->clipped;
+	t->st->clipped += th->stk.clipped;
 	free(th->sp);
 	th->sp = NULL;
 	th->n = th->cap = 0;
-	free(th->f);
-	th->f = NULL;
-	th->capf = 0;
+	nest_stackfree(&th->stk);
 	free(th->b);
 	th->b = NULL;
 	th->capb = 0;

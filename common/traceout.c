@@ -4,7 +4,6 @@
  * their stacks were first entered, or one per span with -s.
  */
 #define _GNU_SOURCE		/* memmem */
-#include <err.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,7 +14,19 @@
 #include "trace.h"
 #include "traceint.h"
 
+/* The fields being written, and the thread they are of. */
+struct outbufs {
+	struct buf	 tf, sf, lf;
+	uint32_t	 cur;
+};
+
 static int	 nodecmp(size_t, size_t, void *);
+static void	 fields(struct trace *, struct outbufs *, uint32_t, uint32_t,
+		    const char *, struct sst_rec *);
+static void	 perspan(struct trace *, struct outbufs *, const char *,
+		    FILE *);
+static void	 pernode(struct trace *, struct outbufs *, const char *,
+		    FILE *);
 static void	 threadfield(struct trace *, uint32_t, const char *,
 		    struct buf *);
 static void	 stackfield(struct trace *, uint32_t, struct buf *,
@@ -112,86 +123,93 @@ stackfield(struct trace *t, uint32_t n, struct buf *b, struct buf *l)
 	t->npath = 0;
 }
 
-/* Write the records, threads in the order they were first seen. */
-void
-tr_output(struct trace *t, const char *prefix, FILE *fp)
+/* The fields of a record of node n of thread th into *r (bufs in o). */
+static void
+fields(struct trace *t, struct outbufs *o, uint32_t th, uint32_t n,
+    const char *prefix, struct sst_rec *r)
+{
+	if (th != o->cur) {
+		o->cur = th;
+		threadfield(t, th, prefix, &o->tf);
+	}
+	stackfield(t, n, &o->sf, &o->lf);
+	r->thread = o->tf.data;
+	r->threadlen = o->tf.len;
+	r->stack = o->sf.data;
+	r->stacklen = o->sf.len;
+	r->locs = o->lf.len > 0 ? o->lf.data : "";
+	r->locslen = o->lf.len;
+}
+
+/* -s: a record per span, by thread, start and the order taken. */
+static void
+perspan(struct trace *t, struct outbufs *o, const char *prefix, FILE *fp)
 {
 	struct sst_rec r;
-	struct buf tf, sf, lf;
-	size_t *ix, i, nn = ht_count(t->nodes), k;
+	struct nest_tot one;
+	size_t i;
 	int64_t t0;
-	uint32_t cur = NONE;
 
-	buf_init(&tf);
-	buf_init(&sf);
-	buf_init(&lf);
 	memset(&r, 0, sizeof(r));
 	r.unit = U_SECONDS;
-	if (t->opt->persample) {
-		if (t->nones > 1)
-			qsort(t->ones, t->nones, sizeof(*t->ones), tr_onecmp);
-		/* Start times count from the earliest span of the file. */
-		for (i = 0, t0 = INT64_MAX; i < t->nones; i++)
-			if (t->ones[i].start < t0)
-				t0 = t->ones[i].start;
-		for (i = 0; i < t->nones; i++) {
-			if (t->ones[i].thread != cur) {
-				cur = t->ones[i].thread;
-				threadfield(t, cur, prefix, &tf);
-			}
-			stackfield(t, t->ones[i].node, &sf, &lf);
-			r.thread = tf.data;
-			r.threadlen = tf.len;
-			r.samples = 1;
-			r.weight = r.period = (double)t->ones[i].self / 1e9;
-			r.hasperiod = 1;
-			r.stack = sf.data;
-			r.stacklen = sf.len;
-			r.locs = lf.len > 0 ? lf.data : "";
-			r.locslen = lf.len;
-			r.hasstart = 1;
-			r.start = (double)(t->ones[i].start - t0) / 1e9;
-			rec_write(fp, &r);
-			t->st->records++;
-		}
-		buf_free(&tf);
-		buf_free(&sf);
-		buf_free(&lf);
-		return;
+	r.hasstart = 1;
+	if (t->nones > 1)
+		qsort(t->ones, t->nones, sizeof(*t->ones), tr_onecmp);
+	/* Start times count from the earliest span of the file. */
+	for (i = 0, t0 = INT64_MAX; i < t->nones; i++)
+		if (t->ones[i].start < t0)
+			t0 = t->ones[i].start;
+	for (i = 0; i < t->nones; i++) {
+		fields(t, o, t->ones[i].thread, t->ones[i].node, prefix, &r);
+		memset(&one, 0, sizeof(one));
+		nest_tally(&one, t->ones[i].self);
+		nest_rec(&r, &one, 1e9);
+		r.start = (double)(t->ones[i].start - t0) / 1e9;
+		rec_write(fp, &r);
+		t->st->records++;
 	}
+}
+
+/* A record per node, by thread, in the order first entered. */
+static void
+pernode(struct trace *t, struct outbufs *o, const char *prefix, FILE *fp)
+{
+	struct sst_rec r;
+	size_t *ix, i, nn = ht_count(t->nodes), k;
+
+	memset(&r, 0, sizeof(r));
+	r.unit = U_SECONDS;
 	ix = xreallocarray(NULL, nn ? nn : 1, sizeof(*ix));
 	for (i = 0; i < nn; i++)
 		ix[i] = i;
 	sst_sort(ix, nn, nodecmp, t);
 	for (k = 0; k < nn; k++) {
 		i = ix[k];
-		if (t->nsamples[i] == 0)
+		if (t->ntot[i].n == 0)
 			continue;
-		if (t->nthread[i] != cur) {
-			cur = t->nthread[i];
-			threadfield(t, cur, prefix, &tf);
-		}
-		stackfield(t, (uint32_t)i, &sf, &lf);
-		r.thread = tf.data;
-		r.threadlen = tf.len;
-		r.samples = t->nsamples[i];
-		if (t->nmixed[i]) {
-			r.hasperiod = 0;
-			r.weight = (double)t->nns[i] / 1e9;
-		} else {
-			r.hasperiod = 1;
-			r.period = (double)t->nfirst[i] / 1e9;
-			r.weight = fmt_pysum(0, r.period, r.samples);
-		}
-		r.stack = sf.data;
-		r.stacklen = sf.len;
-		r.locs = lf.len > 0 ? lf.data : "";
-		r.locslen = lf.len;
+		fields(t, o, t->nthread[i], (uint32_t)i, prefix, &r);
+		nest_rec(&r, &t->ntot[i], 1e9);
 		rec_write(fp, &r);
 		t->st->records++;
 	}
 	free(ix);
-	buf_free(&tf);
-	buf_free(&sf);
-	buf_free(&lf);
+}
+
+/* Write the records, threads in the order they were first seen. */
+void
+tr_output(struct trace *t, const char *prefix, FILE *fp)
+{
+	struct outbufs o;
+
+	buf_init(&o.tf);
+	buf_init(&o.sf);
+	buf_init(&o.lf);
+	o.cur = NONE;
+	if (t->opt->persample)
+		perspan(t, &o, prefix, fp);
+	else
+		pernode(t, &o, prefix, fp);
+	buf_free(&o.tf);
+	buf_free(&o.sf);
+	buf_free(&o.lf);
 }

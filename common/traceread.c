@@ -5,7 +5,6 @@
  * an event into the reader's struct event (readevent()).
  */
 #define _GNU_SOURCE		/* memmem */
-#include <err.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +19,9 @@ static void	 getid(struct trace *, enum json_tok, struct buf *,
 		    const char *);
 static int64_t	 getns(struct trace *, enum json_tok, const char *);
 static void	 digit(char, char *, size_t *, long *, int *);
+static int	 nsfast(const char *, size_t, int64_t *);
+static int	 nsround(const char *, size_t, long, int, int, int64_t *);
+static int	 nsgeneral(const char *, size_t, int64_t *);
 static void	 readargs(struct trace *);
 static uint32_t	 strid(struct trace *);
 static enum gcat gpucat(const char *, size_t);
@@ -27,14 +29,14 @@ static int	 hascat(const char *, size_t, const char *);
 static size_t	 funcpart(const char *, size_t, size_t *);
 static void	 unaddress(struct buf *, const char *, size_t);
 
-/* The next token; a tokenizer error ends the program. */
+/* The next token; a tokenizer error fails (tr_fail()). */
 enum json_tok
 tr_next(struct trace *t)
 {
 	enum json_tok tok;
 
 	if ((tok = json_next(t->j)) == JT_ERROR)
-		json_fail(t->j, "%s", json_errmsg(t->j));
+		tr_fail(t, "%s", json_errmsg(t->j));
 	return tok;
 }
 
@@ -43,7 +45,7 @@ void
 tr_skip(struct trace *t, enum json_tok tok)
 {
 	if (json_skip(t->j, tok) == -1)
-		json_fail(t->j, "%s", json_errmsg(t->j));
+		tr_fail(t, "%s", json_errmsg(t->j));
 }
 
 /* A pid or tid, number or string, into b behind a type byte. */
@@ -54,7 +56,7 @@ getid(struct trace *t, enum json_tok tok, struct buf *b, const char *what)
 	size_t n;
 
 	if (tok != JT_STR && tok != JT_NUM)
-		json_fail(t->j, "%s: expected a number or a string", what);
+		tr_fail(t, "%s: expected a number or a string", what);
 	s = json_text(t->j, &n);
 	buf_reset(b);
 	buf_addc(b, tok == JT_STR ? 's' : 'n');
@@ -70,13 +72,13 @@ getns(struct trace *t, enum json_tok tok, const char *what)
 	int64_t v;
 
 	if (tok != JT_NUM && tok != JT_STR)
-		json_fail(t->j, "%s: expected a number", what);
+		tr_fail(t, "%s: expected a number", what);
 	s = json_text(t->j, &n);
 	if (trace_ns(s, n, &v) == -1) {
 		if (tok == JT_STR)
-			json_fail(t->j, "%s: expected a number, not \"%s\"",
+			tr_fail(t, "%s: expected a number, not \"%s\"",
 			    what, s);
-		json_fail(t->j, "%s: %s out of range", what, s);
+		tr_fail(t, "%s: %s out of range", what, s);
 	}
 	return v;
 }
@@ -96,38 +98,79 @@ digit(char c, char *dig, size_t *nd, long *pt, int *rest)
 		*rest = 1;
 }
 
-int
-trace_ns(const char *s, size_t n, int64_t *out)
+/*
+ * The usual number: up to 15 digits, then at most 3 decimals, in ns
+ * into *out; -1 for any other form (nsgeneral() reads those).
+ */
+static int
+nsfast(const char *s, size_t n, int64_t *out)
+{
+	const char *e = s + n, *p;
+	uint64_t v = 0, f = 0;
+	size_t nd = 0;
+
+	for (p = s; p < e && *p >= '0' && *p <= '9' && p - s < 15; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == s || (p < e && (*p != '.' || e - p <= 1 || e - p > 4)))
+		return -1;
+	if (p < e)
+		for (p++; p < e && *p >= '0' && *p <= '9'; p++)
+			f = f * 10 + (uint64_t)(*p - '0'), nd++;
+	if (p != e || (nd == 0 && e[-1] == '.'))
+		return -1;
+	for (; nd < 3; nd++)
+		f *= 10;
+	*out = (int64_t)(v * 1000 + f);
+	return 0;
+}
+
+/*
+ * The value of the digits dig[0..nd), pt of them before the point,
+ * rest if digits past them were not all zero, rounded half to even,
+ * negated if neg, into *out; -1 past 64 bits.
+ */
+static int
+nsround(const char *dig, size_t nd, long pt, int rest, int neg,
+    int64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+	int up = 0;
+
+	if (nd == 0 || pt < 0) {
+		*out = 0;
+		return 0;
+	}
+	if (pt > 19)
+		return -1;
+	for (i = 0; (long)i < pt; i++)
+		v = v * 10 + (i < nd ? (uint64_t)(dig[i] - '0') : 0);
+	/* What is left rounds half to even. */
+	if ((size_t)pt < nd) {
+		for (i = (size_t)pt + 1; i < nd; i++)
+			if (dig[i] != '0')
+				rest = 1;
+		if (dig[pt] > '5' || (dig[pt] == '5' && (rest || (v & 1))))
+			up = 1;
+	}
+	v += (uint64_t)up;
+	if (v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+/* Any JSON number s[0..n) (sign, fraction, exponent) in ns into *out. */
+static int
+nsgeneral(const char *s, size_t n, int64_t *out)
 {
 	const char *e = s + n, *p = s, *ip, *ie, *fp = NULL, *fe = NULL;
 	char dig[64];
-	size_t nd = 0, i;
+	size_t nd = 0;
 	long long x = 0;
 	long pt;
-	uint64_t v = 0;
-	int neg = 0, up = 0, esign = 1, rest = 0;
+	int neg = 0, esign = 1, rest = 0;
 
-	/* The usual case: up to 15 digits, then at most 3 decimals. */
-	if (n > 0 && n <= 19) {
-		for (v = 0; p < e && *p >= '0' && *p <= '9' && p - s < 15; p++)
-			v = v * 10 + (uint64_t)(*p - '0');
-		if (p > s && (p == e || (*p == '.' && e - p > 1 &&
-		    e - p <= 4))) {
-			i = 0;
-			if (p < e)
-				for (p++; p < e && *p >= '0' && *p <= '9'; p++)
-					i = i * 10 + (size_t)(*p - '0'), nd++;
-			if (p == e && !(nd == 0 && e[-1] == '.')) {
-				for (; nd < 3; nd++)
-					i *= 10;
-				*out = (int64_t)(v * 1000 + i);
-				return 0;
-			}
-		}
-		p = s;
-		v = 0;
-		nd = 0;
-	}
 	if (p < e && *p == '-')
 		neg = *p++ == '-';
 	for (ip = p; p < e && *p >= '0' && *p <= '9'; p++)
@@ -157,27 +200,15 @@ trace_ns(const char *s, size_t n, int64_t *out)
 		digit(*p, dig, &nd, &pt, &rest);
 	for (p = fp; fp != NULL && p < fe; p++)
 		digit(*p, dig, &nd, &pt, &rest);
-	if (nd == 0 || pt < 0) {
-		*out = 0;
+	return nsround(dig, nd, pt, rest, neg, out);
+}
+
+int
+trace_ns(const char *s, size_t n, int64_t *out)
+{
+	if (n > 0 && n <= 19 && nsfast(s, n, out) == 0)
 		return 0;
-	}
-	if (pt > 19)
-		return -1;
-	for (i = 0; (long)i < pt; i++)
-		v = v * 10 + (i < nd ? (uint64_t)(dig[i] - '0') : 0);
-	/* What is left rounds half to even. */
-	if ((size_t)pt < nd) {
-		for (i = (size_t)pt + 1; i < nd; i++)
-			if (dig[i] != '0')
-				rest = 1;
-		if (dig[pt] > '5' || (dig[pt] == '5' && (rest || (v & 1))))
-			up = 1;
-	}
-	v += (uint64_t)up;
-	if (v > (uint64_t)INT64_MAX)
-		return -1;
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return 0;
+	return nsgeneral(s, n, out);
 }
 
 struct htab *
@@ -256,10 +287,8 @@ strid(struct trace *t)
 	size_t n, id;
 
 	v = json_text(t->j, &n);
-	if ((id = ht_intern(t->names, v, n, NULL)) >= t->pylow) {
-		progress_hide();
-		errx(1, "%s: too many names", json_name(t->j));
-	}
+	if ((id = ht_intern(t->names, v, n, NULL)) >= t->pylow)
+		tr_failx(t, "%s: too many names", json_name(t->j));
 	return (uint32_t)id;
 }
 
@@ -355,28 +384,25 @@ unaddress(struct buf *b, const char *s, size_t n)
 uint32_t
 tr_pyframe(struct trace *t, uint32_t raw)
 {
-	struct buf b, f;
+	struct buf *b = &t->scratch[0], *f = &t->scratch[1];
 	const char *s;
 	size_t n, fs, cap, p, paren = 0;
 	uint32_t key[2], id;
 
 	if (raw < t->cookcap && t->cook[raw] != 0)
 		return t->cook[raw] - 1;
-	buf_init(&b);
-	buf_init(&f);
 	s = ht_key(t->names, raw, &n);
-	buf_add(&b, s, n);
-	fs = funcpart(b.data, b.len, &paren);
-	unaddress(&f, b.data + fs, b.len - fs);
-	id = (uint32_t)ht_intern(t->names, f.data, f.len, NULL);
-	if (id >= t->pylow) {
-		progress_hide();
-		errx(1, "%s: too many names", json_name(t->j));
-	}
+	buf_reset(b);
+	buf_add(b, s, n);
+	fs = funcpart(b->data, b->len, &paren);
+	unaddress(f, b->data + fs, b->len - fs);
+	id = (uint32_t)ht_intern(t->names, f->data, f->len, NULL);
+	if (id >= t->pylow)
+		tr_failx(t, "%s: too many names", json_name(t->j));
 	if (fs > 0) {
-		b.data[paren] = ':';		/* PATH(LINE) as PATH:LINE */
+		b->data[paren] = ':';		/* PATH(LINE) as PATH:LINE */
 		key[0] = id;
-		key[1] = (uint32_t)ht_intern(t->locs, b.data, fs - 3, NULL);
+		key[1] = (uint32_t)ht_intern(t->locs, b->data, fs - 3, NULL);
 		p = ht_intern(t->pyf, key, sizeof(key), NULL);
 		if (p >= t->pycap) {
 			t->pycap = xgrowcap(t->pycap, p + 1, 256);
@@ -388,10 +414,8 @@ tr_pyframe(struct trace *t, uint32_t raw)
 		t->pyname[p] = key[0];
 		t->pyloc[p] = key[1];
 		id = NAMEMASK - 1 - (uint32_t)p;
-		if (id <= ht_count(t->names)) {
-			progress_hide();
-			errx(1, "%s: too many names", json_name(t->j));
-		}
+		if (id <= ht_count(t->names))
+			tr_failx(t, "%s: too many names", json_name(t->j));
 		if (id < t->pylow)
 			t->pylow = id;
 	}
@@ -403,8 +427,6 @@ tr_pyframe(struct trace *t, uint32_t raw)
 		t->cookcap = cap;
 	}
 	t->cook[raw] = id + 1;
-	buf_free(&b);
-	buf_free(&f);
 	return id;
 }
 
@@ -446,7 +468,7 @@ tr_readevent(struct trace *t)
 		k = json_text(t->j, &n);
 		if (n == 2 && memcmp(k, "ph", 2) == 0) {
 			if (tr_next(t) != JT_STR)
-				json_fail(t->j, "ph: expected a string");
+				tr_fail(t, "ph: expected a string");
 			k = json_text(t->j, &n);
 			ev->ph = n == 1 ? (unsigned char)k[0] : n == 0 ? 0 : -1;
 		} else if (n == 4 && memcmp(k, "name", 4) == 0) {
@@ -472,7 +494,7 @@ tr_readevent(struct trace *t)
 		} else if (n == 3 && memcmp(k, "dur", 3) == 0) {
 			ev->dur = getns(t, tr_next(t), "dur");
 			if (ev->dur < 0)
-				json_fail(t->j, "dur: negative duration");
+				tr_fail(t, "dur: negative duration");
 			ev->hasdur = 1;
 		} else if (n == 4 && memcmp(k, "args", 4) == 0) {
 			if ((tok = tr_next(t)) == JT_OBJ)

@@ -5,7 +5,9 @@
  * common/cpuprofile.c for which time a sample gets).  A file's thread
  * is "Process PID Thread TID" when it has node's --cpu-prof name, else
  * "Profile"; -L LABEL, -H or more than one file put "LABEL: " or
- * "BASE: " before it, BASE being the file's name up to its first '.'.
+ * "BASE: " before it, BASE being the file's base name (label_base() of
+ * common/label.c: its name up to the first '.' after its first
+ * character, "stdin" for standard input).
  * gzip and zstd input is decompressed as it is read.  Long runs show
  * their progress on standard error when it is a terminal (-p: always,
  * -P: never).
@@ -25,16 +27,13 @@ static void	emit(const struct sst_rec *, void *);
 static void	convert(const char *, const char *, int, int,
 		    const struct label_run *);
 static __dead void refuse(struct json *, const char *);
-static void	usage(int);
+static __dead void usage(int);
 
-static void
+/* The usage: for -h and --help on standard output, else an error. */
+static __dead void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	sst_usage(help, "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
 }
 
 static void
@@ -114,6 +113,37 @@ convert(const char *path, const char *label, int prefix, int persample,
 int
 main(int argc, char *argv[])
 {
+	struct label_run run = { -1, 0, 0 };
+	const char *label = NULL;
+	int ch, force = 0, s = 0;
+
 	sst_init();
-	return label_main(argc, argv, usage, convert, 1);
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "HhL:Pps")) != -1) {
+		switch (ch) {
+		case 'H':
+			force = 1;
+			break;
+		case 'h':
+			usage(1);
+		case 'L':
+			label = optarg;
+			break;
+		case 'P':
+			run.progress = 0;
+			break;
+		case 'p':
+			run.progress = 1;
+			break;
+		case 's':
+			s = 1;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	label_each(argc - optind, argv + optind, label, force, s, &run,
+	    convert);
+	fshut(stdout, "stdout");
+	return 0;
 }

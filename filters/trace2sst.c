@@ -3,7 +3,9 @@
  * Kineto traces, Chrome and node traces, clang -ftime-trace) to the sst
  * stream: one record per distinct (thread, stack of spans) with the
  * spans that end there and their summed self time, or with -s one
- * record per span.  The rules are in common/trace.c and trace2sst(1).
+ * record per span.  The rules are in common/trace.c, common/nest.c (the
+ * span-nesting engine nsys2sst shares) and trace2sst(1); the labels of
+ * several files follow common/label.c's rule.
  * Long runs show their progress on standard error when it is a
  * terminal (-p: always, -P: never).
  */
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "sst.h"
+#include "label.h"
 #include "trace.h"
 
 static void	convert(const char *, const struct trace_opt *, const char *,
@@ -34,20 +37,18 @@ usage(int help)
 	    "[-L label] [file ...]\n");
 }
 
-/* The file name of path up to its first '.' ("-": standard input). */
+/* The base name of path, label_base()'s, as a string. */
 static char *
 basepart(const char *path)
 {
-	const char *b;
+	struct buf b;
 	char *s;
 
-	if (strcmp(path, "-") == 0)
-		return xstrdup("-");
-	b = strrchr(path, '/');
-	b = b != NULL ? b + 1 : path;
-	s = xstrdup(b);
-	if (s[0] != '\0' && strchr(s + 1, '.') != NULL)
-		*strchr(s + 1, '.') = '\0';
+	buf_init(&b);
+	label_base(&b, path);
+	buf_addc(&b, '\0');
+	s = xstrdup(b.data);
+	buf_free(&b);
 	return s;
 }
 
@@ -147,6 +148,7 @@ convert(const char *path, const struct trace_opt *o, const char *prefix,
 	struct progress *pr;
 	struct json *j;
 	const char *name;
+	char err[1024];
 	int fd;
 
 	memset(&st, 0, sizeof(st));
@@ -157,7 +159,12 @@ convert(const char *path, const struct trace_opt *o, const char *prefix,
 	json_setprogress(j, pr);
 	if (nfiles > 1)
 		progress_file(pr, (size_t)nth, (size_t)nfiles);
-	trace_convert(j, o, prefix, stdout, &st);
+	if (trace_convert(j, o, prefix, stdout, &st, err, sizeof(err)) == -1) {
+		fflush(stdout);
+		progress_hide();
+		json_close(j);		/* stops the reader's thread */
+		errx(1, "%s", err);
+	}
 	progress_close(pr);
 	if (st.clipped > 0 || st.unclosed > 0 || st.unmatched > 0)
 		fflush(stdout);
@@ -183,7 +190,7 @@ main(int argc, char *argv[])
 {
 	struct trace_opt o;
 	const char *label = NULL;
-	char **lab = NULL;
+	char **lab = NULL, *stdinlab;
 	int ch, hflag = 0, i, progress = -1;
 
 	sst_init();
@@ -235,8 +242,11 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (hflag && label != NULL)
 		usage(0);
-	if (argc == 0)
-		convert("-", &o, hflag ? "-" : label, progress);
+	if (argc == 0) {
+		stdinlab = hflag ? basepart("-") : NULL;
+		convert("-", &o, hflag ? stdinlab : label, progress);
+		free(stdinlab);
+	}
 	if (label == NULL && (hflag || argc > 1))
 		lab = labels(argv, argc);
 	nfiles = argc;

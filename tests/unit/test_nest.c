@@ -1,6 +1,9 @@
 /*
- * test_nest.c: Check suite for span nesting (common/nest.c), one rule of
- * trace2sst's (issue 11, part 1) per test, each on spans whose self
+ * test_nest.c: Check suite for the span-nesting engine (common/nest.c)
+ * of trace2sst and nsys2sst: its parts (order, pop, clip, self time,
+ * depth, unclosed spans, the uniform-period rule) driven span by span as
+ * trace2sst's reader drives them, on cases of trace2sst's, then struct
+ * nest as nsys2sst uses it, one rule per test, each on spans whose self
  * times are worked out by hand in the comments.
  */
 
@@ -16,7 +19,187 @@
 static void	 collect(const struct sst_rec *, void *);
 static void	 add(struct nest *, int64_t, int64_t, const char *);
 static const char *put(struct nest *, int, struct nest_stats *);
+static const char *drive(struct nest_span *, size_t, uint64_t *);
 static Suite	*nest_suite(void);
+
+/*
+ * Nest spans a[0..n) with the engine's parts as tracenest.c does:
+ * sorted, each closing the open spans it starts at or after the end of,
+ * then pushed; the spans' names are letters ('a' + name).  Returns
+ * "name:parent:self" per span in the order they close; clipped spans
+ * counted in *clipped.
+ */
+static const char *
+drive(struct nest_span *a, size_t n, uint64_t *clipped)
+{
+	static struct buf b;
+	static int init;
+	struct nest_stack st;
+	const struct nest_frame *f;
+	struct nest_frame *p;
+	size_t i;
+	int64_t self;
+
+	if (!init) {
+		buf_init(&b);
+		init = 1;
+	}
+	buf_reset(&b);
+	memset(&st, 0, sizeof(st));
+	nest_sort(a, n);
+	for (i = 0; i <= n; i++) {
+		while (st.n > 0 && (i == n || nest_closes(&st, a[i].start))) {
+			f = nest_pop(&st, &self);
+			buf_printf(&b, "%c:%c:%lld ", 'a' + f->node,
+			    (int)f->tag, (long long)self);
+		}
+		if (i == n)
+			break;
+		p = nest_top(&st);
+		self = p != NULL ? 'a' + p->node : '-';
+		p = nest_push(&st, a[i].start, a[i].dur);
+		ck_assert_ptr_nonnull(p);
+		p->node = a[i].name;
+		p->tag = (uint32_t)self;
+	}
+	*clipped = st.clipped;
+	nest_stackfree(&st);
+	buf_addc(&b, '\0');
+	return b.data;
+}
+
+/* Taken by start, the longer first on equal starts, then input order. */
+START_TEST(test_engine_order)
+{
+	struct nest_span a[] = {
+		{ 10, 5, 0, 0 }, { 0, 10, 1, 1 }, { 0, 20, 2, 2 },
+		{ 0, 10, 3, 3 }, { -5, 1, 4, 4 }
+	};
+	uint32_t want[] = { 4, 2, 1, 3, 0 };
+	size_t i;
+
+	nest_sort(a, 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_uint_eq(a[i].name, want[i]);
+	ck_assert(nest_before(&a[0], &a[1]));
+	ck_assert(!nest_before(&a[1], &a[1]));
+}
+END_TEST
+
+/*
+ * Pop, clip and self time on trace2sst's case (golden/nsys2sst/
+ * same-as-trace, thread 7, in ns): a train_step [0, 1000), b matmul
+ * [150, 250), c forward [100, 400), d backward [400, 900), e optimizer
+ * [800, 1200), f train_step [1500, 1600).  Taken a, c, b, d, e, f.
+ * b inside c; d starts at c's end: c closes, d is a's child; e starts
+ * in d and ends past it: clipped to 900 (one); f starts after a's end.
+ * Self: b 100, c 300 - 100 = 200, e 100, d 500 - 100 = 400,
+ * a 1000 - 300 - 500 = 200, f 100.
+ */
+START_TEST(test_engine_nest)
+{
+	struct nest_span a[] = {
+		{ 0, 1000, 0, 0 }, { 150, 100, 1, 1 }, { 100, 300, 2, 2 },
+		{ 400, 500, 3, 3 }, { 800, 400, 4, 4 }, { 1500, 100, 5, 5 }
+	};
+	uint64_t clipped;
+
+	ck_assert_str_eq(drive(a, 6, &clipped),
+	    "b:c:100 c:a:200 e:d:100 d:a:400 a:-:200 f:-:100 ");
+	ck_assert_uint_eq(clipped, 1);
+}
+END_TEST
+
+/*
+ * A span without an end ends at its thread's latest time, whatever
+ * event set it (trace2sst: thread 8 of same-as-trace, worker [10, 40)
+ * and a B event hang at 15 never closed; the latest time is worker's
+ * end, 40, so hang lasts 25; worker's self is 30 - 25 = 5).  A later
+ * time seen (an instant event at 60) moves it: hang lasts 45, clipped
+ * to worker's end.
+ */
+START_TEST(test_engine_unclosed)
+{
+	struct nest_clock c;
+	struct nest_span a[2] = { { 10, 30, 22, 0 }, { 15, 0, 7, 1 } };
+	uint64_t clipped;
+	int64_t d;
+
+	memset(&c, 0, sizeof(c));
+	nest_seen(&c, 10);
+	nest_seen(&c, 40);
+	nest_seen(&c, 15);
+	ck_assert_int_eq(nest_unclosed(&c, 15, &d), 0);
+	ck_assert_int_eq(d, 25);
+	a[1].dur = d;
+	ck_assert_str_eq(drive(a, 2, &clipped), "h:w:25 w:-:5 ");
+	ck_assert_uint_eq(clipped, 0);
+	nest_seen(&c, 60);
+	ck_assert_int_eq(nest_unclosed(&c, 15, &d), 0);
+	ck_assert_int_eq(d, 45);
+	a[0] = (struct nest_span){ 10, 30, 22, 0 };
+	a[1] = (struct nest_span){ 15, d, 7, 1 };
+	ck_assert_str_eq(drive(a, 2, &clipped), "h:w:25 w:-:5 ");
+	ck_assert_uint_eq(clipped, 1);
+	/* Past 2^63 - 1: an error, never a wrapped duration. */
+	nest_seen(&c, INT64_MAX);
+	ck_assert_int_eq(nest_unclosed(&c, -2, &d), -1);
+	ck_assert_int_eq(nest_dur(-1, INT64_MAX, &d), -1);
+	ck_assert_int_eq(nest_dur(-1, INT64_MAX - 1, &d), 0);
+	ck_assert_int_eq(d, INT64_MAX);
+}
+END_TEST
+
+/* SST_MAXDEPTH spans open at once, not one more; nothing changes then. */
+START_TEST(test_engine_depth)
+{
+	struct nest_stack st;
+	int64_t i;
+
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < SST_MAXDEPTH; i++)
+		ck_assert_ptr_nonnull(nest_push(&st, i, 10000 - 2 * i));
+	ck_assert_ptr_null(nest_push(&st, SST_MAXDEPTH, 1));
+	ck_assert_uint_eq(st.n, SST_MAXDEPTH);
+	ck_assert_uint_eq(st.clipped, 0);
+	nest_stackfree(&st);
+}
+END_TEST
+
+/*
+ * The uniform-period rule: three spans of self 1 (div 10: 0.1 s) have
+ * the period 0.1 and the weight Python's sum([0.1] * 3),
+ * 0.30000000000000004, as py-spy's records; 1, 2 and 3 have no period
+ * and the exact sum 6 / 10 = 0.6.  A sum past 2^63 - 1 is an error.
+ */
+START_TEST(test_engine_uniform)
+{
+	struct nest_tot t;
+	struct sst_rec r;
+
+	memset(&t, 0, sizeof(t));
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(nest_tally(&t, 1), 0);
+	ck_assert_int_eq(nest_tally(&t, 1), 0);
+	ck_assert_int_eq(nest_tally(&t, 1), 0);
+	nest_rec(&r, &t, 10);
+	ck_assert_uint_eq(r.samples, 3);
+	ck_assert_int_eq(r.hasperiod, 1);
+	ck_assert(r.period == 0.1);
+	ck_assert(r.weight == 0.30000000000000004);
+	memset(&t, 0, sizeof(t));
+	nest_tally(&t, 1);
+	nest_tally(&t, 2);
+	nest_tally(&t, 3);
+	nest_rec(&r, &t, 10);
+	ck_assert_uint_eq(r.samples, 3);
+	ck_assert_int_eq(r.hasperiod, 0);
+	ck_assert(r.weight == 0.6);
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(nest_tally(&t, INT64_MAX), 0);
+	ck_assert_int_eq(nest_tally(&t, 1), -1);
+}
+END_TEST
 
 /* Append "samples weight period stack" lines to the buffer. */
 static void
@@ -293,6 +476,11 @@ nest_suite(void)
 	Suite *s = suite_create("nest");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, test_engine_order);
+	tcase_add_test(tc, test_engine_nest);
+	tcase_add_test(tc, test_engine_unclosed);
+	tcase_add_test(tc, test_engine_depth);
+	tcase_add_test(tc, test_engine_uniform);
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_equal);
 	tcase_add_test(tc, test_clip);

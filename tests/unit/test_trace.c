@@ -16,6 +16,7 @@
 
 static char	*run(const char *, const struct trace_opt *, const char *,
 		    struct trace_stats *);
+static const char *fails(const char *, const struct trace_opt *);
 static char	*randtrace(unsigned, size_t);
 static Suite	*trace_suite(void);
 
@@ -25,17 +26,42 @@ run(const char *s, const struct trace_opt *o, const char *prefix,
     struct trace_stats *st)
 {
 	struct json *j;
-	char *out = NULL;
+	char *out = NULL, err[512];
 	size_t len = 0;
 	FILE *fp;
 
 	fp = open_memstream(&out, &len);
 	ck_assert_ptr_nonnull(fp);
 	j = json_open_mem(s, strlen(s), "t");
-	trace_convert(j, o, prefix, fp, st);
+	ck_assert_int_eq(trace_convert(j, o, prefix, fp, st, err,
+	    sizeof(err)), 0);
 	json_close(j);
 	fclose(fp);
 	return out;
+}
+
+/* The message of trace text s, which must fail with no output. */
+static const char *
+fails(const char *s, const struct trace_opt *o)
+{
+	static char err[512];
+	struct trace_stats st;
+	struct json *j;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	memset(&st, 0, sizeof(st));
+	fp = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(fp);
+	j = json_open_mem(s, strlen(s), "t");
+	ck_assert_int_eq(trace_convert(j, o, NULL, fp, &st, err,
+	    sizeof(err)), -1);
+	json_close(j);
+	fclose(fp);
+	ck_assert_uint_eq(len, 0);
+	free(out);
+	return err;
 }
 
 START_TEST(test_ns)
@@ -302,15 +328,56 @@ START_TEST(test_batch)
 }
 END_TEST
 
+/*
+ * Errors come back as messages, at the token they were found at
+ * (counted by hand: the key "profiles" starts at column 2), with no
+ * output.
+ */
 START_TEST(test_not_a_trace)
 {
 	struct trace_opt o;
-	struct trace_stats st;
 
 	memset(&o, 0, sizeof(o));
-	memset(&st, 0, sizeof(st));
-	free(run("{\"profiles\":[],\"shared\":{\"frames\":[]}}", &o, NULL,
-	    &st));
+	ck_assert_str_eq(fails("{\"profiles\":[],\"shared\":{\"frames\":[]}}",
+	    &o), "t:1:2: speedscope JSON, not a trace: use sst-flatten");
+	/* Column 17: the '}' that ends the E event, the last token read. */
+	ck_assert_str_eq(fails("[{\"ph\":\"B\",\"ts\":5},\n"
+	    "{\"ph\":\"E\",\"ts\":4}]", &o), "t:2:17: E event before its B");
+	/* Column 20: the end of the input, after the ']' at 19. */
+	ck_assert_str_eq(fails("[{\"ph\":\"i\",\"ts\":5}]", &o),
+	    "t:1:20: no spans (X events or B/E pairs) in the trace");
+}
+END_TEST
+
+/*
+ * Durations and sums past 2^63 - 1 ns are errors, never wrapped
+ * weights: -9223372036854775.807 us is -(2^63 - 1) ns.  An E event at
+ * +(2^63 - 1) ns after its B there: at column 36, the '}' of the E
+ * event (16 characters before its 20-digit number).  A B never closed
+ * whose thread's latest time (an instant event) is as far: event 1.  Two
+ * X spans of one stack of 2^62 + 1 ns each (4611686018427387.905 us):
+ * each fits, the sum does not (the first starts before 0: ts + dur
+ * was checked as INT64_MAX - ts, which overflowed).  A ts + dur past
+ * 2^63 - 1: at column 49, the event's '}'.
+ */
+START_TEST(test_overflow)
+{
+	struct trace_opt o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_str_eq(fails("[{\"ph\":\"B\",\"ts\":-9223372036854775.807},"
+	    "\n{\"ph\":\"E\",\"ts\":9223372036854775.807}]", &o),
+	    "t:2:36: E event: its span lasts past 2^63 - 1 ns");
+	ck_assert_str_eq(fails("[{\"ph\":\"B\",\"ts\":-9223372036854775.807},"
+	    "{\"ph\":\"i\",\"ts\":9223372036854775.807}]", &o),
+	    "t: event 1: a B event without E lasting past 2^63 - 1 ns");
+	ck_assert_str_eq(fails("[{\"ph\":\"X\",\"name\":\"a\","
+	    "\"ts\":-4611686018427387.905,\"dur\":4611686018427387.905},"
+	    "{\"ph\":\"X\",\"name\":\"a\",\"ts\":0,"
+	    "\"dur\":4611686018427387.905}]", &o),
+	    "t: the self times of a stack sum past 2^63 - 1 ns");
+	ck_assert_str_eq(fails("[{\"ph\":\"X\",\"ts\":9223372036854775.807,"
+	    "\"dur\":0.001}]", &o), "t:1:49: ts + dur out of range");
 }
 END_TEST
 
@@ -328,7 +395,8 @@ trace_suite(void)
 	tcase_add_test(tc, test_names_escaped);
 	tcase_add_test(tc, test_persample_gpu);
 	tcase_add_loop_test(tc, test_batch, 0, 5);
-	tcase_add_exit_test(tc, test_not_a_trace, 1);
+	tcase_add_test(tc, test_not_a_trace);
+	tcase_add_test(tc, test_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
