@@ -31,19 +31,19 @@ table(const char *doc, int v, int hta)
 	FILE *fp;
 
 	memset(&o, 0, sizeof(o));
-	o.view = (enum gpu_view)v;
+	gpu_addview(&o, (enum gpu_view)v);
 	o.hta = hta;
 	o.scale = hta ? 1 : 1000;
 	fp = open_memstream(&out, &n);
 	ck_assert_ptr_nonnull(fp);
 	g = gstat_new(&o, fp);
 	j = json_open_mem(doc, strlen(doc), "doc");
-	gpu_read(&r, j, &o, "r");
-	gpu_trim(&r, &o);
+	ck_assert_int_eq(gpu_read(&r, j, &o, "r"), 0);
+	ck_assert_int_eq(gpu_trim(&r, &o), 0);
 	gstat_rank(g, &r);
 	gpu_free(&r);
 	json_close(j);
-	gstat_end(g);
+	ck_assert_int_eq(gstat_end(g), 0);
 	fclose(fp);
 	return out;
 }
