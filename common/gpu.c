@@ -112,6 +112,8 @@ skip(struct rd *d, enum json_tok tok)
 		fail(d, "%s", json_errmsg(d->j));
 }
 
+#define DIGIT(c)	((unsigned char)((c) - '0') < 10)
+
 /* The number text s (n bytes) in thousandths, rounded; -1 if too big. */
 static int
 milli(const char *s, size_t n, int64_t *v)
@@ -123,7 +125,7 @@ milli(const char *s, size_t n, int64_t *v)
 
 	if (i < n && s[i] == '-')
 		neg = 1, i++;
-	for (; i < n && isdigit((unsigned char)s[i]); i++) {
+	for (; i < n && DIGIT(s[i]); i++) {
 		if (x > (INT64_MAX - 9) / 10)
 			return -1;
 		x = x * 10 + (s[i] - '0');
@@ -132,7 +134,7 @@ milli(const char *s, size_t n, int64_t *v)
 		return -1;
 	x *= 1000;
 	if (i < n && s[i] == '.')
-		for (i++, k = 100; i < n && isdigit((unsigned char)s[i]);
+		for (i++, k = 100; i < n && DIGIT(s[i]);
 		    i++, k /= 10) {
 			if (k > 0)
 				x += (s[i] - '0') * k;
@@ -291,7 +293,8 @@ evflags(struct rd *d)
 	if (e->weird)
 		f |= R_WEIRD;
 	if ((e->hasstream && e->stream >= 0 && e->corr >= 0) ||
-	    strcmp(nm, "Event Sync") == 0 || strcmp(nm, "Context Sync") == 0)
+	    ((nm[0] == 'E' || nm[0] == 'C') && (strcmp(nm, "Event Sync") ==
+	    0 || strcmp(nm, "Context Sync") == 0)))
 		f |= R_GK;
 	if (e->cat == C_SYNC)
 		f |= R_SYNC;
@@ -303,8 +306,10 @@ evflags(struct rd *d)
 		f |= R_STEP;
 	if (nm[0] == 'c' || nm[0] == 'h')	/* cuda..., cu..., hip... */
 		for (i = 0; launches[i] != NULL; i++)
-			if (strcmp(nm, launches[i]) == 0)
+			if (strcmp(nm, launches[i]) == 0) {
 				f |= R_LAUNCH;
+				break;
+			}
 	if (!needed(d->o, f, e->corr))
 		return 0;
 	return f | R_KEEP;

@@ -199,7 +199,10 @@ uadd(struct glive *g, struct uni *u, size_t st, int64_t s, int64_t e)
 	}
 	if (o->s <= o->e) {
 		hpush(g, u, *o);
+		o->s = s;
+		o->e = e;
 		drain(g, u);
+		return;
 	}
 	o->s = s;
 	o->e = e;
