@@ -25,9 +25,9 @@ static __dead void usage(int);
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-gpu [--hta] [-Pp] [-b first[:last]] "
-	    "-F view ... [-H | -L label]\n"
-	    "               [file ...]\n");
+	sst_usage(help, "usage: sst-gpu [--hta] [-hPp] [-H | -L label] "
+	    "[-b first[:last]] -F view\n"
+	    "               [-F view ...] [file ...]\n");
 }
 
 /* The file name of path up to its first '.' ("-": stdin). */
