@@ -20,7 +20,7 @@
  * back on when the trace is not in an order they can summarise as read.
  *
  * Times are kept as integer ticks: nanoseconds read exactly from the
- * decimal text, or with hta whole microseconds the way HTA rounds them
+ * decimal text (trace_ns(), as trace2sst reads them), or with hta whole microseconds the way HTA rounds them
  * (the start rounded up, the end, start plus dur in double precision,
  * rounded down).  gpu_trim() then correlates runtime calls with GPU
  * events and, with hta and two ProfilerStep names or more, keeps what
@@ -45,6 +45,7 @@
 #include "sst.h"
 #include "gpu.h"
 #include "input.h"
+#include "trace.h"
 
 /* The categories that matter, as read. */
 enum { C_OTHER, C_TRACE, C_PYFN, C_SYNC, C_ANN, C_GANN };
@@ -112,47 +113,6 @@ skip(struct rd *d, enum json_tok tok)
 		fail(d, "%s", json_errmsg(d->j));
 }
 
-#define DIGIT(c)	((unsigned char)((c) - '0') < 10)
-
-/* The number text s (n bytes) in thousandths, rounded; -1 if too big. */
-static int
-milli(const char *s, size_t n, int64_t *v)
-{
-	double d;
-	int64_t x = 0;
-	size_t i = 0;
-	int neg = 0, k, up = 0;
-
-	if (i < n && s[i] == '-')
-		neg = 1, i++;
-	for (; i < n && DIGIT(s[i]); i++) {
-		if (x > (INT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (s[i] - '0');
-	}
-	if (x > INT64_MAX / 1000)
-		return -1;
-	x *= 1000;
-	if (i < n && s[i] == '.')
-		for (i++, k = 100; i < n && DIGIT(s[i]);
-		    i++, k /= 10) {
-			if (k > 0)
-				x += (s[i] - '0') * k;
-			else if (k == 0 && s[i] >= '5')
-				up = 1, k = -1;
-		}
-	if (i < n) {	/* an exponent: the double will do */
-		d = strtod(s, NULL);
-		if (!(fabs(d) * 1000 < 9e18))
-			return -1;
-		*v = llround(d * 1000);
-		return 0;
-	}
-	x += up;
-	*v = neg ? -x : x;
-	return 0;
-}
-
 /* A number of the event: ts or dur. */
 static void
 evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
@@ -164,7 +124,7 @@ evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
 		fail(d, "%s: expected a number", what);
 	s = json_text(d->j, &n);
 	if (d->o->hta ? json_double(d->j, dv) == -1 || !isfinite(*dv) :
-	    milli(s, n, nv) == -1)
+	    trace_ns(s, n, nv) == -1)
 		fail(d, "%s: %s out of range", what, s);
 }
 
