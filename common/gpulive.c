@@ -8,9 +8,12 @@
  * waits in a heap until no stream can bring one that starts before it
  * (every stream's open interval starts later), and is then merged into
  * the rank's busy time in start order, as HTA merges them all sorted.
- * Computation kernels the same, apart.  An event that starts before the
- * one before it on its stream, or more than HCAP intervals waiting (a
- * stream quiet for long), and the rank falls back on its rows.
+ * Computation kernels the same, apart (a stream's open interval of them
+ * closes once an event of the stream starts after its end).  An event
+ * that starts before the one before it on its stream, the first event of
+ * a stream that starts before what has been merged already, or more
+ * than HCAP intervals waiting (a stream quiet for long), and the rank
+ * falls back on its rows.
  *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is
@@ -40,6 +43,7 @@ struct uni {
 	struct ivl	*h;		/* closed, waiting: a min-heap by s */
 	size_t		 nh, caph;
 	int64_t		 gs, ge, busy;
+	int64_t		 front;		/* the start merged last */
 	int		 gon;
 };
 
@@ -115,6 +119,7 @@ streams(struct glive *g, size_t st)
 static void
 gmerge(struct uni *u, struct ivl v)
 {
+	u->front = v.s;
 	if (u->gon && v.s <= u->ge) {
 		if (v.e > u->ge)
 			u->ge = v.e;
@@ -212,10 +217,15 @@ uadd(struct glive *g, struct uni *u, size_t st, int64_t s, int64_t e)
 static void
 trow(struct glive *g, const struct grow *w)
 {
+	struct ivl *o;
+
 	if (g->bad)
 		return;
 	streams(g, w->stream);
-	if (w->ts < g->last[w->stream]) {
+	if (w->ts < g->last[w->stream] || (g->last[w->stream] == INT64_MIN &&
+	    ((g->all.gon && w->ts < g->all.front) || (g->comp.gon &&
+	    w->ts < g->comp.front)))) {
+		/* Out of order in its stream, or a new stream behind. */
 		g->bad = 1;
 		return;
 	}
@@ -225,8 +235,16 @@ trow(struct glive *g, const struct grow *w)
 	if (g->ngpu == 1 || w->end > g->lastend)
 		g->lastend = w->end;
 	uadd(g, &g->all, w->stream, w->ts, w->end);
+	o = &g->comp.open[w->stream];
 	if (TYPE(w) == KT_COMP)
 		uadd(g, &g->comp, w->stream, w->ts, w->end);
+	else if (o->s <= o->e && w->ts > o->e) {
+		/* No later event of the stream can join it: it closes. */
+		hpush(g, &g->comp, *o);
+		o->s = 1;
+		o->e = 0;
+		drain(g, &g->comp);
+	}
 }
 
 /* The busy time of u once every interval is in. */
