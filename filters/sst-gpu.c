@@ -26,8 +26,7 @@ static __dead void
 usage(int help)
 {
 	sst_usage(help, "usage: sst-gpu [--hta] [-hPp] [-H | -L label] "
-	    "[-b first[:last]] -F view\n"
-	    "               [-F view ...] [file ...]\n");
+	    "[-b steps] -F view ... [file ...]\n");
 }
 
 /* The file name of path up to its first '.' ("-": stdin). */
