@@ -728,7 +728,7 @@ gstat_rank(struct gstat *s, struct grank *r)
 		glive_reset(s->live);
 }
 
-/* Copy the table in temporary file from to out; -1 on a read error. */
+/* Copy the table in temporary file from to out; -1 if from failed. */
 static int
 append(FILE *from, FILE *out)
 {

@@ -81,6 +81,7 @@ fail(struct grank *r, struct json *j)
 	if (loc)
 		json_fail(j, "%s", msg);
 	fflush(stdout);
+	progress_hide();
 	errx(1, "%s", msg);
 }
 
@@ -217,7 +218,7 @@ main(int argc, char *argv[])
 		free(b);
 	}
 	if (gstat_end(g) == -1)
-		errx(1, "temporary file: read error");
+		err(1, "temporary file");
 	for (i = 0; i < nseen; i++)
 		free(seen[i]);
 	free(seen);
