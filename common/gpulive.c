@@ -3,17 +3,18 @@
  * are read (without hta or a step range), so that a trace in time order
  * needs memory only for what is in flight.
  *
- * temporal: each stream's events, in start order within the stream,
- * are merged into the stream's open interval; an interval that closes
- * waits in a heap until no stream can bring one that starts before it
- * (every stream's open interval starts later), and is then merged into
- * the rank's busy time in start order, as HTA merges them all sorted.
- * Computation kernels the same, apart (a stream's open interval of them
- * closes once an event of the stream starts after its end).  An event
- * that starts before the one before it on its stream, the first event of
- * a stream that starts before what has been merged already, or more
- * than HCAP intervals waiting (a stream quiet for long), and the rank
- * falls back on its rows.
+ * temporal: HTA merges the GPU intervals sorted by start; so does this,
+ * with a window.  Each stream's events are merged into the stream's open
+ * interval while they come in time order; an interval that closes (or
+ * an event that comes before its stream's open interval) waits in a
+ * min-heap by start, and once more than LAG wait, the earliest is merged
+ * into the rank's busy time, after every open interval that starts no
+ * later has been closed into the heap too.  Intervals are thus merged in
+ * start order as long as none comes that starts before the last one
+ * merged (the front): such an event sends the rank back to its rows.  So
+ * a trace out of order by fewer than LAG intervals, or with a stream
+ * quiet for long, is summarised exactly in bounded memory.  Computation
+ * kernels the same, apart.
  *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is
@@ -30,7 +31,7 @@
 #include "sst.h"
 #include "gpu.h"
 
-#define HCAP	(1 << 18)	/* intervals waiting at most (4 MiB) */
+#define LAG	4096		/* intervals waiting (64 KiB a class) */
 #define NONE	UINT32_MAX
 
 struct ivl {
@@ -40,7 +41,7 @@ struct ivl {
 /* The union of one class of intervals (all GPU events, or computation). */
 struct uni {
 	struct ivl	*open;		/* per stream; s > e: none */
-	struct ivl	*h;		/* closed, waiting: a min-heap by s */
+	struct ivl	*h;		/* waiting: a min-heap by s */
 	size_t		 nh, caph;
 	int64_t		 gs, ge, busy;
 	int64_t		 front;		/* the start merged last */
@@ -70,7 +71,6 @@ struct glive {
 	/* temporal */
 	int		 bad;
 	size_t		 nst;
-	int64_t		*last;		/* each stream's last start */
 	struct uni	 all, comp;
 	int64_t		 first, lastend;
 	size_t		 ngpu;
@@ -104,12 +104,10 @@ streams(struct glive *g, size_t st)
 	if (st < n)
 		return;
 	g->nst = growcap(n, st + 1, 8);
-	g->last = xreallocarray(g->last, g->nst, sizeof(*g->last));
 	g->all.open = xreallocarray(g->all.open, g->nst, sizeof(struct ivl));
 	g->comp.open = xreallocarray(g->comp.open, g->nst,
 	    sizeof(struct ivl));
 	for (i = n; i < g->nst; i++) {
-		g->last[i] = INT64_MIN;
 		g->all.open[i].s = g->comp.open[i].s = 1;
 		g->all.open[i].e = g->comp.open[i].e = 0;
 	}
@@ -133,14 +131,10 @@ gmerge(struct uni *u, struct ivl v)
 }
 
 static void
-hpush(struct glive *g, struct uni *u, struct ivl v)
+hpush(struct uni *u, struct ivl v)
 {
 	size_t i, p;
 
-	if (u->nh == HCAP) {
-		g->bad = 1;
-		return;
-	}
 	if (u->nh == u->caph) {
 		u->caph = growcap(u->caph, u->nh + 1, 64);
 		u->h = xreallocarray(u->h, u->caph, sizeof(*u->h));
@@ -170,81 +164,66 @@ hpop(struct uni *u)
 }
 
 /*
- * Merge the waiting intervals of u that no stream can precede: those
- * that start at or before every stream's open interval (for a stream
- * without one, its last start).
+ * Merge the earliest waiting interval of u, the open intervals that start
+ * no later closed into the heap first (n streams).
  */
 static void
-drain(struct glive *g, struct uni *u)
+popone(struct uni *u, size_t n)
 {
-	int64_t w = INT64_MAX, x;
 	size_t i;
 
-	for (i = 0; i < g->nst; i++) {
-		if (g->last[i] == INT64_MIN)
-			continue;
-		x = u->open[i].s <= u->open[i].e ? u->open[i].s : g->last[i];
-		if (x < w)
-			w = x;
-	}
-	while (u->nh > 0 && u->h[0].s <= w)
-		gmerge(u, hpop(u));
+	for (i = 0; i < n; i++)
+		if (u->open[i].s <= u->open[i].e &&
+		    u->open[i].s <= u->h[0].s) {
+			hpush(u, u->open[i]);
+			u->open[i].s = 1;
+			u->open[i].e = 0;
+		}
+	gmerge(u, hpop(u));
 }
 
-/* Event [s, e) on stream st into u. */
-static void
+/* Event [s, e) on stream st into u; -1 if it comes too late. */
+static int
 uadd(struct glive *g, struct uni *u, size_t st, int64_t s, int64_t e)
 {
-	struct ivl *o = &u->open[st];
+	struct ivl *o = &u->open[st], v;
 
-	if (o->s <= o->e && s <= o->e) {
+	if (u->gon && s < u->front)
+		return -1;
+	if (o->s <= o->e && s >= o->s && s <= o->e) {
 		if (e > o->e)
 			o->e = e;
-		return;
+		return 0;
 	}
-	if (o->s <= o->e) {
-		hpush(g, u, *o);
-		o->s = s;
-		o->e = e;
-		drain(g, u);
-		return;
-	}
-	o->s = s;
-	o->e = e;
+	v.s = s;
+	v.e = e;
+	if (o->s > o->e)
+		*o = v;
+	else if (s > o->e) {
+		hpush(u, *o);
+		*o = v;
+	} else
+		hpush(u, v);	/* before its stream's open interval */
+	while (u->nh > LAG)
+		popone(u, g->nst);
+	return 0;
 }
 
 /* A GPU event for temporal. */
 static void
 trow(struct glive *g, const struct grow *w)
 {
-	struct ivl *o;
-
 	if (g->bad)
 		return;
 	streams(g, w->stream);
-	if (w->ts < g->last[w->stream] || (g->last[w->stream] == INT64_MIN &&
-	    ((g->all.gon && w->ts < g->all.front) || (g->comp.gon &&
-	    w->ts < g->comp.front)))) {
-		/* Out of order in its stream, or a new stream behind. */
-		g->bad = 1;
-		return;
-	}
-	g->last[w->stream] = w->ts;
 	if (g->ngpu++ == 0 || w->ts < g->first)
 		g->first = w->ts;
 	if (g->ngpu == 1 || w->end > g->lastend)
 		g->lastend = w->end;
-	uadd(g, &g->all, w->stream, w->ts, w->end);
-	o = &g->comp.open[w->stream];
-	if (TYPE(w) == KT_COMP)
-		uadd(g, &g->comp, w->stream, w->ts, w->end);
-	else if (o->s <= o->e && w->ts > o->e) {
-		/* No later event of the stream can join it: it closes. */
-		hpush(g, &g->comp, *o);
-		o->s = 1;
-		o->e = 0;
-		drain(g, &g->comp);
-	}
+	if (uadd(g, &g->all, w->stream, w->ts, w->end) == -1 ||
+	    (TYPE(w) == KT_COMP && uadd(g, &g->comp, w->stream, w->ts,
+	    w->end) == -1))
+		g->bad = 1;
 }
 
 /* The busy time of u once every interval is in. */
@@ -254,8 +233,11 @@ ubusy(struct glive *g, struct uni *u)
 	size_t i;
 
 	for (i = 0; i < g->nst; i++)
-		if (u->open[i].s <= u->open[i].e)
-			hpush(g, u, u->open[i]);
+		if (u->open[i].s <= u->open[i].e) {
+			hpush(u, u->open[i]);
+			u->open[i].s = 1;
+			u->open[i].e = 0;
+		}
 	while (u->nh > 0)
 		gmerge(u, hpop(u));
 	if (u->gon)
@@ -555,7 +537,6 @@ glive_reset(struct glive *g)
 	g->bad = 0;
 	g->ngpu = 0;
 	for (i = 0; i < g->nst; i++) {
-		g->last[i] = INT64_MIN;
 		g->all.open[i].s = g->comp.open[i].s = 1;
 		g->all.open[i].e = g->comp.open[i].e = 0;
 	}
@@ -576,7 +557,6 @@ glive_free(struct glive *g)
 {
 	if (g == NULL)
 		return;
-	free(g->last);
 	free(g->all.open);
 	free(g->all.h);
 	free(g->comp.open);

@@ -38,13 +38,28 @@ def trace(rng):
             i = rng.randrange(len(evs) - 1)
             evs[i], evs[i + 1] = evs[i + 1], evs[i]
         per.append(evs)
+    if rng.random() < 0.1:
+        # Longer than sst-gpu's window of 4,096 intervals, and one time
+        # in two an event read last that starts before all of them.
+        per.append([{"ph": "X", "cat": "kernel", "name": "gemm",
+                     "ts": 2 * i + 60, "dur": 1, "args": {"stream": 30}}
+                    for i in range(4200)])
+        if rng.random() < 0.5:
+            late = {"ph": "X", "cat": "kernel", "name": "gemm",
+                    "ts": 1, "dur": 3, "args": {"stream": 31}}
+        else:
+            late = None
+    else:
+        late = None
     out = []
     while any(per):
         k = rng.choice([i for i, p in enumerate(per) if p])
         out.append(per[k].pop(0))
+    if late:
+        out.append(late)
     corr = 0
-    gpu = list(out)
-    for e in gpu:
+    before = [[] for _ in range(len(out) + 1)]    # calls before out[i]
+    for p, e in enumerate(out):
         r = rng.random()
         if r < 0.1:
             continue        # orphan kernel
@@ -57,8 +72,10 @@ def trace(rng):
                 "name": "cudaLaunchKernel", "ts": e["ts"] -
                 rng.randint(0, 20), "dur": rng.randint(1, 10),
                 "args": {"correlation": corr}}
-        j = out.index(e) + rng.randint(-5, 3)
-        out.insert(max(0, min(len(out), j)), call)
+        j = max(0, min(len(out), p + rng.randint(-5, 3)))
+        before[j].append(call)
+    out = [x for i, e in enumerate(out) for x in before[i] + [e]] + \
+        before[len(out)]
     for _ in range(rng.randint(0, 2)):
         corr += 1
         out.insert(rng.randint(0, len(out)), {"ph": "X",
@@ -92,14 +109,16 @@ def model(evs, label):
            (idle, comp, kt - comp - idle)]
     temporal = "\t".join(str(x) for x in row + pct)
     calls = [e for e in evs if "stream" not in e["args"]]
+    bycorr = {}
+    for k in g:
+        bycorr.setdefault(k["args"].get("correlation"), []).append(k)
     launch = []
     for c in calls:
-        for k in g:
-            if k["args"].get("correlation") == c["args"]["correlation"]:
-                cend = c["ts"] + c["dur"]
-                launch.append("\t".join(str(x) for x in (
-                    label, c["args"]["correlation"], c["dur"], k["dur"],
-                    max(0, k["ts"] - cend))))
+        for k in bycorr.get(c["args"]["correlation"], []):
+            cend = c["ts"] + c["dur"]
+            launch.append("\t".join(str(x) for x in (
+                label, c["args"]["correlation"], c["dur"], k["dur"],
+                max(0, k["ts"] - cend))))
     return temporal, sorted(launch)
 
 
