@@ -20,13 +20,13 @@
  * back on when the trace is not in an order they can summarise as read.
  *
  * Times are kept as integer ticks: nanoseconds read exactly from the
- * decimal text (trace_ns(), as trace2sst reads them), or with hta whole microseconds the way HTA rounds them
- * (the start rounded up, the end, start plus dur in double precision,
- * rounded down).  gpu_trim() then correlates runtime calls with GPU
- * events and, with hta and two ProfilerStep names or more, keeps what
- * HTA keeps: CPU events that start before the last step, and GPU kernels
- * launched by them; with a step range (without hta) the same with the
- * range's steps.
+ * decimal text (trace_ns(), as trace2sst reads them), or with hta whole
+ * microseconds the way HTA rounds them (the start rounded up, the end,
+ * start plus dur in double precision, rounded down).  gpu_trim()
+ * (gputrim.c) then correlates runtime calls with GPU events and, with
+ * hta and two ProfilerStep names or more, keeps what HTA keeps: CPU
+ * events that start before the last step, and GPU kernels launched by
+ * them; with a step range the same with the range's steps.
  *
  * Errors are returned: the reader jumps back to gpu_read() with the
  * message in the rank (gpu_errmsg()), the tokenizer still at the place
@@ -485,7 +485,8 @@ toplevel(struct rd *d)
 		} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
 		    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
 		    (n == 6 && memcmp(k, "shared", 6) == 0))
-			fail(d, "speedscope JSON, not a trace: use sst-flatten");
+			fail(d, "speedscope JSON, not a trace: use "
+			    "sst-flatten");
 		else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
 		    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
 			fail(d, "a .cpuprofile, not a trace: use "
