@@ -522,9 +522,13 @@ fi
 # sst-gpu (issue 32): -F temporal and -F launch on the generated
 # Kineto-like traces (one line, each thread in time order) of 200 MB and
 # $mb MB: two sizes, so that the time and the peak RSS show how they
-# grow.  The inputs are made only when a case is asked for.
+# grow; both views in one pass; and the $mb MB trace shuffled in windows
+# of 4,096 events (gentrace -s), which temporal cannot summarise as read
+# (its fallback on the rows, see sst-gpu(1) MEMORY).  The inputs are
+# made only when a case is asked for.
 want=0
-for c in "sst-gpu temporal" "sst-gpu launch"; do
+for c in "sst-gpu temporal" "sst-gpu launch" "sst-gpu temporal+launch" \
+    "sst-gpu temporal shuffled" "sst-gpu launch shuffled"; do
 	for z in 200 "$mb"; do
 		case "$c ${z}MB" in
 		$only) want=1 ;;
@@ -544,6 +548,18 @@ if [ "$want" -eq 1 ]; then
 		bench "sst-gpu $v 200MB" g200 sst-gpu \
 		    "sst-gpu -F $v \"\$F\" >/dev/null"
 		bench "sst-gpu $v ${mb}MB" gbig sst-gpu \
+		    "sst-gpu -F $v \"\$F\" >/dev/null"
+	done
+	bench "sst-gpu temporal+launch ${mb}MB" gbig sst-gpu \
+	    'sst-gpu -F temporal -F launch "$F" >/dev/null'
+	in_gshuf=''
+	for v in temporal launch; do
+		case "sst-gpu $v shuffled ${mb}MB" in
+		$only)
+			mkinput "gputrace-shuffled-$mb.json" "$tgen" -s -m "$mb"
+			in_gshuf=$dir/gputrace-shuffled-$mb.json ;;
+		esac
+		bench "sst-gpu $v shuffled ${mb}MB" gshuf sst-gpu \
 		    "sst-gpu -F $v \"\$F\" >/dev/null"
 	done
 fi

@@ -12,21 +12,32 @@
  * dropped, so memory grows with the GPU work of the trace, not its size.
  *
  * A view keeps only the rows it reads (sst-gpu -F temporal the GPU
- * events, -F launch those and the launch calls), and with hta the ones
- * the step trimming reads.
+ * events, -F launch those and the launch calls), and with hta or a step
+ * range the ones the step trimming reads.  When every view asked for is
+ * summarised as read (gpu_opt's live and sink: temporal and launch
+ * without hta or a step range), each row goes to the sink and to a
+ * spill (memory, then a temporary file) instead, for the views to fall
+ * back on when the trace is not in an order they can summarise as read.
  *
  * Times are kept as integer ticks: nanoseconds read exactly from the
- * decimal text, or with hta whole microseconds the way HTA rounds them
- * (the start rounded up, the end, start plus dur in double precision,
- * rounded down).  gpu_trim() then correlates runtime calls with GPU
- * events and, with hta and two ProfilerStep names or more, keeps what
- * HTA keeps: CPU events that start before the last step, and GPU kernels
- * launched by them.
+ * decimal text (trace_ns(), as trace2sst reads them), or with hta whole
+ * microseconds the way HTA rounds them (the start rounded up, the end,
+ * start plus dur in double precision, rounded down).  gpu_trim()
+ * (gputrim.c) then correlates runtime calls with GPU events and, with
+ * hta and two ProfilerStep names or more, keeps what HTA keeps: CPU
+ * events that start before the last step, and GPU kernels launched by
+ * them; with a step range the same with the range's steps.
+ *
+ * Errors are returned: the reader jumps back to gpu_read() with the
+ * message in the rank (gpu_errmsg()), the tokenizer still at the place
+ * it is about.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <err.h>
+#include <limits.h>
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,17 +45,22 @@
 #include "sst.h"
 #include "gpu.h"
 #include "input.h"
+#include "trace.h"
+
+/* The categories that matter, as read. */
+enum { C_OTHER, C_TRACE, C_PYFN, C_SYNC, C_ANN, C_GANN };
 
 /* The state of one event being read. */
 struct ev {
-	struct buf	 name, cat;
+	struct buf	 name;
 	double		 dts, ddur;
 	int64_t		 nts, ndur;	/* exact ns */
 	int64_t		 stream, corr;
-	int		 hasts, hasdur, hascat, hasstream, weird;
+	int		 hasts, hasdur, hascat, hasstream, weird, cat;
 };
 
 struct rd {
+	jmp_buf		 jb;
 	struct json	*j;
 	struct grank	*r;
 	const struct gpu_opt *o;
@@ -63,6 +79,22 @@ static const char *launches[] = {
 	"hipMemcpyAsync", "hipMemcpyWithStream", NULL
 };
 
+static __dead void fail(struct rd *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+
+/* An error at the tokenizer's place: back to gpu_read(). */
+static __dead void
+fail(struct rd *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->r->err, sizeof(d->r->err), fmt, ap);
+	va_end(ap);
+	d->r->errloc = 1;
+	longjmp(d->jb, 1);
+}
+
 /* The next token; a malformed document is a located error. */
 static enum json_tok
 next(struct rd *d)
@@ -70,7 +102,7 @@ next(struct rd *d)
 	enum json_tok tok;
 
 	if ((tok = json_next(d->j)) == JT_ERROR)
-		json_fail(d->j, "%s", json_errmsg(d->j));
+		fail(d, "%s", json_errmsg(d->j));
 	return tok;
 }
 
@@ -78,46 +110,7 @@ static void
 skip(struct rd *d, enum json_tok tok)
 {
 	if (json_skip(d->j, tok) == -1)
-		json_fail(d->j, "%s", json_errmsg(d->j));
-}
-
-/* The number text s (n bytes) in thousandths, rounded; -1 if too big. */
-static int
-milli(const char *s, size_t n, int64_t *v)
-{
-	double d;
-	int64_t x = 0;
-	size_t i = 0;
-	int neg = 0, k, up = 0;
-
-	if (i < n && s[i] == '-')
-		neg = 1, i++;
-	for (; i < n && isdigit((unsigned char)s[i]); i++) {
-		if (x > (INT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (s[i] - '0');
-	}
-	if (x > INT64_MAX / 1000)
-		return -1;
-	x *= 1000;
-	if (i < n && s[i] == '.')
-		for (i++, k = 100; i < n && isdigit((unsigned char)s[i]);
-		    i++, k /= 10) {
-			if (k > 0)
-				x += (s[i] - '0') * k;
-			else if (k == 0 && s[i] >= '5')
-				up = 1, k = -1;
-		}
-	if (i < n) {	/* an exponent: the double will do */
-		d = strtod(s, NULL);
-		if (!(fabs(d) * 1000 < 9e18))
-			return -1;
-		*v = llround(d * 1000);
-		return 0;
-	}
-	x += up;
-	*v = neg ? -x : x;
-	return 0;
+		fail(d, "%s", json_errmsg(d->j));
 }
 
 /* A number of the event: ts or dur. */
@@ -128,14 +121,11 @@ evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
 	size_t n;
 
 	if (next(d) != JT_NUM)
-		json_fail(d->j, "%s: expected a number", what);
+		fail(d, "%s: expected a number", what);
 	s = json_text(d->j, &n);
 	if (d->o->hta ? json_double(d->j, dv) == -1 || !isfinite(*dv) :
-	    milli(s, n, nv) == -1)
-		json_fail(d->j, "%s: %s out of range", what, s);
-	if (memchr(s, '.', n) != NULL || memchr(s, 'e', n) != NULL ||
-	    memchr(s, 'E', n) != NULL)
-		d->r->floats = 1;
+	    trace_ns(s, n, nv) == -1)
+		fail(d, "%s: %s out of range", what, s);
 }
 
 /* The args of an event: stream and correlation. */
@@ -178,12 +168,26 @@ isstep(const char *s, size_t n)
 	    isdigit((unsigned char)s[13]);
 }
 
-/* Whether the cat of e is c. */
+/* The C_* of category s (n bytes). */
 static int
-iscat(const struct ev *e, const char *c)
+catof(const char *s, size_t n)
 {
-	return e->cat.len == strlen(c) && memcmp(e->cat.data, c,
-	    e->cat.len) == 0;
+	switch (n) {
+	case 5:
+		return memcmp(s, "Trace", 5) == 0 ? C_TRACE : C_OTHER;
+	case 9:
+		return memcmp(s, "cuda_sync", 9) == 0 ? C_SYNC : C_OTHER;
+	case 15:
+		if (memcmp(s, "python_function", 15) == 0)
+			return C_PYFN;
+		return memcmp(s, "user_annotation", 15) == 0 ? C_ANN :
+		    C_OTHER;
+	case 19:
+		return memcmp(s, "gpu_user_annotation", 19) == 0 ? C_GANN :
+		    C_OTHER;
+	default:
+		return C_OTHER;
+	}
 }
 
 /* The index of stream s in r's streams. */
@@ -197,7 +201,7 @@ streamix(struct rd *d, int64_t s)
 		if (r->streams[i] == s)
 			return (uint16_t)i;
 	if (r->nstream == UINT16_MAX)
-		json_fail(d->j, "more than %d streams", UINT16_MAX - 1);
+		fail(d, "more than %d streams", UINT16_MAX - 1);
 	r->streams = xreallocarray(r->streams, r->nstream + 1,
 	    sizeof(*r->streams));
 	r->streams[r->nstream] = s;
@@ -212,24 +216,22 @@ streamix(struct rd *d, int64_t s)
 static int
 needed(const struct gpu_opt *o, unsigned f, int64_t corr)
 {
+	unsigned ann = (1u << GV_ANN) | (1u << GV_CPUANN);
 	int cpucorr = !(f & R_GK) && corr != -1;
 
-	if (o->hta && ((f & R_STEP) || (cpucorr && o->view != GV_ANN &&
-	    o->view != GV_CPUANN)))
+	if ((o->hta || o->steps) && ((f & R_STEP) || (cpucorr &&
+	    (o->views & ~ann) != 0)))
 		return 1;
-	switch (o->view) {
-	case GV_ANN:
-		return (f & R_GANN) != 0;
-	case GV_CPUANN:
-		return (f & R_ANN) != 0;
-	case GV_LAUNCH:
-	case GV_QUEUE:
-		return (f & (R_GPU | R_LAUNCH)) != 0;
-	case GV_IDLE:
-		return (f & R_GPU) || cpucorr;
-	default:
-		return (f & R_GPU) != 0;
-	}
+	if (HASVIEW(o, GV_ANN) && (f & R_GANN))
+		return 1;
+	if (HASVIEW(o, GV_CPUANN) && (f & R_ANN))
+		return 1;
+	if ((HASVIEW(o, GV_LAUNCH) || HASVIEW(o, GV_QUEUE)) &&
+	    (f & R_LAUNCH))
+		return 1;
+	if (HASVIEW(o, GV_IDLE) && cpucorr)
+		return 1;
+	return (f & R_GPU) && (o->views & ~ann) != 0;
 }
 
 /* The flags of the event just read, 0 if it is not kept. */
@@ -244,30 +246,66 @@ evflags(struct rd *d)
 	if (!e->hasts || !e->hasdur || !e->hascat)
 		return 0;
 	d->nev++;
-	if (iscat(e, "Trace") || iscat(e, "python_function"))
+	if (e->cat == C_TRACE || e->cat == C_PYFN)
 		return 0;
 	if (e->hasstream)
 		f |= R_GPU;
 	if (e->weird)
 		f |= R_WEIRD;
 	if ((e->hasstream && e->stream >= 0 && e->corr >= 0) ||
-	    strcmp(nm, "Event Sync") == 0 || strcmp(nm, "Context Sync") == 0)
+	    ((nm[0] == 'E' || nm[0] == 'C') && (strcmp(nm, "Event Sync") ==
+	    0 || strcmp(nm, "Context Sync") == 0)))
 		f |= R_GK;
-	if (iscat(e, "cuda_sync"))
+	if (e->cat == C_SYNC)
 		f |= R_SYNC;
-	if (iscat(e, "user_annotation"))
+	if (e->cat == C_ANN)
 		f |= R_ANN;
-	if (iscat(e, "gpu_user_annotation"))
+	if (e->cat == C_GANN)
 		f |= R_GANN;
 	if (isstep(nm, e->name.len))
 		f |= R_STEP;
 	if (nm[0] == 'c' || nm[0] == 'h')	/* cuda..., cu..., hip... */
 		for (i = 0; launches[i] != NULL; i++)
-			if (strcmp(nm, launches[i]) == 0)
+			if (strcmp(nm, launches[i]) == 0) {
 				f |= R_LAUNCH;
+				break;
+			}
 	if (!needed(d->o, f, e->corr))
 		return 0;
 	return f | R_KEEP;
+}
+
+/* The kernel type of the GPU event just read, cached by name id. */
+static unsigned
+ktypeof(struct rd *d, uint32_t id, unsigned f)
+{
+	struct grank *r = d->r;
+	struct ev *e = &d->ev;
+	size_t old = r->ntypecap;
+
+	if (f & R_SYNC)
+		return KT_SYNC;
+	if (id >= r->ntypecap) {
+		r->ntypecap = growcap(r->ntypecap, id + 1, 64);
+		r->ntype = xreallocarray(r->ntype, r->ntypecap, 1);
+		memset(r->ntype + old, 0, r->ntypecap - old);
+	}
+	if (r->ntype[id] == 0)
+		r->ntype[id] = (uint8_t)(gpu_ktype(e->name.data, e->name.len,
+		    0) + 1);
+	return r->ntype[id] - 1u;
+}
+
+/* Room for one more row in memory. */
+static struct grow *
+newrow(struct grank *r)
+{
+	if ((r->nrow & ((1 << GBLK) - 1)) == 0) {
+		r->blk = xreallocarray(r->blk, r->nblk + 1, sizeof(*r->blk));
+		r->blk[r->nblk++] = xreallocarray(NULL, 1 << GBLK,
+		    sizeof(struct grow));
+	}
+	return ROW(r, r->nrow++);
 }
 
 /* Keep the event just read if an analysis needs it. */
@@ -276,45 +314,43 @@ keep(struct rd *d)
 {
 	struct ev *e = &d->ev;
 	struct grank *r = d->r;
-	struct grow *w;
+	struct grow w;
 	unsigned f;
-	int64_t ts, end;
 
 	if ((f = evflags(d)) == 0)
 		return;
+	memset(&w, 0, sizeof(w));
 	if (d->o->hta) {
 		if (!(fabs(e->dts) < 9e18 && fabs(e->dts + e->ddur) < 9e18))
-			json_fail(d->j, "ts out of range");
-		ts = (int64_t)ceil(e->dts);
-		end = (int64_t)floor(e->dts + e->ddur);
+			fail(d, "ts out of range");
+		w.ts = (int64_t)ceil(e->dts);
+		w.end = (int64_t)floor(e->dts + e->ddur);
 	} else {
 		if (e->ndur < 0)
-			json_fail(d->j, "dur: negative duration");
+			fail(d, "dur: negative duration");
 		if (e->nts > INT64_MAX - e->ndur)
-			json_fail(d->j, "ts + dur out of range");
-		ts = e->nts;
-		end = e->nts + e->ndur;
+			fail(d, "ts + dur out of range");
+		w.ts = e->nts;
+		w.end = e->nts + e->ndur;
 	}
-	if ((r->nrow & ((1 << GBLK) - 1)) == 0) {
-		r->blk = xreallocarray(r->blk, r->nblk + 1, sizeof(*r->blk));
-		r->blk[r->nblk++] = xreallocarray(NULL, 1 << GBLK,
-		    sizeof(struct grow));
-	}
-	w = ROW(r, r->nrow++);
-	memset(w, 0, sizeof(*w));
-	w->ts = ts;
-	w->end = end;
-	w->corr = e->corr;
-	w->name = (uint32_t)ht_intern(r->names, e->name.data, e->name.len,
+	w.corr = e->corr;
+	w.name = (uint32_t)ht_intern(r->names, e->name.data, e->name.len,
 	    NULL);
 	if (f & R_GPU) {
-		w->stream = streamix(d, e->stream);
-		f |= (unsigned)gpu_ktype(e->name.data, e->name.len,
-		    (f & R_SYNC) != 0) << R_TYPE;
+		w.stream = streamix(d, e->stream);
+		f |= ktypeof(d, w.name, f) << R_TYPE;
 	}
-	w->flags = (uint16_t)f;
+	w.flags = (uint16_t)f;
 	if ((f & R_STEP) && !(f & R_GK))
 		ht_intern(d->steps, e->name.data, e->name.len, NULL);
+	if (d->o->sink != NULL)
+		d->o->sink(d->o->sinkarg, &w);
+	if (d->o->rows)
+		*newrow(r) = w;
+	else {
+		spill_write(r->spill, &w, sizeof(w));
+		r->nspilt++;
+	}
 }
 
 /* One element of traceEvents. */
@@ -327,21 +363,22 @@ readevent(struct rd *d)
 	size_t n;
 
 	buf_reset(&e->name);
-	buf_reset(&e->cat);
 	e->hasts = e->hasdur = e->hascat = e->hasstream = e->weird = 0;
 	e->corr = -1;
 	while ((tok = next(d)) == JT_KEY) {
 		k = json_text(d->j, &n);
-		if ((n == 4 && memcmp(k, "name", 4) == 0) ||
-		    (n == 3 && memcmp(k, "cat", 3) == 0)) {
-			struct buf *b = n == 4 ? &e->name : &e->cat;
-
+		if (n == 4 && memcmp(k, "name", 4) == 0) {
 			if ((tok = next(d)) == JT_STR) {
 				k = json_text(d->j, &n);
-				buf_reset(b);
-				buf_add(b, k, n);
-				if (b == &e->cat)
-					e->hascat = 1;
+				buf_reset(&e->name);
+				buf_add(&e->name, k, n);
+			} else
+				skip(d, tok);
+		} else if (n == 3 && memcmp(k, "cat", 3) == 0) {
+			if ((tok = next(d)) == JT_STR) {
+				k = json_text(d->j, &n);
+				e->cat = catof(k, n);
+				e->hascat = 1;
 			} else
 				skip(d, tok);
 		} else if (n == 2 && memcmp(k, "ts", 2) == 0) {
@@ -376,27 +413,29 @@ events(struct rd *d)
 }
 
 /*
- * Exit 1 for a document whose first token tok is no '[' or '{', saying
+ * Fail for a document whose first token tok is no '[' or '{', saying
  * what it looks like and what reads it when that is known.
  */
-static void
-refuse(struct json *j, enum json_tok tok)
+static __dead void
+refuse(struct rd *d, enum json_tok tok)
 {
 	const char *head, *says;
-	char msg[256];
+	char msg[200];
 	size_t n;
 	enum sniff k;
 
-	head = json_head(j, &n);
+	head = json_head(d->j, &n);
 	k = sniff(head, n);
 	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
 	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
-		fflush(stdout);
-		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
+		snprintf(d->r->err, sizeof(d->r->err),
+		    "%s: not a Chrome trace: %s", json_name(d->j), says);
+		d->r->errloc = 0;
+		longjmp(d->jb, 1);
 	}
 	if (tok == JT_ERROR)
-		json_fail(j, "%s", json_errmsg(j));
-	json_fail(j, "not a Chrome trace: expected an object with "
+		fail(d, "%s", json_errmsg(d->j));
+	fail(d, "not a Chrome trace: expected an object with "
 	    "traceEvents or an array of events");
 }
 
@@ -422,16 +461,88 @@ distinfo(struct rd *d)
 	}
 }
 
-void
+/* The keys of the top-level object, its '{' just read; 1 if events. */
+static int
+toplevel(struct rd *d)
+{
+	enum json_tok tok;
+	const char *k;
+	size_t n;
+	int got = 0;
+
+	while ((tok = next(d)) == JT_KEY) {
+		k = json_text(d->j, &n);
+		if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
+			if (next(d) != JT_ARR)
+				fail(d, "traceEvents: expected an array");
+			events(d);
+			got = 1;
+		} else if (n == 15 && memcmp(k, "distributedInfo", 15) == 0) {
+			if ((tok = next(d)) == JT_OBJ)
+				distinfo(d);
+			else
+				skip(d, tok);
+		} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
+		    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
+		    (n == 6 && memcmp(k, "shared", 6) == 0))
+			fail(d, "speedscope JSON, not a trace: use "
+			    "sst-flatten");
+		else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
+		    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
+			fail(d, "a .cpuprofile, not a trace: use "
+			    "cpuprofile2sst");
+		else
+			skip(d, next(d));
+	}
+	return got;
+}
+
+/* The document of d; its rank's label from label if it has none. */
+static void
+readdoc(struct rd *d, const char *label)
+{
+	enum json_tok tok;
+	char num[32];
+	int got = 0;
+
+	if ((tok = json_next(d->j)) != JT_ARR && tok != JT_OBJ)
+		refuse(d, tok);
+	if (tok == JT_ARR) {
+		events(d);
+		got = 1;
+	} else
+		got = toplevel(d);
+	if (!got)
+		fail(d, "not a Chrome trace: expected an object with "
+		    "traceEvents or an array of events");
+	if (next(d) != JT_EOF)
+		fail(d, "trailing data after JSON value");
+	if (d->nev == 0)
+		fail(d, "no events with ts, dur and cat in the trace");
+	d->r->nsteps = ht_count(d->steps);
+	if (d->hasrank) {
+		snprintf(num, sizeof(num), "%lld", (long long)d->rank);
+		d->r->label = xstrdup(num);
+	} else
+		d->r->label = xstrdup(label != NULL ? label : "0");
+}
+
+/* readdoc(), 0; -1 when it failed (the message in d's rank). */
+static int
+catchdoc(struct rd *d, const char *label)
+{
+	if (setjmp(d->jb) != 0)
+		return -1;
+	readdoc(d, label);
+	return 0;
+}
+
+int
 gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
     const char *label)
 {
 	struct rd d;
-	enum json_tok tok;
-	const char *k;
-	char num[32];
-	size_t n;
-	int got = 0;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	memset(&d, 0, sizeof(d));
@@ -440,187 +551,51 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 	d.o = o;
 	d.steps = ht_new();
 	r->names = ht_new();
+	if (!o->rows)
+		r->spill = spill_new(1 << 20);
 	buf_init(&d.ev.name);
-	buf_init(&d.ev.cat);
-	if ((tok = json_next(j)) != JT_ARR && tok != JT_OBJ)
-		refuse(j, tok);
-	if (tok == JT_ARR) {
-		events(&d);
-		got = 1;
-	} else if (tok == JT_OBJ) {
-		while ((tok = next(&d)) == JT_KEY) {
-			k = json_text(j, &n);
-			if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
-				if (next(&d) != JT_ARR)
-					json_fail(j, "traceEvents: expected "
-					    "an array");
-				events(&d);
-				got = 1;
-			} else if (n == 15 &&
-			    memcmp(k, "distributedInfo", 15) == 0) {
-				if ((tok = next(&d)) == JT_OBJ)
-					distinfo(&d);
-				else
-					skip(&d, tok);
-			} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
-			    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
-			    (n == 6 && memcmp(k, "shared", 6) == 0))
-				json_fail(j, "speedscope JSON, not a trace: "
-				    "use sst-flatten");
-			else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
-			    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
-				json_fail(j, "a .cpuprofile, not a trace: "
-				    "use cpuprofile2sst");
-			else
-				skip(&d, next(&d));
-		}
-	}
-	if (!got)
-		json_fail(j, "not a Chrome trace: expected an object with "
-		    "traceEvents or an array of events");
-	if (next(&d) != JT_EOF)
-		json_fail(j, "trailing data after JSON value");
-	if (d.nev == 0)
-		json_fail(j, "no events with ts, dur and cat in the trace");
-	r->nsteps = ht_count(d.steps);
-	if (d.hasrank) {
-		snprintf(num, sizeof(num), "%lld", (long long)d.rank);
-		r->label = xstrdup(num);
-	} else
-		r->label = xstrdup(label != NULL ? label : "0");
+	ret = catchdoc(&d, label);
 	ht_free(d.steps);
 	buf_free(&d.ev.name);
-	buf_free(&d.ev.cat);
+	return ret;
 }
 
-static int
-cmpcorr(size_t a, size_t b, void *arg)
+const char *
+gpu_errmsg(const struct grank *r, int *loc)
 {
-	const struct grank *r = arg;
-	int64_t x = ROW(r, a)->corr, y = ROW(r, b)->corr;
-
-	return (x > y) - (x < y);
-}
-
-size_t *
-gpu_bycorr(const struct grank *r, unsigned mask, unsigned want, size_t *n)
-{
-	size_t *ix, i, k = 0;
-
-	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
-	for (i = 0; i < r->nrow; i++)
-		if ((ROW(r, i)->flags & mask) == want)
-			ix[k++] = i;
-	sst_sort(ix, k, cmpcorr, (void *)r);
-	*n = k;
-	return ix;
-}
-
-size_t
-gpu_findcorr(const struct grank *r, const size_t *ix, size_t n, int64_t c)
-{
-	size_t lo = 0, hi = n, m;
-
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ROW(r, ix[m])->corr < c)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < n && ROW(r, ix[lo])->corr == c ? lo : n;
-}
-
-/*
- * Correlate runtime calls and GPU kernels both ways (HTA's rule: of
- * several with one correlation, the last in the trace is the one).
- */
-static void
-correlate(struct grank *r)
-{
-	size_t *ix, n, i, k, g;
-
-	ix = gpu_bycorr(r, R_GK, R_GK, &n);
-	for (i = 0; i < r->nrow; i++) {
-		struct grow *w = ROW(r, i);
-
-		if ((w->flags & R_GK) || w->corr == -1 ||
-		    (k = gpu_findcorr(r, ix, n, w->corr)) == n)
-			continue;
-		while (k + 1 < n && ROW(r, ix[k + 1])->corr == w->corr)
-			k++;
-		g = ix[k];
-		w->flags |= R_IC;
-		ROW(r, g)->flags |= R_IC;
-		if (r->ic != NULL) {
-			r->ic[i] = (uint32_t)g;
-			r->ic[g] = (uint32_t)i;
-		}
-	}
-	free(ix);
-}
-
-static int
-cmpi64(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-
-	return (*x > *y) - (*x < *y);
-}
-
-/* Whether c is in the n sorted values v. */
-static int
-has(const int64_t *v, size_t n, int64_t c)
-{
-	size_t lo = 0, hi = n, m;
-
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (v[m] < c)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < n && v[lo] == c;
+	*loc = r->errloc;
+	return r->err;
 }
 
 void
-gpu_trim(struct grank *r, const struct gpu_opt *o)
+gpu_load(struct grank *r)
 {
-	int64_t last = INT64_MIN, *cs;
-	size_t i, n = 0;
+	struct grow w;
 
-	if (r->nrow > UINT32_MAX)
-		errx(1, "%s: too many events", r->label);
-	if (o->view == GV_IDLE)
-		r->ic = xreallocarray(NULL, r->nrow + 1, sizeof(*r->ic));
-	if (o->view == GV_IDLE || o->view == GV_QUEUE)
-		correlate(r);
-	if (!o->hta || r->nsteps < 2)
+	if (r->spill == NULL)
 		return;
-	for (i = 0; i < r->nrow; i++)
-		if ((ROW(r, i)->flags & (R_STEP | R_GK)) == R_STEP &&
-		    ROW(r, i)->ts > last)
-			last = ROW(r, i)->ts;
-	cs = xreallocarray(NULL, r->nrow + 1, sizeof(*cs));
-	for (i = 0; i < r->nrow; i++) {
-		struct grow *w = ROW(r, i);
+	spill_rewind(r->spill);
+	while (spill_read(r->spill, &w, sizeof(w)) == 0)
+		*newrow(r) = w;
+	spill_free(r->spill);
+	r->spill = NULL;
+}
 
-		if (w->flags & R_GK)
-			continue;
-		if (w->ts < last)
-			cs[n++] = w->corr;
-		else
-			w->flags &= ~R_KEEP;
+int
+gpu_nextrow(struct grank *r, size_t *i, struct grow *w)
+{
+	if (r->spill == NULL) {
+		if (*i >= r->nrow)
+			return 0;
+		*w = *ROW(r, (*i)++);
+		return 1;
 	}
-	qsort(cs, n, sizeof(*cs), cmpi64);
-	for (i = 0; i < r->nrow; i++) {
-		struct grow *w = ROW(r, i);
-
-		if ((w->flags & R_GK) && !has(cs, n, w->corr))
-			w->flags &= ~R_KEEP;
-	}
-	free(cs);
+	if (*i == 0)
+		spill_rewind(r->spill);
+	if (*i >= r->nspilt || spill_read(r->spill, w, sizeof(*w)) == -1)
+		return 0;
+	(*i)++;
+	return 1;
 }
 
 void
@@ -634,6 +609,8 @@ gpu_free(struct grank *r)
 	free(r->ic);
 	free(r->label);
 	free(r->streams);
+	free(r->ntype);
+	spill_free(r->spill);
 	if (r->names != NULL)
 		ht_free(r->names);
 	memset(r, 0, sizeof(*r));

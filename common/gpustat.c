@@ -23,7 +23,10 @@
  *		user_annotation name, as kernels.
  *
  * Times print in microseconds.  The per-kernel and per-stream state is
- * small; the rows themselves are gpu.c's.
+ * small; the rows themselves are gpu.c's.  Without hta or a step range,
+ * temporal and launch are summarised as the rows are read (gpulive.c).
+ * Several views print one table after another, a blank line between:
+ * the first straight out, the others into temporary files until then.
  */
 #include <err.h>
 #include <math.h>
@@ -72,21 +75,60 @@ struct krow {
 
 struct gstat {
 	struct gpu_opt	 o;
-	FILE		*fp;
+	FILE		*fp;		/* the table being written */
+	FILE		*vfp[GV_NVIEW];	/* each view's, in o.order */
+	int		 head[GV_NVIEW]; /* its header row is out */
 	int64_t		 acc[8];	/* kernel-types by mask */
 	struct krow	*k;
 	size_t		 nk;
-	int		 head;		/* the header row is out */
+	struct glive	*live;
 };
 
+#define LIVEVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH))
+
+static FILE	*xtmpfile(void);
+
+/* A temporary file for a table, or exit 1. */
+static FILE *
+xtmpfile(void)
+{
+	FILE *fp;
+
+	if ((fp = tmpfile()) == NULL)
+		err(1, "temporary file");
+	return fp;
+}
+
 struct gstat *
-gstat_new(const struct gpu_opt *o, FILE *fp)
+gstat_new(struct gpu_opt *o, FILE *fp)
 {
 	struct gstat *s = xcalloc(1, sizeof(*s));
+	size_t i;
 
+	o->live = !o->hta && !o->steps && (o->views & LIVEVIEWS) != 0;
+	o->rows = !o->live || (o->views & ~LIVEVIEWS) != 0;
+	o->sink = NULL;
+	o->sinkarg = NULL;
+	if (o->live) {
+		s->live = glive_new(o);
+		o->sink = glive_row;
+		o->sinkarg = s->live;
+	}
 	s->o = *o;
+	for (i = 0; i < o->nview; i++)
+		s->vfp[i] = i == 0 ? fp : xtmpfile();
 	s->fp = fp;
 	return s;
+}
+
+size_t
+gpu_addview(struct gpu_opt *o, enum gpu_view v)
+{
+	if (!HASVIEW(o, v)) {
+		o->views |= 1u << v;
+		o->order[o->nview++] = v;
+	}
+	return o->nview;
 }
 
 int
@@ -120,25 +162,9 @@ aggadd(struct agg *a, int64_t v)
 static void
 ptime(const struct gstat *s, int64_t t)
 {
-	int64_t sc = s->o.scale, f;
-	char fr[24];
-	size_t n;
+	char b[32];
 
-	if (sc == 1) {
-		fprintf(s->fp, "%lld", (long long)t);
-		return;
-	}
-	if (t < 0) {
-		fputc('-', s->fp);
-		t = -t;
-	}
-	fprintf(s->fp, "%lld", (long long)(t / sc));
-	if ((f = t % sc) == 0)
-		return;
-	snprintf(fr, sizeof(fr), "%03lld", (long long)f);
-	for (n = strlen(fr); n > 0 && fr[n - 1] == '0'; n--)
-		fr[n - 1] = '\0';
-	fprintf(s->fp, ".%s", fr);
+	fwrite(b, 1, gpu_fmtus(b, t, s->o.scale), s->fp);
 }
 
 /* A derived number: microseconds if us, else as is; NaN prints empty. */
@@ -643,14 +669,17 @@ launch(struct gstat *s, const struct grank *r)
 	free(by);
 }
 
-void
-gstat_rank(struct gstat *s, const struct grank *r)
+/* View v's table of rank r, or its part of it. */
+static void
+view(struct gstat *s, struct grank *r, enum gpu_view v)
 {
-	if (!s->head++)
-		fprintf(s->fp, "%s\n", heads[s->o.view]);
-	switch (s->o.view) {
+	switch (v) {
 	case GV_TEMPORAL:
-		temporal(s, r);
+		if (s->live == NULL || glive_temporal(s->live, r, s->fp) ==
+		    -1) {
+			gpu_load(r);
+			temporal(s, r);
+		}
 		break;
 	case GV_KTYPES:
 		ktypes(s, r);
@@ -665,7 +694,10 @@ gstat_rank(struct gstat *s, const struct grank *r)
 		overlap(s, r);
 		break;
 	case GV_LAUNCH:
-		launch(s, r);
+		if (s->live != NULL)
+			glive_launch(s->live, r, s->fp);
+		else
+			launch(s, r);
 		break;
 	case GV_QUEUE:
 		gpu_queue(r, &s->o, s->fp);
@@ -682,11 +714,55 @@ gstat_rank(struct gstat *s, const struct grank *r)
 }
 
 void
+gstat_rank(struct gstat *s, struct grank *r)
+{
+	size_t i;
+
+	for (i = 0; i < s->o.nview; i++) {
+		s->fp = s->vfp[i];
+		if (!s->head[i]++)
+			fprintf(s->fp, "%s\n", heads[s->o.order[i]]);
+		view(s, r, s->o.order[i]);
+	}
+	if (s->live != NULL)
+		glive_reset(s->live);
+}
+
+/* Copy the table in temporary file from to out; -1 if from failed. */
+static int
+append(FILE *from, FILE *out)
+{
+	char b[65536];
+	size_t n;
+
+	if (fflush(from) == EOF || fseek(from, 0, SEEK_SET) == -1)
+		return -1;
+	while ((n = fread(b, 1, sizeof(b), from)) > 0)
+		if (fwrite(b, 1, n, out) != n)
+			break;
+	return ferror(from) ? -1 : 0;
+}
+
+int
 gstat_end(struct gstat *s)
 {
-	if (s->o.view == GV_KTYPES)
-		ktypesend(s);
-	else if (s->o.view == GV_KERNELS)
-		kernelsend(s);
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->o.nview; i++) {
+		s->fp = s->vfp[i];
+		if (s->o.order[i] == GV_KTYPES)
+			ktypesend(s);
+		else if (s->o.order[i] == GV_KERNELS)
+			kernelsend(s);
+	}
+	for (i = 1; i < s->o.nview; i++) {
+		fputc('\n', s->vfp[0]);
+		if (append(s->vfp[i], s->vfp[0]) == -1)
+			ret = -1;
+		fclose(s->vfp[i]);
+	}
+	glive_free(s->live);
 	free(s);
+	return ret;
 }

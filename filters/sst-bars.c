@@ -51,7 +51,7 @@ struct table {
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-bars [-b columns] [--title text] "
+	sst_usage(help, "usage: sst-bars [-B columns] [--title text] "
 	    "[file]\n");
 }
 
@@ -66,7 +66,7 @@ cplen(const char *s)
 	return k;
 }
 
-/* Parse -b: 1-based column numbers and ranges a-b, comma-separated. */
+/* Parse -B: 1-based column numbers and ranges a-b, comma-separated. */
 static void
 parsecols(struct table *t, const char *s)
 {
@@ -83,18 +83,18 @@ parsecols(struct table *t, const char *s)
 			*dash = '\0';
 			b = strtonum(dash + 1, 2, MAXCOLS, &err);
 			if (err != NULL)
-				errx(2, "-b: column %s: %s", dash + 1, err);
+				errx(2, "-B: column %s: %s", dash + 1, err);
 		}
 		a = strtonum(p, 2, MAXCOLS, &err);
 		if (err != NULL)
-			errx(2, "-b: column %s: %s", p, err);
+			errx(2, "-B: column %s: %s", p, err);
 		if (b == -1)
 			b = a;
 		if (b < a)
-			errx(2, "-b: empty range: %lld-%lld", a, b);
+			errx(2, "-B: empty range: %lld-%lld", a, b);
 		for (; a <= b; a++) {
 			if (t->ndraw == MAXCOLS)
-				errx(2, "-b: more than %d columns", MAXCOLS);
+				errx(2, "-B: more than %d columns", MAXCOLS);
 			t->col[t->ndraw++] = (size_t)a - 1;
 		}
 	}
@@ -128,7 +128,7 @@ header(struct table *t, struct lines *l, const char *line, size_t len)
 			t->col[t->ndraw++] = i;
 	for (i = 0; i < t->ndraw; i++)
 		if (t->col[i] >= t->ncols)
-			errx(1, "%s:1: -b: no column %zu: the table has %zu",
+			errx(1, "%s:1: -B: no column %zu: the table has %zu",
 			    lines_name(l), t->col[i] + 1, t->ncols);
 	if (t->ndraw == 0)
 		errx(1, "%s:1: one column: sst-bars draws the numbers of the "
@@ -296,9 +296,9 @@ main(int argc, char *argv[])
 	sst_init();
 	buf_init(&t.lab);
 	buf_init(&t.tip);
-	while ((ch = getopt_long(argc, argv, "b:h", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "B:h", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'b':
+		case 'B':
 			t.ndraw = 0;
 			parsecols(&t, optarg);
 			break;

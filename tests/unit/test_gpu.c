@@ -31,19 +31,19 @@ table(const char *doc, int v, int hta)
 	FILE *fp;
 
 	memset(&o, 0, sizeof(o));
-	o.view = (enum gpu_view)v;
+	gpu_addview(&o, (enum gpu_view)v);
 	o.hta = hta;
 	o.scale = hta ? 1 : 1000;
 	fp = open_memstream(&out, &n);
 	ck_assert_ptr_nonnull(fp);
 	g = gstat_new(&o, fp);
 	j = json_open_mem(doc, strlen(doc), "doc");
-	gpu_read(&r, j, &o, "r");
-	gpu_trim(&r, &o);
+	ck_assert_int_eq(gpu_read(&r, j, &o, "r"), 0);
+	ck_assert_int_eq(gpu_trim(&r, &o), 0);
 	gstat_rank(g, &r);
 	gpu_free(&r);
 	json_close(j);
-	gstat_end(g);
+	ck_assert_int_eq(gstat_end(g), 0);
 	fclose(fp);
 	return out;
 }
@@ -151,6 +151,45 @@ START_TEST(test_nogpu)
 }
 END_TEST
 
+/* Errors come back: -1, the message, and whether it has a place. */
+START_TEST(test_errors)
+{
+	const char *doc = "{\"traceEvents\": 5}";
+	const char *msg;
+	struct gpu_opt o;
+	struct grank r;
+	struct json *j;
+	int loc;
+
+	memset(&o, 0, sizeof(o));
+	gpu_addview(&o, GV_TEMPORAL);
+	o.rows = 1;
+	j = json_open_mem(doc, strlen(doc), "doc");
+	ck_assert_int_eq(gpu_read(&r, j, &o, "r"), -1);
+	msg = gpu_errmsg(&r, &loc);
+	ck_assert_str_eq(msg, "traceEvents: expected an array");
+	ck_assert_int_eq(loc, 1);
+	gpu_free(&r);
+	json_close(j);
+}
+END_TEST
+
+/* Microseconds from ticks: ns to at most three decimals, or whole. */
+START_TEST(test_fmtus)
+{
+	char b[32];
+
+	gpu_fmtus(b, 1500, 1000);
+	ck_assert_str_eq(b, "1.5");
+	gpu_fmtus(b, -1005, 1000);
+	ck_assert_str_eq(b, "-1.005");
+	gpu_fmtus(b, 2000, 1000);
+	ck_assert_str_eq(b, "2");
+	gpu_fmtus(b, INT64_MIN, 1);
+	ck_assert_str_eq(b, "-9223372036854775808");
+}
+END_TEST
+
 static Suite *
 gpu_suite(void)
 {
@@ -162,6 +201,8 @@ gpu_suite(void)
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_trim);
 	tcase_add_test(tc, test_nogpu);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_fmtus);
 	suite_add_tcase(s, tc);
 	return s;
 }
