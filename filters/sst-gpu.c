@@ -18,6 +18,7 @@
 
 #include "sst.h"
 #include "gpu.h"
+#include "label.h"
 
 static __dead void usage(int);
 
@@ -29,44 +30,49 @@ usage(int help)
 	    "[-b steps] -F view ... [file ...]\n");
 }
 
-/* The file name of path up to its first '.' ("-": stdin). */
-static char *
-basepart(const char *path)
-{
-	const char *b;
-	char *s;
+/* The rank names so far, and for each the last suffix it was given. */
+struct names {
+	struct htab	*ht;
+	size_t		*last;
+	size_t		 cap;
+};
 
-	if (strcmp(path, "-") == 0)
-		return xstrdup("stdin");
-	b = strrchr(path, '/');
-	b = b != NULL ? b + 1 : path;
-	s = xstrdup(b);
-	if (s[0] != '\0' && strchr(s + 1, '.') != NULL)
-		*strchr(s + 1, '.') = '\0';
-	return s;
+/* Take name into nm; its id. */
+static size_t
+taken(struct names *nm, const char *name)
+{
+	size_t id;
+	int isnew;
+
+	id = ht_intern(nm->ht, name, strlen(name), &isnew);
+	nm->last = xgrow(nm->last, &nm->cap, id + 1, 16, sizeof(*nm->last));
+	if (isnew)
+		nm->last[id] = 1;
+	return id;
 }
 
 /*
- * The rank names so far (seen): a name given before gets ".2", ".3" and
- * so on, so that two files never merge into one rank.
+ * A name given before gets ".2", ".3" and so on, so that two files never
+ * merge into one rank; the search starts from the name's last suffix.
  */
 static char *
-unique(char ***seen, size_t *n, const char *name)
+unique(struct names *nm, const char *name)
 {
-	size_t i, k = 1, m = strlen(name) + 24;
-	char *s = xreallocarray(NULL, m, 1);
+	size_t id, k, m = strlen(name) + 24;
+	char *s = xmalloc(m);
 
 	snprintf(s, m, "%s", name);
-	for (;;) {
-		for (i = 0; i < *n; i++)
-			if (strcmp((*seen)[i], s) == 0)
-				break;
-		if (i == *n)
-			break;
-		snprintf(s, m, "%s.%zu", name, ++k);
+	if ((id = ht_find(nm->ht, name, strlen(name))) == (size_t)-1) {
+		taken(nm, s);
+		return s;
 	}
-	*seen = xreallocarray(*seen, *n + 1, sizeof(**seen));
-	(*seen)[(*n)++] = xstrdup(s);
+	for (k = nm->last[id] + 1;; k++) {
+		snprintf(s, m, "%s.%zu", name, k);
+		if (ht_find(nm->ht, s, strlen(s)) == (size_t)-1)
+			break;
+	}
+	nm->last[id] = k;
+	taken(nm, s);
 	return s;
 }
 
@@ -91,7 +97,7 @@ fail(struct grank *r, struct json *j)
  */
 static void
 onefile(const char *path, size_t i, size_t n, const struct gpu_opt *o,
-    const char *label, struct gstat *g, char ***seen, size_t *nseen,
+    const char *label, struct gstat *g, struct names *nm,
     int progress)
 {
 	struct progress *pr;
@@ -109,7 +115,7 @@ onefile(const char *path, size_t i, size_t n, const struct gpu_opt *o,
 	if (gpu_read(&r, j, o, label) == -1)
 		fail(&r, j);
 	progress_close(pr);
-	name = unique(seen, nseen, r.label);
+	name = unique(nm, r.label);
 	free(r.label);
 	r.label = name;
 	if (gpu_trim(&r, o) == -1)
@@ -165,8 +171,9 @@ main(int argc, char *argv[])
 	struct gstat *g;
 	const char *label = NULL;
 	const char *path;
-	char **seen = NULL, *b;
-	size_t nseen = 0, i, nf;
+	struct names nm = { NULL, NULL, 0 };
+	struct buf b;
+	size_t nf;
 	int ch, hflag = 0, progress = -1, v, k;
 
 	sst_init();
@@ -209,19 +216,21 @@ main(int argc, char *argv[])
 		usage(0);
 	o.scale = o.hta ? 1 : 1000;
 	g = gstat_new(&o, stdout);
+	buf_init(&b);
+	nm.ht = ht_new();
 	nf = argc > 0 ? (size_t)argc : 1;
 	for (k = 0; k < (argc > 0 ? argc : 1); k++) {
 		path = argc > 0 ? argv[k] : "-";
-		b = basepart(path);
+		buf_reset(&b);
+		label_base(&b, path);
 		onefile(path, (size_t)k + 1, nf, &o, label != NULL ? label :
-		    hflag || !o.hta ? b : NULL, g, &seen, &nseen, progress);
-		free(b);
+		    hflag || !o.hta ? b.data : NULL, g, &nm, progress);
 	}
 	if (gstat_end(g) == -1)
 		err(1, "temporary file");
-	for (i = 0; i < nseen; i++)
-		free(seen[i]);
-	free(seen);
+	buf_free(&b);
+	ht_free(nm.ht);
+	free(nm.last);
 	fshut(stdout, "stdout");
 	return 0;
 }
