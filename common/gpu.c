@@ -70,7 +70,7 @@ next(struct rd *d)
 	enum json_tok tok;
 
 	if ((tok = json_next(d->j)) == JT_ERROR)
-		json_fail(d->j, "%s", json_errmsg(d->j));
+		xjson_fail(d->j, "%s", json_errmsg(d->j));
 	return tok;
 }
 
@@ -78,7 +78,7 @@ static void
 skip(struct rd *d, enum json_tok tok)
 {
 	if (json_skip(d->j, tok) == -1)
-		json_fail(d->j, "%s", json_errmsg(d->j));
+		xjson_fail(d->j, "%s", json_errmsg(d->j));
 }
 
 /* The number text s (n bytes) in thousandths, rounded; -1 if too big. */
@@ -128,11 +128,11 @@ evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
 	size_t n;
 
 	if (next(d) != JT_NUM)
-		json_fail(d->j, "%s: expected a number", what);
+		xjson_fail(d->j, "%s: expected a number", what);
 	s = json_text(d->j, &n);
 	if (d->o->hta ? json_double(d->j, dv) == -1 || !isfinite(*dv) :
 	    milli(s, n, nv) == -1)
-		json_fail(d->j, "%s: %s out of range", what, s);
+		xjson_fail(d->j, "%s: %s out of range", what, s);
 	if (memchr(s, '.', n) != NULL || memchr(s, 'e', n) != NULL ||
 	    memchr(s, 'E', n) != NULL)
 		d->r->floats = 1;
@@ -197,7 +197,7 @@ streamix(struct rd *d, int64_t s)
 		if (r->streams[i] == s)
 			return (uint16_t)i;
 	if (r->nstream == UINT16_MAX)
-		json_fail(d->j, "more than %d streams", UINT16_MAX - 1);
+		xjson_fail(d->j, "more than %d streams", UINT16_MAX - 1);
 	r->streams = xreallocarray(r->streams, r->nstream + 1,
 	    sizeof(*r->streams));
 	r->streams[r->nstream] = s;
@@ -284,14 +284,14 @@ keep(struct rd *d)
 		return;
 	if (d->o->hta) {
 		if (!(fabs(e->dts) < 9e18 && fabs(e->dts + e->ddur) < 9e18))
-			json_fail(d->j, "ts out of range");
+			xjson_fail(d->j, "ts out of range");
 		ts = (int64_t)ceil(e->dts);
 		end = (int64_t)floor(e->dts + e->ddur);
 	} else {
 		if (e->ndur < 0)
-			json_fail(d->j, "dur: negative duration");
+			xjson_fail(d->j, "dur: negative duration");
 		if (e->nts > INT64_MAX - e->ndur)
-			json_fail(d->j, "ts + dur out of range");
+			xjson_fail(d->j, "ts + dur out of range");
 		ts = e->nts;
 		end = e->nts + e->ndur;
 	}
@@ -395,8 +395,8 @@ refuse(struct json *j, enum json_tok tok)
 		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
 	}
 	if (tok == JT_ERROR)
-		json_fail(j, "%s", json_errmsg(j));
-	json_fail(j, "not a Chrome trace: expected an object with "
+		xjson_fail(j, "%s", json_errmsg(j));
+	xjson_fail(j, "not a Chrome trace: expected an object with "
 	    "traceEvents or an array of events");
 }
 
@@ -452,7 +452,7 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 			k = json_text(j, &n);
 			if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
 				if (next(&d) != JT_ARR)
-					json_fail(j, "traceEvents: expected "
+					xjson_fail(j, "traceEvents: expected "
 					    "an array");
 				events(&d);
 				got = 1;
@@ -465,23 +465,23 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 			} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
 			    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
 			    (n == 6 && memcmp(k, "shared", 6) == 0))
-				json_fail(j, "speedscope JSON, not a trace: "
+				xjson_fail(j, "speedscope JSON, not a trace: "
 				    "use sst-flatten");
 			else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
 			    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
-				json_fail(j, "a .cpuprofile, not a trace: "
+				xjson_fail(j, "a .cpuprofile, not a trace: "
 				    "use cpuprofile2sst");
 			else
 				skip(&d, next(&d));
 		}
 	}
 	if (!got)
-		json_fail(j, "not a Chrome trace: expected an object with "
+		xjson_fail(j, "not a Chrome trace: expected an object with "
 		    "traceEvents or an array of events");
 	if (next(&d) != JT_EOF)
-		json_fail(j, "trailing data after JSON value");
+		xjson_fail(j, "trailing data after JSON value");
 	if (d.nev == 0)
-		json_fail(j, "no events with ts, dur and cat in the trace");
+		xjson_fail(j, "no events with ts, dur and cat in the trace");
 	r->nsteps = ht_count(d.steps);
 	if (d.hasrank) {
 		snprintf(num, sizeof(num), "%lld", (long long)d.rank);

@@ -749,7 +749,7 @@ json_errmsg(const struct json *j)
 }
 
 void
-json_fail(struct json *j, const char *fmt, ...)
+xjson_fail(struct json *j, const char *fmt, ...)
 {
 	va_list ap;
 

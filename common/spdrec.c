@@ -205,7 +205,7 @@ sp_transit(struct spd *s, struct prof *p, enum pstate k)
 
 	if ((k == PS_EVENTS) != (p->state == PS_EVENTS) &&
 	    p->state != PS_NONE)
-		json_fail(s->j, "%s in a profile with %s", k == PS_EVENTS ?
+		xjson_fail(s->j, "%s in a profile with %s", k == PS_EVENTS ?
 		    "events" : k == PS_SAMPLES ? "samples" : "weights",
 		    k == PS_EVENTS ? "samples or weights" : "events");
 	if (k == PS_EVENTS) {

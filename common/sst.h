@@ -165,7 +165,7 @@ const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */
 const char *json_errmsg(const struct json *);
 /* Report "prog: NAME:LINE:COL: message" and exit 1. */
-__dead void json_fail(struct json *, const char *, ...)
+__dead void xjson_fail(struct json *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 /* Total bytes consumed so far (for progress). */
 unsigned long long json_consumed(const struct json *);

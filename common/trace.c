@@ -241,7 +241,7 @@ tr_dispatch(struct trace *t)
 		return;
 	}
 	if (!ev->hasts)
-		json_fail(t->j, "%c event without ts", ev->ph);
+		xjson_fail(t->j, "%c event without ts", ev->ph);
 	id = tr_thread(t);
 	th = &t->th[id];
 	seen(th, ev->ts);
@@ -270,7 +270,7 @@ tr_dispatch(struct trace *t)
 		if (!ev->hasdur)
 			ev->dur = 0;
 		if (ev->dur > INT64_MAX - ev->ts)
-			json_fail(t->j, "ts + dur out of range");
+			xjson_fail(t->j, "ts + dur out of range");
 		seen(th, ev->ts + ev->dur);
 		if (kept)
 			tr_addspan(t, id, ev->ts, ev->dur, ev->name, seq, kind,
@@ -278,7 +278,7 @@ tr_dispatch(struct trace *t)
 		break;
 	case 'B':
 		if (th->nb == SST_MAXDEPTH)
-			json_fail(t->j, "spans nested deeper than %d levels "
+			xjson_fail(t->j, "spans nested deeper than %d levels "
 			    "(B events without E)", SST_MAXDEPTH);
 		if (th->nb == th->capb) {
 			th->capb = (uint32_t)xgrowcap(th->capb, th->nb + 1, 2);
@@ -299,7 +299,7 @@ tr_dispatch(struct trace *t)
 		}
 		b = &th->b[--th->nb];
 		if (ev->ts < b->start)
-			json_fail(t->j, "E event before its B");
+			xjson_fail(t->j, "E event before its B");
 		if (b->kept)
 			tr_addspan(t, id, b->start, ev->ts - b->start, b->name,
 			    b->seq, b->kind, b->corr);
@@ -327,11 +327,11 @@ events(struct trace *t, int bare)
 			return;
 		}
 		if (tok == JT_ERROR)
-			json_fail(t->j, "%s", json_errmsg(t->j));
+			xjson_fail(t->j, "%s", json_errmsg(t->j));
 		if (tok == JT_ARR_END)
 			break;
 		if (tok != JT_OBJ)
-			json_fail(t->j, "event: expected an object");
+			xjson_fail(t->j, "event: expected an object");
 		tr_readevent(t);
 	}
 }
@@ -406,8 +406,8 @@ refuse(struct json *j, enum json_tok tok)
 		errx(1, "%s: not a Chrome trace: %s", json_name(j), says);
 	}
 	if (tok == JT_ERROR)
-		json_fail(j, "%s", json_errmsg(j));
-	json_fail(j, "not a Chrome trace: expected an object with "
+		xjson_fail(j, "%s", json_errmsg(j));
+	xjson_fail(j, "not a Chrome trace: expected an object with "
 	    "traceEvents or an array of events");
 }
 
@@ -454,31 +454,32 @@ trace_convert(struct json *j, const struct trace_opt *opt,
 			k = json_text(j, &n);
 			if (n == 11 && memcmp(k, "traceEvents", 11) == 0) {
 				if (got)
-					json_fail(j, "traceEvents given twice");
+					xjson_fail(j,
+					    "traceEvents given twice");
 				if (tr_next(&t) != JT_ARR)
-					json_fail(j, "traceEvents: expected "
+					xjson_fail(j, "traceEvents: expected "
 					    "an array");
 				events(&t, 0);
 				got = 1;
 			} else if ((n == 7 && memcmp(k, "$schema", 7) == 0) ||
 			    (n == 8 && memcmp(k, "profiles", 8) == 0) ||
 			    (n == 6 && memcmp(k, "shared", 6) == 0))
-				json_fail(j, "speedscope JSON, not a trace: "
+				xjson_fail(j, "speedscope JSON, not a trace: "
 				    "use sst-flatten");
 			else if ((n == 5 && memcmp(k, "nodes", 5) == 0) ||
 			    (n == 10 && memcmp(k, "timeDeltas", 10) == 0))
-				json_fail(j, "a .cpuprofile, not a trace: "
+				xjson_fail(j, "a .cpuprofile, not a trace: "
 				    "use cpuprofile2sst");
 			else
 				tr_skip(&t, tr_next(&t));
 		}
 		if (!got)
-			json_fail(j, "no traceEvents: not a Chrome trace");
+			xjson_fail(j, "no traceEvents: not a Chrome trace");
 	}
 	if (!t.partial && tr_next(&t) != JT_EOF)
-		json_fail(j, "trailing data after JSON value");
+		xjson_fail(j, "trailing data after JSON value");
 	if (t.nspan == 0)
-		json_fail(j, "no spans (X events or B/E pairs) in the trace");
+		xjson_fail(j, "no spans (X events or B/E pairs) in the trace");
 	for (i = 0; i < ht_count(t.tids); i++)
 		if (t.th[i].state == TH_TAINTED) {
 			tr_readback(&t);

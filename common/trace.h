@@ -38,7 +38,7 @@ struct trace_stats {
  * Read the trace of j and write its records to fp, every thread field
  * starting with prefix (NULL: none); add to *st.  Malformed input,
  * or a document that is not a trace, is reported with its position
- * and exits 1 (json_fail).
+ * and exits 1 (xjson_fail).
  */
 void	 trace_convert(struct json *, const struct trace_opt *,
 	    const char *, FILE *, struct trace_stats *);

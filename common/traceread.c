@@ -34,7 +34,7 @@ tr_next(struct trace *t)
 	enum json_tok tok;
 
 	if ((tok = json_next(t->j)) == JT_ERROR)
-		json_fail(t->j, "%s", json_errmsg(t->j));
+		xjson_fail(t->j, "%s", json_errmsg(t->j));
 	return tok;
 }
 
@@ -43,7 +43,7 @@ void
 tr_skip(struct trace *t, enum json_tok tok)
 {
 	if (json_skip(t->j, tok) == -1)
-		json_fail(t->j, "%s", json_errmsg(t->j));
+		xjson_fail(t->j, "%s", json_errmsg(t->j));
 }
 
 /* A pid or tid, number or string, into b behind a type byte. */
@@ -54,7 +54,7 @@ getid(struct trace *t, enum json_tok tok, struct buf *b, const char *what)
 	size_t n;
 
 	if (tok != JT_STR && tok != JT_NUM)
-		json_fail(t->j, "%s: expected a number or a string", what);
+		xjson_fail(t->j, "%s: expected a number or a string", what);
 	s = json_text(t->j, &n);
 	buf_reset(b);
 	buf_addc(b, tok == JT_STR ? 's' : 'n');
@@ -70,13 +70,13 @@ getns(struct trace *t, enum json_tok tok, const char *what)
 	int64_t v;
 
 	if (tok != JT_NUM && tok != JT_STR)
-		json_fail(t->j, "%s: expected a number", what);
+		xjson_fail(t->j, "%s: expected a number", what);
 	s = json_text(t->j, &n);
 	if (trace_ns(s, n, &v) == -1) {
 		if (tok == JT_STR)
-			json_fail(t->j, "%s: expected a number, not \"%s\"",
+			xjson_fail(t->j, "%s: expected a number, not \"%s\"",
 			    what, s);
-		json_fail(t->j, "%s: %s out of range", what, s);
+		xjson_fail(t->j, "%s: %s out of range", what, s);
 	}
 	return v;
 }
@@ -446,7 +446,7 @@ tr_readevent(struct trace *t)
 		k = json_text(t->j, &n);
 		if (n == 2 && memcmp(k, "ph", 2) == 0) {
 			if (tr_next(t) != JT_STR)
-				json_fail(t->j, "ph: expected a string");
+				xjson_fail(t->j, "ph: expected a string");
 			k = json_text(t->j, &n);
 			ev->ph = n == 1 ? (unsigned char)k[0] : n == 0 ? 0 : -1;
 		} else if (n == 4 && memcmp(k, "name", 4) == 0) {
@@ -472,7 +472,7 @@ tr_readevent(struct trace *t)
 		} else if (n == 3 && memcmp(k, "dur", 3) == 0) {
 			ev->dur = getns(t, tr_next(t), "dur");
 			if (ev->dur < 0)
-				json_fail(t->j, "dur: negative duration");
+				xjson_fail(t->j, "dur: negative duration");
 			ev->hasdur = 1;
 		} else if (n == 4 && memcmp(k, "args", 4) == 0) {
 			if ((tok = tr_next(t)) == JT_OBJ)

@@ -95,9 +95,9 @@ refuse(struct json *j, unsigned seen)
 	says = k != SN_SPEEDSCOPE && sniff_reader(k) != NULL ?
 	    sniff_says(k, msg, sizeof(msg)) : NULL;
 	if (says == NULL && seen & SPD_NOTJSON)
-		json_fail(j, "%s", json_errmsg(j));
+		xjson_fail(j, "%s", json_errmsg(j));
 	if (says == NULL && seen & SPD_NOTOBJ)
-		json_fail(j, "expected a speedscope JSON object");
+		xjson_fail(j, "expected a speedscope JSON object");
 	/* Stop the reader (json_close joins its thread) before exiting. */
 	json_close(j);
 	if (says != NULL)

@@ -498,7 +498,7 @@ idecision(const char *name)
 }
 
 /*
- * Run json_fail() in a child on the document s after n tokens and return
+ * Run xjson_fail() in a child on the document s after n tokens and return
  * its stderr; *stp gets its exit status.  With n < 0, read until the
  * error and report json_errmsg().
  */
@@ -524,11 +524,11 @@ fail_output(const char *s, int n, int *stp)
 		if (n < 0) {
 			while (json_next(j) != JT_ERROR)
 				continue;
-			json_fail(j, "%s", json_errmsg(j));
+			xjson_fail(j, "%s", json_errmsg(j));
 		}
 		while (n-- > 0)
 			json_next(j);
-		json_fail(j, "bad %s #%d", "thing", 7);
+		xjson_fail(j, "bad %s #%d", "thing", 7);
 	}
 	close(fds[1]);
 	buf_init(&b);
