@@ -136,7 +136,7 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
-	while ((line = lines_next(l, &len)) != NULL) {
+	while ((line = xlines_next(l, &len)) != NULL) {
 		/* The compact form of the stream (sst(5)), read as it. */
 		compact = g->diff != 1 && cp_isline(line, len);
 		if (compact) {

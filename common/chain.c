@@ -86,7 +86,7 @@ chainset_read(struct chainset *cs, const char *path, char *msg, size_t mlen)
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
-	while ((line = lines_next(l, &len)) != NULL) {
+	while ((line = xlines_next(l, &len)) != NULL) {
 		if (cs->n == cs->cap) {
 			cs->cap = xgrowcap(cs->cap, cs->n + 1, 64);
 			cs->rows = xreallocarray(cs->rows, cs->cap,

@@ -201,7 +201,7 @@ focus_file(struct focus *f, const char *path)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	while (rec_read(rd, &r))
+	while (xrec_read(rd, &r))
 		if (focus_apply(f, &r))
 			rec_write(stdout, &r);
 	rec_close(rd);

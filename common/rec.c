@@ -29,7 +29,12 @@ struct sst_reader {
 	struct cpr	*cp;		/* the compact form's, once seen */
 	int		 compact;	/* the last record was compact */
 	int		 nostacks;	/* rec_nostacks() */
+	int		 done;		/* an error ended the input */
+	struct buf	 err;		/* its message */
 };
+
+static int	 fail(struct sst_reader *, const char *, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
 
@@ -251,6 +256,7 @@ rec_open(int fd, const char *name)
 
 	r = xcalloc(1, sizeof(*r));
 	r->lines = lines_open(fd, name);
+	buf_init(&r->err);
 	return r;
 }
 
@@ -260,8 +266,33 @@ rec_oneunit(struct sst_reader *r, int *unit)
 	r->unit = unit;
 }
 
+/*
+ * Keep the message "NAME:LINE: what" about the last line read and end
+ * the input; returns -1.
+ */
+static int
+fail(struct sst_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_reset(&r->err);
+	buf_printf(&r->err, "%s:%llu: ", lines_name(r->lines),
+	    lines_lineno(r->lines));
+	va_start(ap, fmt);
+	buf_vprintf(&r->err, fmt, ap);
+	va_end(ap);
+	r->done = 1;
+	return -1;
+}
+
+const char *
+rec_error(const struct sst_reader *r)
+{
+	return r->err.len > 0 ? r->err.data : NULL;
+}
+
 void
-rec_fail(struct sst_reader *r, const char *fmt, ...)
+xrec_fail(struct sst_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -283,9 +314,17 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 	size_t len;
 	enum cp_kind k;
 
+	if (r->done)
+		return 0;
 	for (;;) {
-		if ((line = lines_next(r->lines, &len)) == NULL)
-			return 0;
+		if ((line = lines_next(r->lines, &len)) == NULL) {
+			if ((why = lines_error(r->lines)) == NULL)
+				return 0;
+			buf_reset(&r->err);
+			buf_adds(&r->err, why);
+			r->done = 1;
+			return -1;
+		}
 		r->line = line;
 		r->len = len;
 		if (!cp_isline(line, len)) {
@@ -295,7 +334,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 			if (lines_lineno(r->lines) == 1 &&
 			    (what = notsst(r, buf, sizeof(buf))) != NULL)
 				why = what;
-			rec_fail(r, "%s", why);
+			return fail(r, "%s", why);
 		}
 		if (r->cp == NULL) {
 			r->cp = cpr_new();
@@ -303,7 +342,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 				cpr_lazy(r->cp);
 		}
 		if ((k = cpr_line(r->cp, line, len, rec, &why)) == CP_ERR)
-			rec_fail(r, "%s", why);
+			return fail(r, "%s", why);
 		if (k == CP_REC) {
 			r->compact = 1;
 			break;
@@ -313,12 +352,29 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 		if (*r->unit == -1)
 			*r->unit = (int)rec->unit;
 		else if (*r->unit != (int)rec->unit)
-			rec_fail(r, "unit %s after unit %s: a reducer adds "
+			return fail(r, "unit %s after unit %s: a reducer adds "
 			    "weights of one unit only",
 			    rec_unitname(rec->unit),
 			    rec_unitname((enum sst_unit)*r->unit));
 	}
 	return 1;
+}
+
+/*
+ * rec_read(), exiting 1 on an error as xrec_fail() does (after standard
+ * output is flushed, a line of progress hidden).
+ */
+int
+xrec_read(struct sst_reader *r, struct sst_rec *rec)
+{
+	int k;
+
+	if ((k = rec_read(r, rec)) != -1)
+		return k;
+	fflush(stdout);
+	progress_hide();
+	fprintf(stderr, "%s: %s\n", getprogname(), r->err.data);
+	exit(1);
 }
 
 void
@@ -357,6 +413,7 @@ rec_close(struct sst_reader *r)
 		return;
 	lines_close(r->lines);
 	cpr_free(r->cp);
+	buf_free(&r->err);
 	free(r);
 }
 

@@ -70,12 +70,21 @@ void	 buf_addc(struct buf *, int);
 void	 buf_adds(struct buf *, const char *);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
+void	 buf_vprintf(struct buf *, const char *, va_list)
+	    __attribute__((__format__(__printf__, 2, 0)));
 
 /* lines.c: read lines from a file descriptor through a large buffer */
 struct lines;
 struct lines *lines_open(int, const char *);
-/* Returns a pointer to the next line without its newline, or NULL at EOF. */
+/*
+ * Returns a pointer to the next line without its newline, or NULL at
+ * the end or on an error (a line too long, a NUL byte, a failed read):
+ * then lines_error() is its message "NAME:LINE: what", else NULL.
+ */
 char	*lines_next(struct lines *, size_t *);
+const char *lines_error(const struct lines *);
+/* lines_next(), exiting 1 with the message ("prog: " before it). */
+char	*xlines_next(struct lines *, size_t *);
 unsigned long long lines_lineno(const struct lines *);
 const char *lines_name(const struct lines *);
 /* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
@@ -265,11 +274,16 @@ struct sst_frames {
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);
 /*
- * 1: a record was read; 0: end of input.  Malformed input exits 1, and
- * when the first line is no record but the input looks like another
- * format (input.h's sniff()), the message names the program to use.
+ * 1: a record was read; 0: end of input; -1 on malformed input (or one
+ * of lines_next()'s errors), and then rec_error() is the message
+ * "NAME:LINE: what".  When the first line is no record but the input
+ * looks like another format (input.h's sniff()), the message names the
+ * program to use.  An error ends the input: 0 from then on.
  */
 int	 rec_read(struct sst_reader *, struct sst_rec *);
+const char *rec_error(const struct sst_reader *);
+/* rec_read(), exiting 1 with the message ("prog: " before it). */
+int	 xrec_read(struct sst_reader *, struct sst_rec *);
 void	 rec_close(struct sst_reader *);
 /* The line of the last record read, as it is (no newline). */
 const char *rec_line(const struct sst_reader *, size_t *);
@@ -307,7 +321,7 @@ int	 rec_tail(const char *, size_t, struct sst_rec *, const char **);
  */
 void	 rec_oneunit(struct sst_reader *, int *);
 /* Report "prog: NAME:LINE: message" about the last record; exit 1. */
-__dead void rec_fail(struct sst_reader *, const char *, ...)
+__dead void xrec_fail(struct sst_reader *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 /* Number of frames in a stack/locs field, and the last one. */
 size_t	 rec_nframes(const char *, size_t);

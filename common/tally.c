@@ -149,9 +149,9 @@ tally_leaveskind(struct tally *t, double *total, const char *path,
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &t->unit);
 	rec_nostacks(rd);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (isinf(*total = rec_addw(*total, &r)))
-			rec_fail(rd, "the total weight overflows to infinity");
+			xrec_fail(rd, "the total weight overflows to infinity");
 		if (k != NULL)
 			kind_add(k, &r);
 		if (r.samples == 0 ||
@@ -163,7 +163,7 @@ tally_leaveskind(struct tally *t, double *total, const char *path,
 		buf_add(&key, loc, ln);
 		tally_add(t, key.data, key.len, &r);
 		if (t->over != NULL)
-			rec_fail(rd, "leaf %.*s: %s", (int)strcspn(key.data,
+			xrec_fail(rd, "leaf %.*s: %s", (int)strcspn(key.data,
 			    "\t"), key.data, t->over);
 	}
 	rec_close(rd);

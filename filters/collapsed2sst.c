@@ -148,7 +148,7 @@ readfile(struct conv *c, const char *path)
 	if (c->nfiles > 1)
 		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
 	c->nread = c->nbad = c->ntext = 0;
-	while ((s = lines_next(l, &n)) != NULL) {
+	while ((s = xlines_next(l, &n)) != NULL) {
 		progress_poll(pr, bytes += n + 1);
 		for (e = s + n;; s = cr + 1) {
 			cr = memchr(s, '\r', (size_t)(e - s));

@@ -123,7 +123,7 @@ readfile(struct conv *c, const char *path)
 	if (c->nfiles > 1)
 		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
 	perfscan_start(c->scan);
-	while ((s = lines_next(l, &len)) != NULL) {
+	while ((s = xlines_next(l, &len)) != NULL) {
 		c->lineno++;
 		progress_poll(pr, bytes += len + 1);
 		if ((r = perfscan_line(c->scan, s, len)) & PERFSCAN_BINARY)

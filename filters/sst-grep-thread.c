@@ -144,7 +144,7 @@ grepfile(struct grep *g, const char *path)
 	rd = rec_open(fd, path);
 	/* Only the thread is matched; rec_line() builds the rest. */
 	rec_nostacks(rd);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (match(g, &r) == g->vflag)
 			continue;
 		if (g->cw != NULL)

@@ -71,7 +71,7 @@ started(struct sst_reader *rd, const struct sst_rec *r)
 		return 1;
 	if (r->samples == 0 && r->stacklen == 0)
 		return 0;
-	rec_fail(rd, "a record with no start time: sst-slice reads the "
+	xrec_fail(rd, "a record with no start time: sst-slice reads the "
 	    "per-sample or per-span streams of -s (sst-flatten -s, "
 	    "trace2sst -s)");
 }
@@ -89,7 +89,7 @@ pass(struct slice *s, int fd, const char *name, int measure, FILE *copy)
 	double end;
 
 	rd = rec_open(fd, name);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (copy != NULL)
 			rec_write(copy, &r);
 		if (!started(rd, &r)) {

@@ -26,10 +26,10 @@ readfile(struct chains *c, int *unit, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, unit);
-	while (rec_read(rd, &r))
+	while (xrec_read(rd, &r))
 		if (r.samples > 0 &&
 		    chains_add(c, "", 0, r.stack, r.stacklen, &r) == -1)
-			rec_fail(rd, "a stack: %s", chains_over(c));
+			xrec_fail(rd, "a stack: %s", chains_over(c));
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);

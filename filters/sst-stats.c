@@ -82,7 +82,7 @@ readstream(struct stats *st, const char *path)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		line++;
 		if (r.samples == 0)
 			continue;

@@ -172,7 +172,7 @@ readfile(struct table *t, const char *path, const char *align)
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
-	while ((line = lines_next(l, &len)) != NULL) {
+	while ((line = xlines_next(l, &len)) != NULL) {
 		for (n = 1, p = line, e = line + len;
 		    (p = memchr(p, '\t', (size_t)(e - p))) != NULL; p++)
 			n++;

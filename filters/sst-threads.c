@@ -45,18 +45,18 @@ readfile(struct threads *t, const char *path)
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &t->unit);
 	rec_nostacks(rd);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		kind_add(&t->kind, &r);
 		tally_add(&t->tally, r.thread, r.threadlen, &r);
 		if (t->tally.over != NULL)
-			rec_fail(rd, "thread %.*s: %s", (int)r.threadlen,
+			xrec_fail(rd, "thread %.*s: %s", (int)r.threadlen,
 			    r.thread, t->tally.over);
 		if (r.samples > UINT64_MAX - t->nsamples)
-			rec_fail(rd, "the sample count of the stream passes "
+			xrec_fail(rd, "the sample count of the stream passes "
 			    "2^64-1");
 		t->nsamples += r.samples;
 		if (isinf(t->total = rec_addw(t->total, &r)))
-			rec_fail(rd, "the total weight overflows to infinity");
+			xrec_fail(rd, "the total weight overflows to infinity");
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)

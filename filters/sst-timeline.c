@@ -48,16 +48,16 @@ readfile(struct timeline *t, const char *path)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (!r.hasstart) {
 			if (r.samples == 0 && r.stacklen == 0)
 				continue;
-			rec_fail(rd, "a record with no start time: "
+			xrec_fail(rd, "a record with no start time: "
 			    "sst-timeline draws the per-sample or per-span "
 			    "streams of -s (sst-flatten -s, trace2sst -s)");
 		}
 		if (r.unit != U_SECONDS)
-			rec_fail(rd, "unit %s: sst-timeline draws time "
+			xrec_fail(rd, "unit %s: sst-timeline draws time "
 			    "(seconds)", rec_unitname(r.unit));
 		tl_add(t, &r);
 	}

@@ -27,9 +27,9 @@ readfile(struct pprofw *w, int *unit, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, unit);
-	while (rec_read(rd, &r))
+	while (xrec_read(rd, &r))
 		if (pprofw_add(w, &r, &why) == -1)
-			rec_fail(rd, "%s", why);
+			xrec_fail(rd, "%s", why);
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);

@@ -61,7 +61,7 @@ readfile(struct s2s *g, const char *path)
 	name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	for (lineno = 1; rec_read(rd, &r); lineno++) {
+	for (lineno = 1; xrec_read(rd, &r); lineno++) {
 		tid = ht_intern(g->thtab, r.thread, r.threadlen, &isnew);
 		if (tid == g->thcap)
 			g->thr = xgrow(g->thr, &g->thcap, tid + 1, 64,
