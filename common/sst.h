@@ -737,13 +737,18 @@ struct catmap {
 void	 catmap_init(struct catmap *);
 /*
  * Add the categories of a JSON object of lists of function names, text
- * js[0..len) called name in messages; if it is not one, exit 1.  The
- * last list of a category wins, but the category keeps its first place;
- * a function belongs to the last category that lists it.
+ * js[0..len) called name in messages: 0, or -1 if it is not one, with
+ * the message "NAME: what" in err[0..errlen).  The last list of a
+ * category wins, but the category keeps its first place; a function
+ * belongs to the last category that lists it.
  */
-void	 catmap_xload(struct catmap *, const char *, size_t, const char *);
-/* The same with the text of the file path. */
-void	 catmap_xloadfile(struct catmap *, const char *);
+int	 catmap_load(struct catmap *, const char *, size_t, const char *,
+	    char *, size_t);
+/*
+ * The same with the text of the file path ("-": standard input); a file
+ * that cannot be read is "PATH: strerror".
+ */
+int	 catmap_loadfile(struct catmap *, const char *, char *, size_t);
 void	 catmap_free(struct catmap *);
 /* --- end catmap.c --- */
 

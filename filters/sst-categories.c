@@ -161,8 +161,9 @@ main(int argc, char *argv[])
 	struct cats c;
 	struct leaves lv;
 	const char *catfile = NULL;
+	char msg[8192];
 	size_t k;
-	int ch, i, rflag = 0;
+	int ch, i, rc, rflag = 0;
 
 	sst_init();
 	sst_longhelp(argc, argv, usage);
@@ -186,10 +187,12 @@ main(int argc, char *argv[])
 	memset(&c, 0, sizeof(c));
 	catmap_init(&c.map);
 	if (catfile != NULL)
-		catmap_xloadfile(&c.map, catfile);
+		rc = catmap_loadfile(&c.map, catfile, msg, sizeof(msg));
 	else
-		catmap_xload(&c.map, defcats, sizeof(defcats) - 1,
-		    "defaults");
+		rc = catmap_load(&c.map, defcats, sizeof(defcats) - 1,
+		    "defaults", msg, sizeof(msg));
+	if (rc == -1)
+		errx(1, "%s", msg);
 	memset(&lv, 0, sizeof(lv));
 	tally_init(&lv.tally);
 	if (argc == 0)
