@@ -258,7 +258,7 @@ startof(struct prof *p, uint64_t pos)
 
 	if (p->cstarts != NULL)
 		t = p->cstarts[pos - 1];
-	else if (spill_read(p->starts, &t, sizeof(t)) == -1)
+	else if (xspill_read(p->starts, &t, sizeof(t)) == -1)
 		errx(1, "temporary file: short read");
 	return (p->state == PS_EVENTS ? t : p->startv + t) * p->factor;
 }
@@ -504,7 +504,7 @@ sp_emitprof(struct spd *s, struct prof *p)
 	}
 	sp_rewindrecs(s, p);
 	if (p->starts != NULL)
-		spill_rewind(p->starts);
+		xspill_rewind(p->starts);
 	r.stack = r.locs = "";
 	r.frames = &s->fr;
 	r.hasstart = hasstarts(p);

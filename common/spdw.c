@@ -116,13 +116,13 @@ spdw_putframe(const char *k, size_t n)
 int
 spdw_xread(struct spill *sp, struct spdw_rec *h, struct spdw_ids *ids)
 {
-	if (spill_read(sp, h, sizeof(*h)) == -1)
+	if (xspill_read(sp, h, sizeof(*h)) == -1)
 		return 0;
 	if (h->nf > ids->cap) {
 		ids->cap = h->nf;
 		ids->id = xreallocarray(ids->id, ids->cap, sizeof(*ids->id));
 	}
-	if (h->nf > 0 && spill_read(sp, ids->id, h->nf * sizeof(*ids->id))
+	if (h->nf > 0 && xspill_read(sp, ids->id, h->nf * sizeof(*ids->id))
 	    == -1)
 		errx(1, "temporary file: short read");
 	return 1;
@@ -169,7 +169,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 	fputs(", \"samples\": [", stdout);
 	/* Each record's text, ", [1, 2]" or ", 0.01", is made once. */
 	buf_init(&tmp);
-	for (spill_rewind(sp); spdw_xread(sp, &h, ids); ) {
+	for (xspill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", [", 3);
 		for (i = 0; i < h.nf; i++) {
@@ -183,7 +183,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 		putn(&tmp, h.n, &sep);
 	}
 	fputs("], \"weights\": [", stdout);
-	for (sep = 0, spill_rewind(sp); spdw_xread(sp, &h, ids); ) {
+	for (sep = 0, xspill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", ", 2);
 		w = jsonw_floattext(h.w);
@@ -218,12 +218,12 @@ putrange(struct spill *sp, const struct spdw_thread *thr,
 	m = (hi - lo + per - 1) / per;
 	for (i = 0; i < m; i++)
 		part[i] = spill_new(PARTMEM);
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	while (spdw_xread(sp, &h, ids)) {
 		i = (thr[h.tid].rank - lo) / per;
-		spill_write(part[i], &h, sizeof(h));
+		xspill_write(part[i], &h, sizeof(h));
 		if (h.nf > 0)
-			spill_write(part[i], ids->id, h.nf * sizeof(*ids->id));
+			xspill_write(part[i], ids->id, h.nf * sizeof(*ids->id));
 	}
 	for (i = 0; i < m; i++) {
 		putrange(part[i], thr, order, lo + i * per,

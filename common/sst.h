@@ -384,13 +384,16 @@ double	 fmt_pysum(double, double, uint64_t);
 int	 fmt_strtod(const char *, size_t, double *);
 int	 fmt_strtou64(const char *, size_t, uint64_t *);
 
-/* spill.c: append-only byte store that spills to an unlinked temp file */
+/*
+ * spill.c: append-only byte store that spills to an unlinked temp file;
+ * a failure of that file exits 1 (out of memory of a kind).
+ */
 struct spill;
 struct spill *spill_new(size_t);
-void	 spill_write(struct spill *, const void *, size_t);
-void	 spill_rewind(struct spill *);
+void	 xspill_write(struct spill *, const void *, size_t);
+void	 xspill_rewind(struct spill *);
 /* Read exactly n bytes; returns 0 on success, -1 at end. */
-int	 spill_read(struct spill *, void *, size_t);
+int	 xspill_read(struct spill *, void *, size_t);
 void	 spill_clear(struct spill *);
 void	 spill_free(struct spill *);
 

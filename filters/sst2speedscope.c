@@ -88,7 +88,7 @@ readfile(struct s2s *g, const char *path)
 			    r.thread);
 		t->n += h.n;
 		t->end = fmt_pysum(t->end, h.w, h.n);
-		spill_write(g->all, &h, sizeof(h));
+		xspill_write(g->all, &h, sizeof(h));
 		for (k = 0, s = r.stack, l = r.locs; k < h.nf; k++) {
 			sn = piece(s, r.stack + r.stacklen);
 			ln = r.locslen > 0 ? piece(l, r.locs + r.locslen) : l;
@@ -127,7 +127,7 @@ addframe(struct s2s *g, const char *s, size_t n, const char *l,
 		errx(1, "%s:%llu: bad location: %.*s", name, lineno, (int)ln,
 		    l);
 	v = (uint32_t)id;
-	spill_write(g->all, &v, sizeof(v));
+	xspill_write(g->all, &v, sizeof(v));
 }
 
 /* Threads by their decoded names, which is how Python compares str. */
@@ -181,7 +181,7 @@ number(struct s2s *g, size_t nth, size_t nfr, int sflag)
 		g->first[i].rank = (size_t)-1;
 		g->forder[i] = i;
 	}
-	spill_rewind(g->all);
+	xspill_rewind(g->all);
 	for (seq = 0; spdw_xread(g->all, &h, &g->ids); seq++)
 		for (k = 0, r = g->thr[h.tid].rank; k < h.nf; k++)
 			if (r < g->first[g->ids.id[k]].rank)
