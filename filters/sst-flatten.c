@@ -50,7 +50,8 @@ emit(const struct sst_rec *r, void *arg)
 {
 	struct out *o = arg;
 
-	cpw_write(o->cw, r);
+	if (cpw_write(o->cw, r) == -1)
+		errx(1, "%s", cpw_error(o->cw));
 	o->n++;
 }
 

@@ -147,9 +147,10 @@ grepfile(struct grep *g, const char *path)
 	while (xrec_read(rd, &r)) {
 		if (match(g, &r) == g->vflag)
 			continue;
-		if (g->cw != NULL)
-			cpw_write(g->cw, &r);
-		else {
+		if (g->cw != NULL) {
+			if (cpw_write(g->cw, &r) == -1)
+				errx(1, "%s", cpw_error(g->cw));
+		} else {
 			line = rec_line(rd, &len);
 			fwrite(line, 1, len, stdout);
 			putchar('\n');
