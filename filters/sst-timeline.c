@@ -44,6 +44,7 @@ readfile(struct timeline *t, const char *path)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
+	const char *why;
 	int fd;
 
 	fd = xopen(path);
@@ -59,7 +60,8 @@ readfile(struct timeline *t, const char *path)
 		if (r.unit != U_SECONDS)
 			xrec_fail(rd, "unit %s: sst-timeline draws time "
 			    "(seconds)", rec_unitname(r.unit));
-		tl_add(t, &r);
+		if (tl_add(t, &r, &why) == -1)
+			errx(1, "%s", why);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
