@@ -10,10 +10,13 @@
  * and that locations, when present, has as many frames as stack.
  */
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sst.h"
 #include "input.h"
@@ -30,11 +33,10 @@ struct sst_reader {
 	int		 compact;	/* the last record was compact */
 	int		 nostacks;	/* rec_nostacks() */
 	int		 done;		/* an error ended the input */
+	int		 fd;		/* rec_openfile()'s, or -1 */
 	struct buf	 err;		/* its message */
 };
 
-static int	 fail(struct sst_reader *, const char *, ...)
-		    __attribute__((__format__(__printf__, 2, 3)));
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
 
@@ -256,7 +258,25 @@ rec_open(int fd, const char *name)
 
 	r = xcalloc(1, sizeof(*r));
 	r->lines = lines_open(fd, name);
+	r->fd = -1;
 	buf_init(&r->err);
+	return r;
+}
+
+struct sst_reader *
+rec_openfile(const char *path, char *msg, size_t mlen)
+{
+	struct sst_reader *r;
+	int fd;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return rec_open(STDIN_FILENO, path);
+	if ((fd = open(path, O_RDONLY)) == -1) {
+		snprintf(msg, mlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	r = rec_open(fd, path);
+	r->fd = fd;
 	return r;
 }
 
@@ -266,12 +286,8 @@ rec_oneunit(struct sst_reader *r, int *unit)
 	r->unit = unit;
 }
 
-/*
- * Keep the message "NAME:LINE: what" about the last line read and end
- * the input; returns -1.
- */
-static int
-fail(struct sst_reader *r, const char *fmt, ...)
+int
+rec_seterror(struct sst_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -334,7 +350,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 			if (lines_lineno(r->lines) == 1 &&
 			    (what = notsst(r, buf, sizeof(buf))) != NULL)
 				why = what;
-			return fail(r, "%s", why);
+			return rec_seterror(r, "%s", why);
 		}
 		if (r->cp == NULL) {
 			r->cp = cpr_new();
@@ -342,7 +358,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 				cpr_lazy(r->cp);
 		}
 		if ((k = cpr_line(r->cp, line, len, rec, &why)) == CP_ERR)
-			return fail(r, "%s", why);
+			return rec_seterror(r, "%s", why);
 		if (k == CP_REC) {
 			r->compact = 1;
 			break;
@@ -352,7 +368,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 		if (*r->unit == -1)
 			*r->unit = (int)rec->unit;
 		else if (*r->unit != (int)rec->unit)
-			return fail(r, "unit %s after unit %s: a reducer adds "
+			return rec_seterror(r, "unit %s after unit %s: a reducer adds "
 			    "weights of one unit only",
 			    rec_unitname(rec->unit),
 			    rec_unitname((enum sst_unit)*r->unit));
@@ -412,6 +428,8 @@ rec_close(struct sst_reader *r)
 	if (r == NULL)
 		return;
 	lines_close(r->lines);
+	if (r->fd != -1)
+		close(r->fd);
 	cpr_free(r->cp);
 	buf_free(&r->err);
 	free(r);

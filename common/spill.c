@@ -23,11 +23,11 @@ struct spill {
 	int	 reading;
 };
 
-static FILE	*tmpf(void);
+static FILE	*xtmpf(void);
 
 /* An anonymous temporary file in $TMPDIR (or /tmp). */
 static FILE *
-tmpf(void)
+xtmpf(void)
 {
 	const char *dir;
 	struct buf path;
@@ -73,7 +73,7 @@ xspill_write(struct spill *s, const void *p, size_t n)
 		n -= k;
 		if (n == 0)
 			return;
-		s->fp = tmpf();
+		s->fp = xtmpf();
 	}
 	if (fwrite(p, 1, n, s->fp) != n)
 		err(1, "temporary file");

@@ -274,6 +274,12 @@ struct sst_frames {
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);
 /*
+ * A reader of the file path (NULL or "-": standard input), which
+ * rec_close() closes; NULL with "PATH: why" in msg if it cannot be
+ * opened.
+ */
+struct sst_reader *rec_openfile(const char *, char *, size_t);
+/*
  * 1: a record was read; 0: end of input; -1 on malformed input (or one
  * of lines_next()'s errors), and then rec_error() is the message
  * "NAME:LINE: what".  When the first line is no record but the input
@@ -282,6 +288,12 @@ struct sst_reader *rec_open(int, const char *);
  */
 int	 rec_read(struct sst_reader *, struct sst_rec *);
 const char *rec_error(const struct sst_reader *);
+/*
+ * An error of the program's about the last record: rec_error() becomes
+ * "NAME:LINE: " and the message, and the input ends; returns -1.
+ */
+int	 rec_seterror(struct sst_reader *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
 /* rec_read(), exiting 1 with the message ("prog: " before it). */
 int	 xrec_read(struct sst_reader *, struct sst_rec *);
 void	 rec_close(struct sst_reader *);
@@ -471,9 +483,11 @@ void	 tally_sortw(size_t *, size_t, const double *);
 /*
  * Read the stream path (NULL or "-": standard input) into totals keyed
  * "name TAB location" of each leaf, escaped; add every sample to *total.
- * Records must have one unit, t->unit; an overflow stops with an error.
+ * Records must have one unit, t->unit.  0, or -1 with the message
+ * ("PATH: why", or "NAME:LINE: what" as rec_error()) in err: a file that
+ * cannot be opened, malformed input, an overflow.
  */
-void	 tally_leaves(struct tally *, double *, const char *);
+int	 tally_leaves(struct tally *, double *, const char *, struct buf *);
 /* --- end tally.c --- */
 
 /* --- chain.c: chain rows (sst-callers, sst-callees, sst-stacks) --- */

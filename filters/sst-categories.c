@@ -161,6 +161,7 @@ main(int argc, char *argv[])
 	struct cats c;
 	struct leaves lv;
 	const char *catfile = NULL;
+	struct buf err;
 	char msg[8192];
 	size_t k;
 	int ch, i, rc, rflag = 0;
@@ -195,10 +196,13 @@ main(int argc, char *argv[])
 		errx(1, "%s", msg);
 	memset(&lv, 0, sizeof(lv));
 	tally_init(&lv.tally);
-	if (argc == 0)
-		tally_leaves(&lv.tally, &lv.total, NULL);
+	buf_init(&err);
+	if (argc == 0 && tally_leaves(&lv.tally, &lv.total, NULL, &err) == -1)
+		errx(1, "%s", err.data);
 	for (i = 0; i < argc; i++)
-		tally_leaves(&lv.tally, &lv.total, argv[i]);
+		if (tally_leaves(&lv.tally, &lv.total, argv[i], &err) == -1)
+			errx(1, "%s", err.data);
+	buf_free(&err);
 	categorize(&c, &lv);
 	putrows(&c, lv.total, lv.tally.unit < 0 ? U_SECONDS :
 	    (enum sst_unit)lv.tally.unit, rflag);

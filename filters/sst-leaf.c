@@ -114,6 +114,7 @@ int
 main(int argc, char *argv[])
 {
 	struct leaves lv;
+	struct buf err;
 	const char *errstr;
 	long long max = -1;
 	int ch, i, rflag = 0;
@@ -142,10 +143,15 @@ main(int argc, char *argv[])
 	memset(&lv, 0, sizeof(lv));
 	tally_init(&lv.tally);
 	kind_init(&lv.kind);
-	if (argc == 0)
-		tally_leaveskind(&lv.tally, &lv.total, NULL, &lv.kind);
+	buf_init(&err);
+	if (argc == 0 && tally_leaveskind(&lv.tally, &lv.total, NULL,
+	    &lv.kind, &err) == -1)
+		errx(1, "%s", err.data);
 	for (i = 0; i < argc; i++)
-		tally_leaveskind(&lv.tally, &lv.total, argv[i], &lv.kind);
+		if (tally_leaveskind(&lv.tally, &lv.total, argv[i], &lv.kind,
+		    &err) == -1)
+			errx(1, "%s", err.data);
+	buf_free(&err);
 	putrows(&lv, max, rflag);
 	tally_free(&lv.tally);
 	fshut(stdout, "stdout");
