@@ -78,6 +78,6 @@ label_main(int argc, char *argv[], void (*usage)(int),
 		run.nth++;
 		convert(*argv, label, force, s, &run);
 	}
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

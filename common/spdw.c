@@ -138,13 +138,13 @@ putn(const struct buf *b, uint64_t n, int *sep)
 {
 	if (n > 0 && !*sep) {
 		if (fwrite(b->data + 2, 1, b->len - 2, stdout) != b->len - 2)
-			fshut(stdout, "stdout");
+			xfshut(stdout, "stdout");
 		n--;
 		*sep = 1;
 	}
 	for (; n > 0; n--)
 		if (fwrite(b->data, 1, b->len, stdout) != b->len)
-			fshut(stdout, "stdout");
+			xfshut(stdout, "stdout");
 }
 
 /* One profile; its spill is read twice, for samples and for weights. */

@@ -1,7 +1,7 @@
 /*
  * sst.h: the library every sst filter links (libsst.a).
  *
- * One module per concern: util.c (x-helpers, fshut), buf.c (growable
+ * One module per concern: util.c (x-helpers, xfshut), buf.c (growable
  * bytes), json.c (streaming JSON tokenizer), rec.c (the sst stream),
  * esc.c (field escaping), htab.c (interning hash table), sort.c (stable
  * sort), fmt.c (number formatting and Python-compatible sums),
@@ -46,12 +46,12 @@ char	*xstrdup(const char *);
 void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);
 int	 xopen(const char *);
-void	 fshut(FILE *, const char *);
+void	 xfshut(FILE *, const char *);
 #define BIGWRITE	(32 * 1024)
 void	 xfwrite(const void *, size_t, FILE *, const char *);
 void	 sst_init(void);
 /* Usage text: with help to stdout and exit 0, else to stderr, exit 2. */
-__dead void sst_usage(int, const char *);
+__dead void xusage(int, const char *);
 /* Call usage(1) when "--help" comes before any "--" in argv. */
 void	 sst_longhelp(int, char *[], void (*)(int));
 

@@ -312,7 +312,7 @@ main(int argc, char *argv[])
 	foldrec_free(c.recs);
 	buf_free(&c.thread);
 	buf_free(&c.stack);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	if (c.vflag)
 		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
 	free(c.med.m);

@@ -33,7 +33,7 @@ usage(int help)
 	fprintf(help ? stdout : stderr,
 	    "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
 	if (help)
-		fshut(stdout, "stdout");
+		xfshut(stdout, "stdout");
 	exit(help ? 0 : 2);
 }
 

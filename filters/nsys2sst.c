@@ -75,7 +75,7 @@ usage(int help)
 	fprintf(help ? stdout : stderr,
 	    "usage: nsys2sst [-HPps] [-L label] [file.sqlite ...]\n");
 	if (help)
-		fshut(stdout, "stdout");
+		xfshut(stdout, "stdout");
 	exit(help ? 0 : 2);
 }
 

@@ -205,7 +205,7 @@ main(int argc, char *argv[])
 		readfile(&c, argv[i]);
 	}
 	perfscan_put(c.scan);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	perfscan_free(c.scan);
 	return 0;
 }

@@ -96,7 +96,7 @@ convert(const char *path, const char *x)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: pprof2sst [-h] [-X index] [file ...]\n");
+	xusage(help, "usage: pprof2sst [-h] [-X index] [file ...]\n");
 }
 
 int
@@ -124,6 +124,6 @@ main(int argc, char *argv[])
 		convert(NULL, x);
 	for (i = 0; i < argc; i++)
 		convert(argv[i], x);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -65,7 +65,7 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-callees [-h] [-d depth] name [file ...]\n");
+	xusage(help, "usage: sst-callees [-h] [-d depth] name [file ...]\n");
 }
 
 int
@@ -111,6 +111,6 @@ main(int argc, char *argv[])
 	chains_free(c);
 	frames_free(&f);
 	buf_free(&name);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

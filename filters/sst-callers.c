@@ -102,7 +102,7 @@ readfile(struct chains *c, struct frames *f, struct opts *o,
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-callers [-hOT] [-d depth] name [file ...]\n");
 }
 
@@ -159,6 +159,6 @@ main(int argc, char *argv[])
 	chains_free(c);
 	frames_free(&f);
 	buf_free(&name);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -151,7 +151,7 @@ putrows(const struct cats *c, double total, enum sst_unit u, int raw)
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-categories [-hr] [-c catfile] [file ...]\n");
 }
 
@@ -214,6 +214,6 @@ main(int argc, char *argv[])
 	free(c.c);
 	free(c.rows);
 	free(c.w);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

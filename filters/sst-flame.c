@@ -270,7 +270,7 @@ main(int argc, char *argv[])
 	header(&f, title);
 	flame_walk(&f.t, PAD, f.cg.total, f.span, f.minwidth, frame, &f);
 	fputs("</g>\n</svg>\n", stdout);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	flame_free(&f.t);
 	cg_free(&f.cg);
 	buf_free(&f.b);

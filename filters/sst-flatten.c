@@ -40,7 +40,7 @@ usage(int help)
 	fprintf(help ? stdout : stderr,
 	    "usage: %s [-hPpsz] [-k key] [file ...]\n", getprogname());
 	if (help)
-		fshut(stdout, "stdout");
+		xfshut(stdout, "stdout");
 	exit(help ? 0 : 2);
 }
 
@@ -181,6 +181,6 @@ main(int argc, char *argv[])
 	for (; argc > 0; argc--, argv++)
 		flatten(*argv, flags, progress, cw);
 	cpw_free(cw);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

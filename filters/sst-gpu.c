@@ -23,7 +23,7 @@ static __dead void usage(int);
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-gpu [--hta] -F view [-H | -L label] "
+	xusage(help, "usage: sst-gpu [--hta] -F view [-H | -L label] "
 	    "[file ...]\n");
 }
 
@@ -152,6 +152,6 @@ main(int argc, char *argv[])
 	for (i = 0; i < nseen; i++)
 		free(seen[i]);
 	free(seen);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

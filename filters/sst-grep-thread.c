@@ -164,7 +164,7 @@ grepfile(struct grep *g, const char *path)
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-grep-thread [-EhIvxz] pattern [file ...]\n");
 }
 
@@ -239,6 +239,6 @@ main(int argc, char *argv[])
 	buf_free(&g.low);
 	buf_free(&g.last);
 	cpw_free(g.cw);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -178,7 +178,7 @@ putrows(struct incl *in, int raw)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-inclusive [-hr] [-k key] name[,name...] "
+	xusage(help, "usage: sst-inclusive [-hr] [-k key] name[,name...] "
 	    "[file ...]\n");
 }
 
@@ -228,6 +228,6 @@ main(int argc, char *argv[])
 	free(in.raw);
 	free(in.stamp);
 	free(in.order);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -107,7 +107,7 @@ putrows(const struct leaves *lv, long long max, int raw)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-leaf [-hr] [-n num] [file ...]\n");
+	xusage(help, "usage: sst-leaf [-hr] [-n num] [file ...]\n");
 }
 
 int
@@ -154,6 +154,6 @@ main(int argc, char *argv[])
 	buf_free(&err);
 	putrows(&lv, max, rflag);
 	tally_free(&lv.tally);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -249,7 +249,7 @@ put(struct merge *m)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-merge [-H] [-L label] [file ...]\n");
+	xusage(help, "usage: sst-merge [-H] [-L label] [file ...]\n");
 }
 
 int
@@ -307,7 +307,7 @@ main(int argc, char *argv[])
 		free(copy);
 	}
 	put(&m);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	ht_free(m.keys);
 	stk_free(m.stacks);
 	stk_free(m.locs);

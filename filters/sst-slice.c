@@ -124,7 +124,7 @@ secs(const struct slice *s, const struct bound *b, double def)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-slice [-t from,to] [file ...]\n");
+	xusage(help, "usage: sst-slice [-t from,to] [file ...]\n");
 }
 
 /* An unlinked temporary file in $TMPDIR (or /tmp). */
@@ -209,6 +209,6 @@ main(int argc, char *argv[])
 		else if (fd != STDIN_FILENO)
 			close(fd);
 	}
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

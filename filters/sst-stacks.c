@@ -38,7 +38,7 @@ readfile(struct chains *c, int *unit, const char *path)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-stacks [-h] [-n num] [file ...]\n");
+	xusage(help, "usage: sst-stacks [-h] [-n num] [file ...]\n");
 }
 
 int
@@ -74,6 +74,6 @@ main(int argc, char *argv[])
 		readfile(c, &unit, argv[i]);
 	chains_put(c, max);
 	chains_free(c);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

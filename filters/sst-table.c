@@ -245,7 +245,7 @@ putsep(const struct table *t, const char *align)
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-table [-h] [-a align] [-F view] [file ...]\n");
 }
 
@@ -310,6 +310,6 @@ main(int argc, char *argv[])
 	free(t.off);
 	free(t.width);
 	free(t.numeric);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

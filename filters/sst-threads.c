@@ -127,7 +127,7 @@ putrows(const struct threads *t, enum view v, int raw, int unsorted)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-threads [-hrU] [-F view] [file ...]\n");
+	xusage(help, "usage: sst-threads [-hrU] [-F view] [file ...]\n");
 }
 
 int
@@ -181,6 +181,6 @@ main(int argc, char *argv[])
 	else
 		putrows(&t, (enum view)view, rflag, uflag);
 	tally_free(&t.tally);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -232,7 +232,7 @@ usage(int help)
 	fprintf(help ? stdout : stderr, "usage: sst-timeline [-t from,to] "
 	    "[--title text] [--width px] [file ...]\n");
 	if (help)
-		fshut(stdout, "stdout");
+		xfshut(stdout, "stdout");
 	exit(help ? 0 : 2);
 }
 
@@ -293,7 +293,7 @@ main(int argc, char *argv[])
 		errx(1, "-t: the window from %g to %g seconds is empty",
 		    from, to);
 	draw(t, title, width, from, to);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	tl_free(t);
 	return 0;
 }

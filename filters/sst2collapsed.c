@@ -97,7 +97,7 @@ putweight(double w)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst2collapsed [-hTw] [file ...]\n");
+	xusage(help, "usage: sst2collapsed [-hTw] [file ...]\n");
 }
 
 int
@@ -145,7 +145,7 @@ main(int argc, char *argv[])
 			printf("%llu", (unsigned long long)f.lines.samples[i]);
 		putchar('\n');
 	}
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	tally_free(&f.lines);
 	buf_free(&f.key);
 	return 0;

@@ -195,7 +195,7 @@ number(struct s2s *g, size_t nth, size_t nfr, int sflag)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst2speedscope [-hSV] [-D name] [-e exporter] "
+	xusage(help, "usage: sst2speedscope [-hSV] [-D name] [-e exporter] "
 	    "[file ...]\n");
 }
 
@@ -265,7 +265,7 @@ main(int argc, char *argv[])
 	fputs(", \"exporter\": ", stdout);
 	jsonw_str(stdout, exporter, strlen(exporter));
 	putchar('}');
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	if (vflag) {
 		warnx("%s frame%s, %s profile%s", fmt_commas(c1, sizeof(c1),
 		    nfr), nfr == 1 ? "" : "s", fmt_commas(c2, sizeof(c2),
