@@ -25,16 +25,13 @@ static void	emit(const struct sst_rec *, void *);
 static void	convert(const char *, const char *, int, int,
 		    const struct label_run *);
 static __dead void refuse(struct json *, const char *);
-static void	usage(int);
+static __dead void usage(int);
 
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
 static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
-	if (help)
-		xfshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	xusage(help, "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
 }
 
 static void

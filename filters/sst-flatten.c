@@ -34,14 +34,11 @@ static void	refuse(struct json *, unsigned);
 static void	flatten(const char *, int, int, struct cpw *);
 static __dead void usage(int);
 
-static __dead void
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: %s [-hPpsz] [-k key] [file ...]\n", getprogname());
-	if (help)
-		xfshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	xusage(help, "usage: sst-flatten [-hPpsz] [-k key] [file ...]\n");
 }
 
 /* -z: write record r in compact form. */

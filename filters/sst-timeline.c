@@ -226,14 +226,12 @@ draw(struct timeline *t, const char *title, double width, double from,
 	buf_free(&nb);
 }
 
-static __dead void
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr, "usage: sst-timeline [-t from,to] "
-	    "[--title text] [--width px] [file ...]\n");
-	if (help)
-		xfshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	xusage(help, "usage: sst-timeline [-t from,to] [--title text] "
+	    "[--width px] [file ...]\n");
 }
 
 int
