@@ -368,8 +368,8 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 		if (*r->unit == -1)
 			*r->unit = (int)rec->unit;
 		else if (*r->unit != (int)rec->unit)
-			return rec_seterror(r, "unit %s after unit %s: a reducer adds "
-			    "weights of one unit only",
+			return rec_seterror(r, "unit %s after unit %s: a "
+			    "reducer adds weights of one unit only",
 			    rec_unitname(rec->unit),
 			    rec_unitname((enum sst_unit)*r->unit));
 	}
