@@ -182,15 +182,9 @@ static enum json_tok
 key(struct cp *c, char *k)
 {
 	enum json_tok t;
-	const char *v;
-	size_t len;
 
-	k[0] = '\0';
-	if ((t = next(c)) != JT_KEY)
-		return t;
-	v = json_text(c->j, &len);
-	if (len < KEYMAX && memchr(v, '\0', len) == NULL)
-		memcpy(k, v, len + 1);
+	if ((t = json_key(c->j, k, KEYMAX)) == JT_ERROR)
+		fail(c, 1, "%s", json_errmsg(c->j));
 	return t;
 }
 
@@ -198,9 +192,11 @@ key(struct cp *c, char *k)
 static enum json_tok
 member(struct cp *c, char *k)
 {
-	if (key(c, k) == JT_OBJ_END)
-		return JT_OBJ_END;
-	return next(c);
+	enum json_tok t;
+
+	if ((t = json_member(c->j, k, KEYMAX)) == JT_ERROR)
+		fail(c, 1, "%s", json_errmsg(c->j));
+	return t;
 }
 
 /* The integer of token t, what naming the member. */

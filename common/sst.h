@@ -173,6 +173,16 @@ void	 json_kick(struct json *);
 const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */
 const char *json_errmsg(const struct json *);
+/*
+ * The member keys of an object, for the document readers.  json_key():
+ * the next token, and when it is a JT_KEY its text into k (size bytes;
+ * a key of size bytes or more, or one holding a NUL, reads as "" and so
+ * matches nothing), else k is "": JT_OBJ_END at the end of the object,
+ * JT_ERROR on an error (json_errmsg()).  json_member(): json_key(), and
+ * after a key the first token of its value instead (or JT_ERROR).
+ */
+enum json_tok json_key(struct json *, char *, size_t);
+enum json_tok json_member(struct json *, char *, size_t);
 /* Report "prog: NAME:LINE:COL: message" and exit 1. */
 __dead void xjson_fail(struct json *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
