@@ -609,11 +609,7 @@ since(struct cp *c, size_t i, long long *at)
 	return *at;
 }
 
-/*
- * The distinct stacks of the nodes in order of their first sample,
- * keyed "stack TAB locs", each with its totals in c->stacks and known to
- * its nodes (node.stack).
- */
+/* The distinct stacks "stack TAB locs" by first sample, totals summed. */
 static struct htab *
 stacks(struct cp *c)
 {
@@ -657,10 +653,7 @@ stacks(struct cp *c)
 	return keys;
 }
 
-/*
- * Record i into r (its thread and unit set): stack i of keys, or with
- * persample sample i, *at the time up to it.
- */
+/* Record i (stack i of keys, or sample i) into r; *at: time up to it. */
 static void
 recof(struct cp *c, struct htab *keys, size_t i, long long *at,
     struct sst_rec *r)
