@@ -144,9 +144,12 @@ static __dead void
 xzfail(const char *fmt, ...)
 {
 	va_list ap;
+	char msg[256];
 
 	va_start(ap, fmt);
-	verrx(1, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errx(1, "%s", msg);
 }
 
 struct zpool *
