@@ -1,7 +1,8 @@
 /*
  * test_rec.c: Check suite for the sst stream reader and writer
  * (common/rec.c): parsing of each field, every error message,
- * byte-for-byte rewriting, and rec_read exiting 1 on a malformed line.
+ * byte-for-byte rewriting, rec_read returning -1 with its message at
+ * a malformed line, and xrec_read exiting 1 with it.
  */
 
 #include <sys/types.h>
