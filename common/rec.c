@@ -37,7 +37,6 @@ struct sst_reader {
 	struct buf	 err;		/* its message */
 };
 
-
 static const char *unitnames[] = { "seconds", "none", "bytes" };
 
 const char *
