@@ -481,7 +481,7 @@ static void
 room(struct cpw *w, size_t n)
 {
 	if (n > w->cap) {
-		w->cap = n * 2;
+		w->cap = xgrowcap(w->cap, n, 64);
 		w->prev = xreallocarray(w->prev, w->cap, sizeof(uint32_t));
 		w->cur = xreallocarray(w->cur, w->cap, sizeof(uint32_t));
 	}

@@ -70,7 +70,7 @@ fill(struct lines *l)
 		l->start = 0;
 	}
 	if (l->end == l->cap) {
-		l->cap *= 2;
+		l->cap = xgrowcap(l->cap, l->cap + 1, LINES_BUFSZ);
 		l->buf = xreallocarray(l->buf, l->cap + 1, 1);
 	}
 	if ((n = input_read(l->in, l->buf + l->end, l->cap - l->end)) == -1) {
