@@ -553,8 +553,8 @@ struct chainset {
 /*
  * Add the rows of path (NULL or "-": stdin): 0 ok; -1 on a bad row or
  * a row of another unit than the first, with "file:line: what" in the
- * buffer (the rows before it kept).  A file that cannot be opened
- * exits 1 (xopen()).
+ * buffer (the rows before it kept); a file that cannot be opened is
+ * "PATH: why", one that cannot be read lines_error()'s message.
  */
 int	 chainset_read(struct chainset *, const char *, char *, size_t);
 void	 chainset_free(struct chainset *);
