@@ -74,16 +74,25 @@ void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
+}
+
+/* buf_printf() with a va_list. */
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		return;
 	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
 }

@@ -12,7 +12,8 @@
  * countB, cg.cura is countA, and the unit is none.
  */
 #include <ctype.h>
-#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,10 @@ locfile(const char *s, size_t n)
 	return k == 3 ? n : 0;
 }
 
-/* Turn r's stack into function ids in g->ids; returns their count. */
+/*
+ * Turn r's stack into function ids in g->ids; returns their count, or
+ * (size_t)-1 when the ids are used up.
+ */
 static size_t
 funcids(struct cg *g, const struct sst_rec *r)
 {
@@ -84,7 +88,7 @@ funcids(struct cg *g, const struct sst_rec *r)
 		    g->key.len, NULL);
 	}
 	if (ht_count(g->funcs) >= UINT32_MAX)
-		errx(1, "too many functions");
+		return (size_t)-1;
 	return g->fs.n;
 }
 
@@ -121,6 +125,70 @@ diffline(struct cg *g, char *line, size_t len, struct sst_rec *r)
 	return 0;
 }
 
+/*
+ * Line line[0..len) into r: 0 a record, 1 none (a line of the compact
+ * form's dictionary), -1 not one, with *why.  The first line tells
+ * whether the input is a stream or two-count folded lines.
+ */
+static int
+readline(struct cg *g, struct cpr **cp, char *line, size_t len,
+    struct sst_rec *r, const char **why)
+{
+	enum cp_kind k;
+	int compact;
+
+	/* The compact form of the stream (sst(5)), read as it. */
+	compact = g->diff != 1 && cp_isline(line, len);
+	if (compact) {
+		g->diff = 0;
+		if (*cp == NULL)
+			*cp = cpr_new();
+		if ((k = cpr_line(*cp, line, len, r, why)) == CP_ERR)
+			return -1;
+		if (k == CP_DICT)
+			return 1;
+	} else if (g->diff == -1)
+		g->diff = memchr(line, '\t', len) == NULL;
+	if (g->diff && len > 0 && (*line == '{' || *line == '[')) {
+		*why = "JSON, not an sst(5) stream: sst-flatten, trace2sst or "
+		    "cpuprofile2sst turn it into one";
+		return -1;
+	}
+	if (g->diff && diffline(g, line, len, r) == -1) {
+		*why = "expected an sst(5) stream (7 TAB-separated fields) or "
+		    "two-count folded lines \"stack countA countB\"";
+		return -1;
+	}
+	if (!g->diff && !compact && rec_parse(line, len, r, why) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * Count record r (of the first unit) in its thread, *tid, and in the
+ * totals: 0, 1 if it has no samples, -1 with *why if it cannot be.
+ */
+static int
+addrec(struct cg *g, const struct sst_rec *r, uint32_t *tid,
+    const char **why)
+{
+	if (r->weight < 0) {
+		*why = "negative weight: only weights of 0 or more can be "
+		    "drawn";
+		return -1;
+	}
+	*tid = (uint32_t)tally_add(&g->threads, r->thread, r->threadlen, r);
+	if (r->samples == 0)
+		return 1;
+	g->total += r->weight;
+	g->samples += r->samples;
+	if (!isfinite(g->total)) {
+		*why = "the total weight overflows";
+		return -1;
+	}
+	return 0;
+}
+
 int
 cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
     size_t mlen)
@@ -128,43 +196,25 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
 	struct lines *l;
 	struct sst_rec r;
 	struct cpr *cp = NULL;
-	enum cp_kind k;
 	enum sniff sk;
 	const char *why = NULL, *head;
 	char *line;
 	size_t len, n;
 	uint32_t tid;
-	int fd, compact, rc = -1;
+	int fd, k, rc = -1;
 
-	fd = xopen(path);
+	fd = STDIN_FILENO;
+	if (path != NULL && strcmp(path, "-") != 0 &&
+	    (fd = open(path, O_RDONLY)) == -1) {
+		snprintf(msg, mlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
-		/* The compact form of the stream (sst(5)), read as it. */
-		compact = g->diff != 1 && cp_isline(line, len);
-		if (compact) {
-			g->diff = 0;
-			if (cp == NULL)
-				cp = cpr_new();
-			if ((k = cpr_line(cp, line, len, &r, &why)) == CP_ERR)
-				goto bad;
-			if (k == CP_DICT)
-				continue;
-		} else if (g->diff == -1)
-			g->diff = memchr(line, '\t', len) == NULL;
-		if (g->diff && len > 0 && (*line == '{' || *line == '[')) {
-			why = "JSON, not an sst(5) stream: sst-flatten, "
-			    "trace2sst or cpuprofile2sst turn it into one";
+		if ((k = readline(g, &cp, line, len, &r, &why)) == -1)
 			goto bad;
-		}
-		if (g->diff && diffline(g, line, len, &r) == -1) {
-			why = "expected an sst(5) stream (7 TAB-separated "
-			    "fields) or two-count folded lines \"stack countA "
-			    "countB\"";
-			goto bad;
-		}
-		if (!g->diff && !compact &&
-		    rec_parse(line, len, &r, &why) == -1)
-			goto bad;
+		if (k == 1)
+			continue;
 		if (!g->hasunit) {
 			g->unit = r.unit;
 			g->hasunit = 1;
@@ -174,23 +224,19 @@ cg_read(struct cg *g, const char *path, cg_emit emit, void *arg, char *msg,
 			    rec_unitname(r.unit), rec_unitname(g->unit));
 			goto out;
 		}
-		if (r.weight < 0) {
-			why = "negative weight: only weights of 0 or more can "
-			    "be drawn";
+		if ((k = addrec(g, &r, &tid, &why)) == -1)
 			goto bad;
-		}
-		tid = (uint32_t)tally_add(&g->threads, r.thread, r.threadlen,
-		    &r);
-		if (r.samples == 0)
+		if (k == 1)
 			continue;
-		g->total += r.weight;
-		g->samples += r.samples;
-		if (!isfinite(g->total)) {
-			why = "the total weight overflows";
-			goto bad;
+		if ((n = funcids(g, &r)) == (size_t)-1) {
+			snprintf(msg, mlen, "too many functions");
+			goto out;
 		}
-		n = funcids(g, &r);
 		emit(arg, tid, g->ids, n, &r);
+	}
+	if (lines_error(l) != NULL) {
+		snprintf(msg, mlen, "%s", lines_error(l));
+		goto out;
 	}
 	rc = 0;
 	goto out;

@@ -37,7 +37,8 @@ void	 cg_free(struct cg *);
  * each record with samples: 0 ok; -1 on a bad line, a record whose
  * unit is not the first's, a negative weight or a total that
  * overflows, with "file:line: what" in the buffer (the program exits
- * with it).  A file that cannot be opened exits 1 (xopen()).
+ * with it); a file that cannot be opened is "file: why", more than
+ * UINT32_MAX - 1 functions "too many functions".
  */
 int	 cg_read(struct cg *, const char *, cg_emit, void *, char *,
 	    size_t);

@@ -4,21 +4,37 @@
  * jsmn tokenizes the text (JSMN_STRICT and JSMN_PARENT_LINKS are set in
  * the Makefile); what it lets pass, such as the separators between
  * tokens, is checked here.  Names are kept escaped as in sst(5).
+ * Errors are returned: -1 and a message "NAME: what" in a buffer.
  */
-#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jsmn.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sst.h"
 
-static char	*slurp(const char *, size_t *);
+/* Where a load keeps its message. */
+struct msg {
+	char		*err;
+	size_t		 errlen;
+	const char	*name;
+};
+
+static int	fail(const struct msg *, const char *, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
+static char	*slurp(const char *, size_t *, const struct msg *);
 static int	skipws(const char *, int);
-static void	gap(const char *, const char *, int, int, int);
+static int	gap(const char *, const struct msg *, int, int, int);
 static int	jstr(struct buf *, const char *, const jsmntok_t *);
 static void	pututf8(struct buf *, unsigned long);
+static int	readcats(struct catmap *, const char *, size_t,
+		    const jsmntok_t *, int **, const struct msg *);
+static int	readfuncs(struct catmap *, const char *, const jsmntok_t *,
+		    const int *, const struct msg *);
 
 /* An empty map. */
 void
@@ -29,24 +45,53 @@ catmap_init(struct catmap *c)
 	c->fcat = NULL;
 }
 
-/* The whole file path, NUL-terminated; its length in *len. */
+/* The message "NAME: " and fmt into m's buffer; returns -1. */
+static int
+fail(const struct msg *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(m->err, m->errlen, "%s: ", m->name);
+	if (n < 0 || (size_t)n >= m->errlen)
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(m->err + n, m->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * The whole file path ("-": standard input), NUL-terminated; its length
+ * in *len.  NULL if it cannot be read.
+ */
 static char *
-slurp(const char *path, size_t *len)
+slurp(const char *path, size_t *len, const struct msg *m)
 {
 	struct buf b;
 	ssize_t n;
-	int fd;
+	int fd, e;
 
+	fd = STDIN_FILENO;
+	if (strcmp(path, "-") != 0 && (fd = open(path, O_RDONLY)) == -1) {
+		fail(m, "%s", strerror(errno));
+		return NULL;
+	}
 	buf_init(&b);
-	fd = xopen(path);
 	do {
 		buf_grow(&b, 65536);
-		if ((n = read(fd, b.data + b.len, 65536)) == -1)
-			err(1, "%s", path);
-		b.len += (size_t)n;
+		n = read(fd, b.data + b.len, 65536);
+		if (n > 0)
+			b.len += (size_t)n;
 	} while (n > 0);
+	e = errno;
 	if (fd != STDIN_FILENO)
 		close(fd);
+	if (n == -1) {
+		buf_free(&b);
+		fail(m, "%s", strerror(e));
+		return NULL;
+	}
 	b.data[b.len] = '\0';
 	*len = b.len;
 	return b.data;
@@ -63,14 +108,15 @@ skipws(const char *s, int i)
 
 /*
  * Check that js[from..to) is white space around the separator sep (no
- * separator if 0), which jsmn does not check.
+ * separator if 0), which jsmn does not check; -1 if not.
  */
-static void
-gap(const char *js, const char *name, int from, int to, int sep)
+static int
+gap(const char *js, const struct msg *m, int from, int to, int sep)
 {
 	from = skipws(js, from);
 	if ((sep != 0 && js[from++] != sep) || skipws(js, from) != to)
-		errx(1, "%s: not valid JSON", name);
+		return fail(m, "not valid JSON");
+	return 0;
 }
 
 /* Append the string token t of js to b, decoded and escaped; -1 if bad. */
@@ -131,67 +177,84 @@ pututf8(struct buf *b, unsigned long cp)
 }
 
 /*
- * Read the categories from the JSON text js (named name in messages):
- * the last list given for a category wins but the category keeps its
- * first place, and a function listed in several categories belongs to
- * the last of them, as when the reference fills its dictionaries.
+ * The categories of the object t[0] (of js[0..len)) into c's names,
+ * and val[ci] the token of the last list of category ci; separators
+ * checked.  0, or -1 and a message.
  */
-void
-catmap_xload(struct catmap *c, const char *js, size_t len,
-    const char *name)
+static int
+readcats(struct catmap *c, const char *js, size_t len, const jsmntok_t *t,
+    int **valp, const struct msg *m)
 {
-	jsmn_parser jp;
-	jsmntok_t *t = NULL;
 	struct buf b;
-	size_t ci, fi, nc;
-	int nt, i, k, m, pos, *val = NULL, isnew;
+	size_t ci;
+	int i, k, n, pos, isnew, rc = -1;
 
-	if (len > INT_MAX)
-		errx(1, "%s: file too large", name);
-	jsmn_init(&jp);
-	if ((nt = jsmn_parse(&jp, js, len, NULL, 0)) > 0) {
-		t = xreallocarray(NULL, (size_t)nt, sizeof(*t));
-		jsmn_init(&jp);
-		nt = jsmn_parse(&jp, js, len, t, (unsigned)nt);
-	}
-	if (nt <= 0)
-		errx(1, "%s: not valid JSON", name);
-	if (t[0].type != JSMN_OBJECT)
-		errx(1, "%s: not a JSON object", name);
-	gap(js, name, 0, t[0].start, 0);
 	buf_init(&b);
 	pos = t[0].start + 1;
-	for (k = 1, m = 0; m < t[0].size; k += 2 + t[k + 1].size, m++) {
-		gap(js, name, pos, t[k].start - 1, m > 0 ? ',' : 0);
+	for (k = 1, n = 0; n < t[0].size; k += 2 + t[k + 1].size, n++) {
+		if (gap(js, m, pos, t[k].start - 1, n > 0 ? ',' : 0) == -1)
+			goto out;
 		buf_reset(&b);
-		if (t[k].size != 1 || jstr(&b, js, &t[k]) == -1)
-			errx(1, "%s: not valid JSON", name);
+		if (t[k].size != 1 || jstr(&b, js, &t[k]) == -1) {
+			fail(m, "not valid JSON");
+			goto out;
+		}
 		ci = ht_intern(c->names, b.data, b.len, &isnew);
 		if (isnew)
-			val = xreallocarray(val, ci + 1, sizeof(*val));
-		val[ci] = k + 1;
-		if (t[k + 1].type != JSMN_ARRAY)
-			errx(1, "%s: category %s: not a list", name, b.data);
-		gap(js, name, t[k].end + 1, t[k + 1].start, ':');
+			*valp = xreallocarray(*valp, ci + 1, sizeof(**valp));
+		(*valp)[ci] = k + 1;
+		if (t[k + 1].type != JSMN_ARRAY) {
+			fail(m, "category %s: not a list", b.data);
+			goto out;
+		}
+		if (gap(js, m, t[k].end + 1, t[k + 1].start, ':') == -1)
+			goto out;
 		pos = t[k + 1].start + 1;
 		for (i = k + 2; i < k + 2 + t[k + 1].size; i++) {
-			if (t[i].type != JSMN_STRING)
-				errx(1, "%s: category %s: not a list of "
-				    "strings", name, b.data);
-			gap(js, name, pos, t[i].start - 1, i > k + 2 ? ',' : 0);
+			if (t[i].type != JSMN_STRING) {
+				fail(m, "category %s: not a list of strings",
+				    b.data);
+				goto out;
+			}
+			if (gap(js, m, pos, t[i].start - 1,
+			    i > k + 2 ? ',' : 0) == -1)
+				goto out;
 			pos = t[i].end + 1;
 		}
-		gap(js, name, pos, t[k + 1].end - 1, 0);
+		if (gap(js, m, pos, t[k + 1].end - 1, 0) == -1)
+			goto out;
 		pos = t[k + 1].end;
 	}
-	gap(js, name, pos, t[0].end - 1, 0);
-	gap(js, name, t[0].end, (int)len, 0);
+	if (gap(js, m, pos, t[0].end - 1, 0) == -1 ||
+	    gap(js, m, t[0].end, (int)len, 0) == -1)
+		goto out;
+	rc = 0;
+out:
+	buf_free(&b);
+	return rc;
+}
+
+/*
+ * Each function of the last list val[ci] of each category ci into c's
+ * functions, belonging to ci.  0, or -1 and a message.
+ */
+static int
+readfuncs(struct catmap *c, const char *js, const jsmntok_t *t,
+    const int *val, const struct msg *m)
+{
+	struct buf b;
+	size_t ci, fi, nc;
+	int i, isnew;
+
+	buf_init(&b);
 	nc = ht_count(c->names);
 	for (ci = 0; ci < nc; ci++)
 		for (i = val[ci] + 1; i <= val[ci] + t[val[ci]].size; i++) {
 			buf_reset(&b);
-			if (jstr(&b, js, &t[i]) == -1)
-				errx(1, "%s: not valid JSON", name);
+			if (jstr(&b, js, &t[i]) == -1) {
+				buf_free(&b);
+				return fail(m, "not valid JSON");
+			}
 			fi = ht_intern(c->func, b.data, b.len, &isnew);
 			if (isnew)
 				c->fcat = xreallocarray(c->fcat, fi + 1,
@@ -199,20 +262,60 @@ catmap_xload(struct catmap *c, const char *js, size_t len,
 			c->fcat[fi] = ci;
 		}
 	buf_free(&b);
+	return 0;
+}
+
+/*
+ * Read the categories from the JSON text js (named name in messages):
+ * the last list given for a category wins but the category keeps its
+ * first place, and a function listed in several categories belongs to
+ * the last of them, as when the reference fills its dictionaries.
+ */
+int
+catmap_load(struct catmap *c, const char *js, size_t len, const char *name,
+    char *err, size_t errlen)
+{
+	struct msg m = { err, errlen, name };
+	jsmn_parser jp;
+	jsmntok_t *t = NULL;
+	int nt, *val = NULL, rc = -1;
+
+	if (len > INT_MAX)
+		return fail(&m, "file too large");
+	jsmn_init(&jp);
+	if ((nt = jsmn_parse(&jp, js, len, NULL, 0)) > 0) {
+		t = xreallocarray(NULL, (size_t)nt, sizeof(*t));
+		jsmn_init(&jp);
+		nt = jsmn_parse(&jp, js, len, t, (unsigned)nt);
+	}
+	if (nt <= 0)
+		fail(&m, "not valid JSON");
+	else if (t[0].type != JSMN_OBJECT)
+		fail(&m, "not a JSON object");
+	else if (gap(js, &m, 0, t[0].start, 0) == 0 &&
+	    readcats(c, js, len, t, &val, &m) == 0 &&
+	    readfuncs(c, js, t, val, &m) == 0)
+		rc = 0;
 	free(val);
 	free(t);
+	return rc;
 }
 
 /* The same with the text of the file path. */
-void
-catmap_xloadfile(struct catmap *c, const char *path)
+int
+catmap_loadfile(struct catmap *c, const char *path, char *err,
+    size_t errlen)
 {
+	struct msg m = { err, errlen, path };
 	char *js;
 	size_t len;
+	int rc;
 
-	js = slurp(path, &len);
-	catmap_xload(c, js, len, path);
+	if ((js = slurp(path, &len, &m)) == NULL)
+		return -1;
+	rc = catmap_load(c, js, len, path, err, errlen);
 	free(js);
+	return rc;
 }
 
 /* Free what the map holds. */

@@ -14,7 +14,8 @@
  * helpers split a stack field into frames and find a frame by its
  * escaped name.
  */
-#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -84,7 +85,12 @@ chainset_read(struct chainset *cs, const char *path, char *msg, size_t mlen)
 	size_t len;
 	int fd, rc = 0;
 
-	fd = xopen(path);
+	fd = STDIN_FILENO;
+	if (path != NULL && strcmp(path, "-") != 0 &&
+	    (fd = open(path, O_RDONLY)) == -1) {
+		snprintf(msg, mlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
 	l = lines_open(fd, path);
 	while ((line = lines_next(l, &len)) != NULL) {
 		if (cs->n == cs->cap) {
@@ -114,6 +120,10 @@ chainset_read(struct chainset *cs, const char *path, char *msg, size_t mlen)
 			break;
 		}
 		cs->n++;
+	}
+	if (rc == 0 && lines_error(l) != NULL) {
+		snprintf(msg, mlen, "%s", lines_error(l));
+		rc = -1;
 	}
 	lines_close(l);
 	if (fd != STDIN_FILENO)

@@ -15,7 +15,6 @@
  * fifteenth of its text form, and reading it builds only the frames a
  * record adds to its predecessor's.
  */
-#include <err.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "digits.h"
 
 #define FIELDSMAX	9	/* \R and eight */
+#define NOFRAME		UINT32_MAX	/* no frame number: too many */
 
 /* A frame: its name and location in the arena. */
 struct cframe {
@@ -458,13 +458,16 @@ hasloc(const char *l, size_t n)
 	return 0;
 }
 
-/* Frame number for a frame not seen yet: write its \F line. */
+/*
+ * Frame number for a frame not seen yet: write its \F line.  NOFRAME
+ * when there are numbers no more.
+ */
 static uint32_t
 newframe(struct cpw *w, const char *name, size_t nlen, const char *loc,
     size_t llen)
 {
-	if (w->nfr == UINT32_MAX)
-		errx(1, "compact form: too many frames");
+	if (w->nfr == NOFRAME)
+		return NOFRAME;
 	fputs("\\F\t", w->fp);
 	fwrite(name, 1, nlen, w->fp);
 	putc('\t', w->fp);
@@ -478,13 +481,16 @@ static void
 room(struct cpw *w, size_t n)
 {
 	if (n > w->cap) {
-		w->cap = n * 2;
+		w->cap = xgrowcap(w->cap, n, 64);
 		w->prev = xreallocarray(w->prev, w->cap, sizeof(uint32_t));
 		w->cur = xreallocarray(w->cur, w->cap, sizeof(uint32_t));
 	}
 }
 
-/* The frame numbers of r's stack into w->cur, new frames written. */
+/*
+ * The frame numbers of r's stack into w->cur, new frames written; their
+ * count, or (size_t)-1 when there are too many frames to number.
+ */
 static size_t
 frames(struct cpw *w, const struct sst_rec *r, int locs)
 {
@@ -511,6 +517,8 @@ frames(struct cpw *w, const struct sst_rec *r, int locs)
 			    sizeof(*w->hmap));
 			w->hmap[id] = newframe(w, s, (size_t)(sp - s), l,
 			    (size_t)(lp - l));
+			if (w->hmap[id] == NOFRAME)
+				return (size_t)-1;
 		}
 		w->cur[i] = w->hmap[id];
 		s = sp + 1;
@@ -525,7 +533,7 @@ frameids(struct cpw *w, const struct sst_frames *f)
 {
 	const char *name, *loc;
 	size_t i, cap, nlen, llen;
-	uint32_t id;
+	uint32_t id, k;
 
 	/* Another numbering: its frames are new to the map. */
 	if (f->serial != w->serial) {
@@ -545,14 +553,16 @@ frameids(struct cpw *w, const struct sst_frames *f)
 		}
 		if (w->map[id] == 0) {
 			f->text(f->src, id, &name, &nlen, &loc, &llen);
-			w->map[id] = newframe(w, name, nlen, loc, llen) + 1;
+			if ((k = newframe(w, name, nlen, loc, llen)) == NOFRAME)
+				return (size_t)-1;
+			w->map[id] = k + 1;
 		}
 		w->cur[i] = w->map[id] - 1;
 	}
 	return f->n;
 }
 
-void
+int
 cpw_write(struct cpw *w, const struct sst_rec *r)
 {
 	struct buf *b = &w->line;
@@ -564,7 +574,7 @@ cpw_write(struct cpw *w, const struct sst_rec *r)
 	/* Locations of empty entries only have no compact spelling. */
 	if (r->locslen > 0 && !hasloc(r->locs, r->locslen)) {
 		rec_write(w->fp, r);
-		return;
+		return 0;
 	}
 	if (!w->started) {
 		fputs("\\D\n", w->fp);
@@ -574,6 +584,8 @@ cpw_write(struct cpw *w, const struct sst_rec *r)
 		n = frameids(w, r->frames);
 	else
 		n = frames(w, r, r->locslen > 0);
+	if (n == (size_t)-1)
+		return -1;
 	for (keep = 0; keep < n && keep < w->nprev &&
 	    w->cur[keep] == w->prev[keep]; keep++)
 		;
@@ -606,4 +618,11 @@ cpw_write(struct cpw *w, const struct sst_rec *r)
 	w->prev = w->cur;
 	w->cur = t;
 	w->nprev = n;
+	return 0;
+}
+
+const char *
+cpw_error(const struct cpw *w)
+{
+	return w->nfr == NOFRAME ? "compact form: too many frames" : NULL;
 }

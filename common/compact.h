@@ -44,8 +44,11 @@ struct cpw *cpw_new(FILE *);
  * Write r; the first record is preceded by the \D line.  A record with
  * frames (sst.h's sst_frames) has its frames' text written once for
  * each of the producer's frame numbers, as long as their serial stays.
+ * 0, or -1 when the frames can be numbered no more (UINT32_MAX - 1 of
+ * them): then cpw_error() says so and nothing more can be written.
  */
-void	 cpw_write(struct cpw *, const struct sst_rec *);
+int	 cpw_write(struct cpw *, const struct sst_rec *);
+const char *cpw_error(const struct cpw *);
 /* A new serial for a numbering of frames (sst_frames). */
 uint64_t cp_serial(void);
 void	 cpw_free(struct cpw *);

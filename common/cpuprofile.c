@@ -127,6 +127,9 @@ static void	 depths(struct cp *);
 static long long weight(struct cp *, size_t);
 static void	 count(struct cp *);
 static void	 stackof(struct cp *, size_t, struct buf *, struct buf *);
+static struct htab *stacks(struct cp *);
+static void	 recof(struct cp *, struct htab *, size_t, long long *,
+		    struct sst_rec *);
 static void	 emitall(struct cp *, const char *, size_t, spd_emit, void *);
 static int	 digits(const char *, size_t);
 static long long since(struct cp *, size_t, long long *);
@@ -182,15 +185,9 @@ static enum json_tok
 key(struct cp *c, char *k)
 {
 	enum json_tok t;
-	const char *v;
-	size_t len;
 
-	k[0] = '\0';
-	if ((t = next(c)) != JT_KEY)
-		return t;
-	v = json_text(c->j, &len);
-	if (len < KEYMAX && memchr(v, '\0', len) == NULL)
-		memcpy(k, v, len + 1);
+	if ((t = json_key(c->j, k, KEYMAX)) == JT_ERROR)
+		fail(c, 1, "%s", json_errmsg(c->j));
 	return t;
 }
 
@@ -198,9 +195,11 @@ key(struct cp *c, char *k)
 static enum json_tok
 member(struct cp *c, char *k)
 {
-	if (key(c, k) == JT_OBJ_END)
-		return JT_OBJ_END;
-	return next(c);
+	enum json_tok t;
+
+	if ((t = json_member(c->j, k, KEYMAX)) == JT_ERROR)
+		fail(c, 1, "%s", json_errmsg(c->j));
+	return t;
 }
 
 /* The integer of token t, what naming the member. */
@@ -610,32 +609,17 @@ since(struct cp *c, size_t i, long long *at)
 	return *at;
 }
 
-/*
- * Hand out one record per distinct stack, in first-seen order, or one
- * per sample in input order.
- */
-static void
-emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
-    void *arg)
+/* The distinct stacks "stack TAB locs" by first sample, totals summed. */
+static struct htab *
+stacks(struct cp *c)
 {
 	struct buf s, l, key;
 	struct htab *keys;
 	struct node *nd = c->nodes.v;
 	struct stk *st;
-	struct sst_rec r;
-	size_t i, k, id, tab;
-	long long at = 0;
+	size_t i, k, id;
 	int isnew;
 
-	memset(&r, 0, sizeof(r));
-	r.thread = thr;
-	r.threadlen = thrlen;
-	r.unit = U_SECONDS;
-	if (c->order.n == 0) {
-		r.stack = r.locs = "";
-		emit(&r, arg);
-		return;
-	}
 	buf_init(&s);
 	buf_init(&l);
 	buf_init(&key);
@@ -663,37 +647,76 @@ emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
 		if (!nd[k].uniform || nd[k].d0 != st->d0)
 			st->uniform = 0;
 	}
-	for (i = 0; i < (c->persample ? c->samples.n : ht_count(keys)); i++) {
-		id = c->persample ? nd[c->samples.v[i]].stack : i;
-		st = (struct stk *)c->stacks.v + id;
-		r.stack = ht_key(keys, id, &k);
-		tab = (size_t)((const char *)memchr(r.stack, '\t', k) -
-		    r.stack);
-		r.stacklen = tab;
-		r.locs = r.stack + tab + 1;
-		r.locslen = k - tab - 1;
-		if (c->persample) {
-			r.samples = 1;
-			r.hasperiod = 1;
-			r.weight = r.period = (double)weight(c, i) / 1e6;
-			r.hasstart = 1;
-			r.start = (double)since(c, i, &at) / 1e6;
-			emit(&r, arg);
-			continue;
-		}
-		r.samples = st->n;
-		r.hasperiod = st->uniform;
-		if (st->uniform) {
-			r.period = (double)st->d0 / 1e6;
-			r.weight = fmt_pysum(0, r.period, st->n);
-		} else
-			r.weight = (double)st->us / 1e6;
-		emit(&r, arg);
-	}
-	ht_free(keys);
 	buf_free(&s);
 	buf_free(&l);
 	buf_free(&key);
+	return keys;
+}
+
+/* Record i (stack i of keys, or sample i) into r; *at: time up to it. */
+static void
+recof(struct cp *c, struct htab *keys, size_t i, long long *at,
+    struct sst_rec *r)
+{
+	struct stk *st;
+	size_t id, k, tab;
+
+	if (c->persample)
+		id = ((struct node *)c->nodes.v)[c->samples.v[i]].stack;
+	else
+		id = i;
+	st = (struct stk *)c->stacks.v + id;
+	r->stack = ht_key(keys, id, &k);
+	tab = (size_t)((const char *)memchr(r->stack, '\t', k) - r->stack);
+	r->stacklen = tab;
+	r->locs = r->stack + tab + 1;
+	r->locslen = k - tab - 1;
+	if (c->persample) {
+		r->samples = 1;
+		r->hasperiod = 1;
+		r->weight = r->period = (double)weight(c, i) / 1e6;
+		r->hasstart = 1;
+		r->start = (double)since(c, i, at) / 1e6;
+		return;
+	}
+	r->samples = st->n;
+	r->hasperiod = st->uniform;
+	if (st->uniform) {
+		r->period = (double)st->d0 / 1e6;
+		r->weight = fmt_pysum(0, r->period, st->n);
+	} else
+		r->weight = (double)st->us / 1e6;
+}
+
+/*
+ * Hand out one record per distinct stack, in first-seen order, or one
+ * per sample in input order.
+ */
+static void
+emitall(struct cp *c, const char *thr, size_t thrlen, spd_emit emit,
+    void *arg)
+{
+	struct htab *keys;
+	struct sst_rec r;
+	size_t i, n;
+	long long at = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.thread = thr;
+	r.threadlen = thrlen;
+	r.unit = U_SECONDS;
+	if (c->order.n == 0) {
+		r.stack = r.locs = "";
+		emit(&r, arg);
+		return;
+	}
+	keys = stacks(c);
+	n = c->persample ? c->samples.n : ht_count(keys);
+	for (i = 0; i < n; i++) {
+		recof(c, keys, i, &at, &r);
+		emit(&r, arg);
+	}
+	ht_free(keys);
 }
 
 int

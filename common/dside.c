@@ -86,7 +86,7 @@ dside_read(struct dside *s, int incl, char *err, size_t errlen)
 	buf_init(&line);
 	fd = xopen(s->path);
 	rd = rec_open(fd, name);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		recno++;
 		if (!s->hasunit) {
 			s->unit = r.unit;

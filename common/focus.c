@@ -6,11 +6,9 @@
  * for every frame), and the record is kept, dropped or cut.  One record
  * in, at most one out, so the filters stream.
  */
-#include <err.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sst.h"
 #include "focus.h"
@@ -28,13 +26,8 @@ struct focus {
 	size_t		 cap;
 };
 
-static const char *opnames[] = {
-	"sst-focus", "sst-ignore", "sst-hide", "sst-prune", "sst-from"
-};
-
 static int	match(struct focus *, const struct sst_rec *, size_t);
 static void	rebuild(struct focus *, struct sst_rec *);
-static void	usage(enum focus_op, int);
 
 struct focus *
 focus_new(enum focus_op op, const char *ere, int flags, char *err,
@@ -192,73 +185,26 @@ focus_apply(struct focus *f, struct sst_rec *r)
 	return 1;
 }
 
-void
-focus_file(struct focus *f, const char *path)
+int
+focus_file(struct focus *f, const char *path, struct buf *err)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
-	int fd;
+	char msg[512];
+	int rc;
 
-	fd = xopen(path);
-	rd = rec_open(fd, path);
-	while (rec_read(rd, &r))
+	if ((rd = rec_openfile(path, msg, sizeof(msg))) == NULL) {
+		buf_reset(err);
+		buf_adds(err, msg);
+		return -1;
+	}
+	while ((rc = rec_read(rd, &r)) == 1)
 		if (focus_apply(f, &r))
 			rec_write(stdout, &r);
-	rec_close(rd);
-	if (fd != STDIN_FILENO)
-		close(fd);
-}
-
-/* The usage message: on stdout with status 0 for help, else status 2. */
-static void
-usage(enum focus_op op, int help)
-{
-	FILE *fp = help ? stdout : stderr;
-
-	fprintf(fp, "usage: %s [-l%s] regex [file ...]\n", opnames[op],
-	    op <= FOCUS_HIDE ? "v" : "");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
-}
-
-int
-focus_main(enum focus_op op, int argc, char *argv[])
-{
-	struct focus *f;
-	char msg[256];
-	int ch, flags = 0, i;
-
-	sst_init();
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(op, 1);
-	while ((ch = getopt(argc, argv, op <= FOCUS_HIDE ? "hlv" : "hl")) !=
-	    -1) {
-		switch (ch) {
-		case 'h':
-			usage(op, 1);
-			break;
-		case 'l':
-			flags |= FOCUS_LOC;
-			break;
-		case 'v':
-			flags |= FOCUS_INV;
-			break;
-		default:
-			usage(op, 0);
-		}
+	if (rc == -1) {
+		buf_reset(err);
+		buf_adds(err, rec_error(rd));
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1)
-		usage(op, 0);
-	if ((f = focus_new(op, argv[0], flags, msg, sizeof(msg))) == NULL)
-		errx(2, "%s: %s", argv[0], msg);
-	if (argc == 1)
-		focus_file(f, NULL);
-	for (i = 1; i < argc; i++)
-		focus_file(f, argv[i]);
-	focus_free(f);
-	fshut(stdout, "stdout");
-	return 0;
+	rec_close(rd);
+	return rc;
 }

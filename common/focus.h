@@ -32,9 +32,11 @@ struct focus *focus_new(enum focus_op, const char *, int, char *, size_t);
  */
 int	 focus_apply(struct focus *, struct sst_rec *);
 void	 focus_free(struct focus *);
-/* Write the kept records of path (NULL or "-": stdin) to stdout. */
-void	 focus_file(struct focus *, const char *);
-/* The whole program of each of the five filters. */
-int	 focus_main(enum focus_op, int, char *[]);
+/*
+ * Write the kept records of path (NULL or "-": stdin) to stdout: 0, or
+ * -1 with the message in err ("PATH: why" if it cannot be opened, else
+ * rec_error()'s).
+ */
+int	 focus_file(struct focus *, const char *, struct buf *);
 
 #endif

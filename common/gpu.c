@@ -348,7 +348,7 @@ keep(struct rd *d)
 	if (d->o->rows)
 		*newrow(r) = w;
 	else {
-		spill_write(r->spill, &w, sizeof(w));
+		xspill_write(r->spill, &w, sizeof(w));
 		r->nspilt++;
 	}
 }
@@ -574,8 +574,8 @@ gpu_load(struct grank *r)
 
 	if (r->spill == NULL)
 		return;
-	spill_rewind(r->spill);
-	while (spill_read(r->spill, &w, sizeof(w)) == 0)
+	xspill_rewind(r->spill);
+	while (xspill_read(r->spill, &w, sizeof(w)) == 0)
 		*newrow(r) = w;
 	spill_free(r->spill);
 	r->spill = NULL;
@@ -591,8 +591,8 @@ gpu_nextrow(struct grank *r, size_t *i, struct grow *w)
 		return 1;
 	}
 	if (*i == 0)
-		spill_rewind(r->spill);
-	if (*i >= r->nspilt || spill_read(r->spill, w, sizeof(*w)) == -1)
+		xspill_rewind(r->spill);
+	if (*i >= r->nspilt || xspill_read(r->spill, w, sizeof(*w)) == -1)
 		return 0;
 	(*i)++;
 	return 1;

@@ -103,7 +103,7 @@ int	 gpu_read(struct grank *, struct json *, const struct gpu_opt *,
 int	 gpu_trim(struct grank *, const struct gpu_opt *);
 /*
  * The message of r's last error, and in *loc whether it is about the
- * place the JSON reader is at (json_fail() adds it), else whole.
+ * place the JSON reader is at (xjson_fail() adds it), else whole.
  */
 const char *gpu_errmsg(const struct grank *, int *);
 /* Bring spilt rows into memory (rows stay in trace order). */

@@ -331,7 +331,7 @@ pairout(struct glive *g, int64_t corr, int64_t cts, int64_t cend,
 {
 	struct pair p = mkpair(corr, cts, cend, gts, gend);
 
-	spill_write(g->pairs, &p, sizeof(p));
+	xspill_write(g->pairs, &p, sizeof(p));
 }
 
 /* A launch call (gpu 0) or GPU event (1) for launch. */
@@ -522,8 +522,8 @@ glive_launch(struct glive *g, struct grank *r, FILE *fp)
 {
 	struct pair p;
 
-	spill_rewind(g->pairs);
-	while (spill_read(g->pairs, &p, sizeof(p)) == 0)
+	xspill_rewind(g->pairs);
+	while (xspill_read(g->pairs, &p, sizeof(p)) == 0)
 		lprint(g, r->label, &p, fp);
 	if (g->nused > 0)
 		leftover(g, r, fp);

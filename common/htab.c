@@ -52,6 +52,7 @@ struct htab {
 	size_t		 acap;
 };
 
+static __dead void xfull(void);
 static void	grow(struct htab *);
 static struct slot *zeroed(size_t);
 static size_t	lookup(const struct htab *, const void *, size_t, uint64_t,
@@ -270,6 +271,17 @@ zeroed(size_t n)
 }
 
 /*
+ * The table cannot take another key: its 32-bit offsets or its slots
+ * are used up.  That is out of memory of the table's kind, fatal as it
+ * is in xmalloc(): the interning functions never fail otherwise.
+ */
+static __dead void
+xfull(void)
+{
+	errx(1, "hash table full");
+}
+
+/*
  * Double the slot array.  Each key goes to the home slot its tag gives,
  * one more bit of it, in the order of the old slots: so both arrays are
  * read and written in order, and the keys stay where they are.
@@ -281,7 +293,7 @@ grow(struct htab *h)
 	size_t i, j, n = h->nslots;
 
 	if (h->shift == 0)
-		errx(1, "hash table full");
+		xfull();
 	h->nslots *= 2;
 	h->shift--;
 	h->slots = zeroed(h->nslots);
@@ -387,7 +399,7 @@ ht_internh(struct htab *h, const void *key, size_t len, uint64_t hv,
 	}
 	need = ALIGN(sizeof(hd) + len + 1);
 	if (len > UINT32_MAX - 16 || h->alen / 8 >= UINT32_MAX - 1)
-		errx(1, "hash table full");
+		xfull();
 	if (h->alen + need > h->acap) {
 		while (h->alen + need > h->acap)
 			h->acap *= 2;

@@ -48,6 +48,8 @@ static void	 put_utf8(struct buf *, unsigned long);
 static size_t	 ndigits(const unsigned char *);
 static int	 scan_number(struct json *, unsigned char *, unsigned char **);
 static int	 scan_string(struct json *, unsigned char *, unsigned char **);
+static int	 scan_u(struct json *, unsigned char *, unsigned char **);
+static int	 scan_escape(struct json *, unsigned char *, unsigned char **);
 static int	 scan_escaped(struct json *, unsigned char *, unsigned char *,
 		    unsigned char **);
 static int	 scan_literal(struct json *, unsigned char *, const char *);
@@ -242,6 +244,81 @@ scan_string(struct json *j, unsigned char *p, unsigned char **qp)
 }
 
 /*
+ * The escape \uXXXX at q (in the buffer whole), and the low surrogate
+ * escape that may follow a high one, decoded into j->tok; *qp past it.
+ */
+static int
+scan_u(struct json *j, unsigned char *q, unsigned char **qp)
+{
+	unsigned long cp, lo;
+	int n;
+
+	if ((n = hexval(q + 2, &cp)) < 4) {
+		if (q + 2 + n == j->end)
+			return jn_fail(j, q + 2 + n, "unexpected end of input");
+		return jn_fail(j, q + 2 + n, "invalid \\u escape");
+	}
+	q += 6;
+	if (cp >= 0xd800 && cp < 0xdc00) {
+		/* A low surrogate escape may follow. */
+		if (j->end - q < 6 && !j->eof)
+			return SC_MORE;
+		if (q[0] == '\\' && q[1] == 'u' && hexval(q + 2, &lo) == 4 &&
+		    lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			q += 6;
+		}
+	}
+	put_utf8(&j->tok, cp);
+	*qp = q;
+	return SC_OK;
+}
+
+/*
+ * The escape at q decoded into j->tok, *qp past it: SC_OK, SC_MORE when
+ * the buffer may not hold all of it, or SC_ERR.
+ */
+static int
+scan_escape(struct json *j, unsigned char *q, unsigned char **qp)
+{
+	int c;
+
+	/* Have the longest escape (\uXXXX) in the buffer. */
+	if (j->end - q < 6 && !j->eof)
+		return SC_MORE;
+	switch (c = q[1]) {
+	case '"':
+	case '\\':
+	case '/':
+		break;
+	case 'b':
+		c = '\b';
+		break;
+	case 'f':
+		c = '\f';
+		break;
+	case 'n':
+		c = '\n';
+		break;
+	case 'r':
+		c = '\r';
+		break;
+	case 't':
+		c = '\t';
+		break;
+	case 'u':
+		return scan_u(j, q, qp);
+	default:
+		if (q + 1 == j->end)
+			return jn_fail(j, q + 1, "unexpected end of input");
+		return jn_fail(j, q + 1, "invalid escape");
+	}
+	buf_addc(&j->tok, c);
+	*qp = q + 2;
+	return SC_OK;
+}
+
+/*
  * The slower part of scan_string: decode the string at p into j->tok,
  * going on from q, the first byte that is not a plain string byte.
  */
@@ -251,8 +328,7 @@ scan_escaped(struct json *j, unsigned char *p, unsigned char *q,
 {
 	struct buf *b;
 	unsigned char *r;
-	unsigned long cp, lo;
-	int n, c;
+	int rc;
 
 	b = &j->tok;
 	buf_reset(b);
@@ -270,60 +346,8 @@ scan_escaped(struct json *j, unsigned char *p, unsigned char *q,
 				return SC_MORE;
 			return jn_fail(j, q, "unexpected end of input");
 		}
-		/* Have the longest escape (\uXXXX) in the buffer. */
-		if (j->end - q < 6 && !j->eof)
-			return SC_MORE;
-		switch (c = q[1]) {
-		case '"':
-		case '\\':
-		case '/':
-			break;
-		case 'b':
-			c = '\b';
-			break;
-		case 'f':
-			c = '\f';
-			break;
-		case 'n':
-			c = '\n';
-			break;
-		case 'r':
-			c = '\r';
-			break;
-		case 't':
-			c = '\t';
-			break;
-		case 'u':
-			if ((n = hexval(q + 2, &cp)) < 4) {
-				if (q + 2 + n == j->end)
-					return jn_fail(j, q + 2 + n,
-					    "unexpected end of input");
-				return jn_fail(j, q + 2 + n,
-				    "invalid \\u escape");
-			}
-			q += 6;
-			if (cp >= 0xd800 && cp < 0xdc00) {
-				/* A low surrogate escape may follow. */
-				if (j->end - q < 6 && !j->eof)
-					return SC_MORE;
-				if (q[0] == '\\' && q[1] == 'u' &&
-				    hexval(q + 2, &lo) == 4 &&
-				    lo >= 0xdc00 && lo < 0xe000) {
-					cp = 0x10000 + ((cp - 0xd800) << 10) +
-					    (lo - 0xdc00);
-					q += 6;
-				}
-			}
-			put_utf8(b, cp);
-			r = q;
-			continue;
-		default:
-			if (q + 1 == j->end)
-				return jn_fail(j, q + 1, "unexpected end of input");
-			return jn_fail(j, q + 1, "invalid escape");
-		}
-		buf_addc(b, c);
-		q += 2;
+		if ((rc = scan_escape(j, q, &q)) != SC_OK)
+			return rc;
 		r = q;
 	}
 	j->text = b->data;
@@ -749,7 +773,7 @@ json_errmsg(const struct json *j)
 }
 
 void
-json_fail(struct json *j, const char *fmt, ...)
+xjson_fail(struct json *j, const char *fmt, ...)
 {
 	va_list ap;
 

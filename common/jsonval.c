@@ -1,8 +1,9 @@
 /*
  * jsonval.c: what a caller reads of the JSON tokenizer's tokens
  * (json.c): their text, depth and numeric values, the skipping of a
- * value, and the raw arrays of numbers handed out without tokenizing
- * (json_rawarray(), json_rawarrays()).
+ * value, the member keys of the document readers (json_key(),
+ * json_member()), and the raw arrays of numbers handed out without
+ * tokenizing (json_rawarray(), json_rawarrays()).
  */
 #include <sys/stat.h>
 
@@ -325,6 +326,32 @@ json_int(const struct json *j, long long *vp)
 	else
 		*vp = -(long long)(u - 1) - 1;
 	return 0;
+}
+
+enum json_tok
+json_key(struct json *j, char *k, size_t size)
+{
+	enum json_tok t;
+	const char *v;
+	size_t len;
+
+	k[0] = '\0';
+	if ((t = json_next(j)) != JT_KEY)
+		return t;
+	v = json_text(j, &len);
+	if (len < size && memchr(v, '\0', len) == NULL)
+		memcpy(k, v, len + 1);
+	return t;
+}
+
+enum json_tok
+json_member(struct json *j, char *k, size_t size)
+{
+	enum json_tok t;
+
+	if ((t = json_key(j, k, size)) != JT_KEY)
+		return t;
+	return json_next(j);
 }
 
 /*

@@ -31,8 +31,8 @@ int	 kind_timed(const struct kind *, enum sst_unit);
  * tally_leaves() that also notes the kind of the stream in k (NULL: not
  * noted).
  */
-void	 tally_leaveskind(struct tally *, double *, const char *,
-	    struct kind *);
+int	 tally_leaveskind(struct tally *, double *, const char *,
+	    struct kind *, struct buf *);
 /*
  * Note the kind of record r in chain rows c, as chains_add() does, for
  * the records that add no chain (sst-callers, sst-callees).

@@ -6,11 +6,14 @@
  *
  * Lines are text: a line longer than SST_MAXLINE bytes (which would
  * otherwise be buffered whole, however long) and a NUL byte in a line
- * are errors that name the line (exit 1), the latter saying what the
- * input looks like when its first bytes tell.
+ * are errors that name the line, the latter saying what the input looks
+ * like when its first bytes tell.  An error (those, or one of reading)
+ * ends the lines: lines_next() returns NULL and lines_error() the
+ * message; xlines_next() is the reader that exits with it instead.
  */
 #include <err.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +32,7 @@ struct lines {
 	size_t		 end;	/* end of valid data */
 	int		 eof;
 	unsigned long long lineno;
+	struct buf	 err;		/* an error's message, or empty */
 };
 
 struct lines *
@@ -41,14 +45,20 @@ lines_open(int fd, const char *name)
 	l->name = (name == NULL || strcmp(name, "-") == 0) ? "<stdin>" : name;
 	l->cap = LINES_BUFSZ;
 	l->buf = xmalloc(l->cap + 1);
+	buf_init(&l->err);
 	return l;
 }
 
-/* Move unread bytes to the front, grow if full, and read more. */
 static int	 fill(struct lines *);
-static __dead void toolong(const struct lines *);
-static __dead void nulbyte(const struct lines *);
+static void	 fail(struct lines *, const char *, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
+static void	 toolong(struct lines *);
+static void	 nulbyte(struct lines *);
 
+/*
+ * Move unread bytes to the front, grow if full, and read more: 1 if
+ * some came, 0 at the end, -1 on an error (failed).
+ */
 static int
 fill(struct lines *l)
 {
@@ -60,13 +70,12 @@ fill(struct lines *l)
 		l->start = 0;
 	}
 	if (l->end == l->cap) {
-		l->cap *= 2;
+		l->cap = xgrowcap(l->cap, l->cap + 1, LINES_BUFSZ);
 		l->buf = xreallocarray(l->buf, l->cap + 1, 1);
 	}
 	if ((n = input_read(l->in, l->buf + l->end, l->cap - l->end)) == -1) {
-		progress_hide();
-		errx(1, "%s:%llu: %s", l->name, l->lineno + 1,
-		    input_errmsg(l->in));
+		fail(l, "%s", input_errmsg(l->in));
+		return -1;
 	}
 	if (n == 0)
 		l->eof = 1;
@@ -74,18 +83,34 @@ fill(struct lines *l)
 	return n > 0;
 }
 
-/* The line being read is longer than SST_MAXLINE: exit 1. */
-static __dead void
-toolong(const struct lines *l)
+/*
+ * Keep the message "NAME:LINE: what" about the line being read, and end
+ * the lines: lines_next() returns NULL from now on.
+ */
+static void
+fail(struct lines *l, const char *fmt, ...)
 {
-	progress_hide();
-	errx(1, "%s:%llu: line longer than %lu MB", l->name, l->lineno + 1,
-	    SST_MAXLINE >> 20);
+	va_list ap;
+
+	buf_reset(&l->err);
+	buf_printf(&l->err, "%s:%llu: ", l->name, l->lineno + 1);
+	va_start(ap, fmt);
+	buf_vprintf(&l->err, fmt, ap);
+	va_end(ap);
+	l->start = l->end = 0;
+	l->eof = 1;
 }
 
-/* The line being read holds a NUL byte: exit 1. */
-static __dead void
-nulbyte(const struct lines *l)
+/* The line being read is longer than SST_MAXLINE: fail. */
+static void
+toolong(struct lines *l)
+{
+	fail(l, "line longer than %lu MB", SST_MAXLINE >> 20);
+}
+
+/* The line being read holds a NUL byte: fail. */
+static void
+nulbyte(struct lines *l)
 {
 	const char *head, *says;
 	char buf[256];
@@ -94,8 +119,7 @@ nulbyte(const struct lines *l)
 	head = input_head(l->in, &n);
 	if ((says = sniff_says(sniff(head, n), buf, sizeof(buf))) == NULL)
 		says = "binary data, not text";
-	progress_hide();
-	errx(1, "%s:%llu: a NUL byte: %s", l->name, l->lineno + 1, says);
+	fail(l, "a NUL byte: %s", says);
 }
 
 char *
@@ -118,19 +142,45 @@ lines_next(struct lines *l, size_t *len)
 			break;
 		}
 		off = l->end - l->start;
-		if (off > SST_MAXLINE)
+		if (off > SST_MAXLINE) {
 			toolong(l);
-		fill(l);
+			return NULL;
+		}
+		if (fill(l) == -1)
+			return NULL;
 	}
 	*len = (size_t)(nl - p);
-	if (*len > SST_MAXLINE)
+	if (*len > SST_MAXLINE) {
 		toolong(l);
-	if (memchr(p, '\0', *len) != NULL)
+		return NULL;
+	}
+	if (memchr(p, '\0', *len) != NULL) {
 		nulbyte(l);
+		return NULL;
+	}
 	*nl = '\0';
 	l->start = (size_t)(nl - l->buf) + 1;
 	l->lineno++;
 	return p;
+}
+
+/* lines_next(), exiting 1 with the message of an error. */
+char *
+xlines_next(struct lines *l, size_t *len)
+{
+	char *p;
+
+	if ((p = lines_next(l, len)) == NULL && l->err.len > 0) {
+		progress_hide();
+		errx(1, "%s", l->err.data);
+	}
+	return p;
+}
+
+const char *
+lines_error(const struct lines *l)
+{
+	return l->err.len > 0 ? l->err.data : NULL;
 }
 
 unsigned long long
@@ -158,5 +208,6 @@ lines_close(struct lines *l)
 		return;
 	input_close(l->in);
 	free(l->buf);
+	buf_free(&l->err);
 	free(l);
 }

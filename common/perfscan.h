@@ -35,7 +35,7 @@ struct perfscan *perfscan_new(const struct perf_view *, int);
 /* Start an input: no sample, no header, nothing counted. */
 void	 perfscan_start(struct perfscan *);
 /*
- * Read line s[0..n) (without its newline; s[n] is NUL, as lines_next()
+ * Read line s[0..n) (without its newline; s[n] is NUL, as xlines_next()
  * leaves it); the PERFSCAN_* flags of it, or 0.  A line of binary data
  * is not read, and the input should go no further.
  */

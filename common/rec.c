@@ -10,10 +10,13 @@
  * and that locations, when present, has as many frames as stack.
  */
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sst.h"
 #include "input.h"
@@ -29,6 +32,9 @@ struct sst_reader {
 	struct cpr	*cp;		/* the compact form's, once seen */
 	int		 compact;	/* the last record was compact */
 	int		 nostacks;	/* rec_nostacks() */
+	int		 done;		/* an error ended the input */
+	int		 fd;		/* rec_openfile()'s, or -1 */
+	struct buf	 err;		/* its message */
 };
 
 static const char *unitnames[] = { "seconds", "none", "bytes" };
@@ -251,6 +257,25 @@ rec_open(int fd, const char *name)
 
 	r = xcalloc(1, sizeof(*r));
 	r->lines = lines_open(fd, name);
+	r->fd = -1;
+	buf_init(&r->err);
+	return r;
+}
+
+struct sst_reader *
+rec_openfile(const char *path, char *msg, size_t mlen)
+{
+	struct sst_reader *r;
+	int fd;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return rec_open(STDIN_FILENO, path);
+	if ((fd = open(path, O_RDONLY)) == -1) {
+		snprintf(msg, mlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	r = rec_open(fd, path);
+	r->fd = fd;
 	return r;
 }
 
@@ -260,8 +285,29 @@ rec_oneunit(struct sst_reader *r, int *unit)
 	r->unit = unit;
 }
 
+int
+rec_seterror(struct sst_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_reset(&r->err);
+	buf_printf(&r->err, "%s:%llu: ", lines_name(r->lines),
+	    lines_lineno(r->lines));
+	va_start(ap, fmt);
+	buf_vprintf(&r->err, fmt, ap);
+	va_end(ap);
+	r->done = 1;
+	return -1;
+}
+
+const char *
+rec_error(const struct sst_reader *r)
+{
+	return r->err.len > 0 ? r->err.data : NULL;
+}
+
 void
-rec_fail(struct sst_reader *r, const char *fmt, ...)
+xrec_fail(struct sst_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -283,9 +329,17 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 	size_t len;
 	enum cp_kind k;
 
+	if (r->done)
+		return 0;
 	for (;;) {
-		if ((line = lines_next(r->lines, &len)) == NULL)
-			return 0;
+		if ((line = lines_next(r->lines, &len)) == NULL) {
+			if ((why = lines_error(r->lines)) == NULL)
+				return 0;
+			buf_reset(&r->err);
+			buf_adds(&r->err, why);
+			r->done = 1;
+			return -1;
+		}
 		r->line = line;
 		r->len = len;
 		if (!cp_isline(line, len)) {
@@ -295,7 +349,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 			if (lines_lineno(r->lines) == 1 &&
 			    (what = notsst(r, buf, sizeof(buf))) != NULL)
 				why = what;
-			rec_fail(r, "%s", why);
+			return rec_seterror(r, "%s", why);
 		}
 		if (r->cp == NULL) {
 			r->cp = cpr_new();
@@ -303,7 +357,7 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 				cpr_lazy(r->cp);
 		}
 		if ((k = cpr_line(r->cp, line, len, rec, &why)) == CP_ERR)
-			rec_fail(r, "%s", why);
+			return rec_seterror(r, "%s", why);
 		if (k == CP_REC) {
 			r->compact = 1;
 			break;
@@ -313,12 +367,29 @@ rec_read(struct sst_reader *r, struct sst_rec *rec)
 		if (*r->unit == -1)
 			*r->unit = (int)rec->unit;
 		else if (*r->unit != (int)rec->unit)
-			rec_fail(r, "unit %s after unit %s: a reducer adds "
-			    "weights of one unit only",
+			return rec_seterror(r, "unit %s after unit %s: a "
+			    "reducer adds weights of one unit only",
 			    rec_unitname(rec->unit),
 			    rec_unitname((enum sst_unit)*r->unit));
 	}
 	return 1;
+}
+
+/*
+ * rec_read(), exiting 1 on an error as xrec_fail() does (after standard
+ * output is flushed, a line of progress hidden).
+ */
+int
+xrec_read(struct sst_reader *r, struct sst_rec *rec)
+{
+	int k;
+
+	if ((k = rec_read(r, rec)) != -1)
+		return k;
+	fflush(stdout);
+	progress_hide();
+	fprintf(stderr, "%s: %s\n", getprogname(), r->err.data);
+	exit(1);
 }
 
 void
@@ -356,7 +427,10 @@ rec_close(struct sst_reader *r)
 	if (r == NULL)
 		return;
 	lines_close(r->lines);
+	if (r->fd != -1)
+		close(r->fd);
 	cpr_free(r->cp);
+	buf_free(&r->err);
 	free(r);
 }
 

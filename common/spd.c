@@ -69,7 +69,7 @@ sp_next(struct spd *s)
 	enum json_tok t;
 
 	if ((t = json_next(s->j)) == JT_ERROR)
-		json_fail(s->j, "%s", json_errmsg(s->j));
+		xjson_fail(s->j, "%s", json_errmsg(s->j));
 	return t;
 }
 
@@ -95,7 +95,7 @@ sp_member(struct spd *s, char *k)
 	else
 		k[0] = '\0';
 	if ((t = sp_next(s)) == JT_OBJ_END)
-		json_fail(s->j, "missing value");
+		xjson_fail(s->j, "missing value");
 	return t;
 }
 
@@ -104,7 +104,7 @@ void
 sp_expect(struct spd *s, enum json_tok t, enum json_tok want, const char *what)
 {
 	if (t != want)
-		json_fail(s->j, "%s", what);
+		xjson_fail(s->j, "%s", what);
 }
 
 /* Skip a value whose first token t was just read. */
@@ -112,7 +112,7 @@ void
 sp_skip(struct spd *s, enum json_tok t)
 {
 	if (json_skip(s->j, t) == -1)
-		json_fail(s->j, "%s", json_errmsg(s->j));
+		xjson_fail(s->j, "%s", json_errmsg(s->j));
 }
 
 /* The SPD_* bit of a top-level key that tells a format, or 0. */
@@ -296,7 +296,7 @@ spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,
 	}
 	seen = readtop(&s);
 	if (sp_next(&s) != JT_EOF)
-		json_fail(j, "trailing data after JSON value");
+		xjson_fail(j, "trailing data after JSON value");
 	/* Not needed to write the records. */
 	sp_unspare(&s);
 	free(s.tid);
@@ -373,7 +373,7 @@ sp_xsysfail(const char *what)
 void
 sp_xspill(struct spill *sp, void *p, size_t n)
 {
-	if (spill_read(sp, p, n) == -1)
+	if (xspill_read(sp, p, n) == -1)
 		sp_xfail("temporary file: short read");
 }
 

@@ -502,7 +502,7 @@ sp_emitprof(struct spd *s, struct prof *p)
 	}
 	sp_rewindrecs(s, p);
 	if (p->starts != NULL)
-		spill_rewind(p->starts);
+		xspill_rewind(p->starts);
 	r.stack = r.locs = "";
 	r.frames = &s->fr;
 	r.hasstart = hasstarts(p);

@@ -94,7 +94,7 @@ readframe(struct spd *s, struct buf *loc)
 			sp_expect(s, t, JT_STR,
 			    "frame name: expected a string");
 			if (hasname)
-				json_fail(s->j, "frame name given twice");
+				xjson_fail(s->j, "frame name given twice");
 			hasname = 1;
 			esc_name(&s->arena, v, vlen);
 		} else if (strcmp(k, "file") == 0 && t == JT_STR) {
@@ -108,12 +108,12 @@ readframe(struct spd *s, struct buf *loc)
 		} else if (strcmp(k, "file") == 0 || strcmp(k, "line") == 0 ||
 		    strcmp(k, "col") == 0) {
 			if (t != JT_NULL)
-				json_fail(s->j, "frame %s: wrong type", k);
+				xjson_fail(s->j, "frame %s: wrong type", k);
 		} else
 			sp_skip(s, t);
 	}
 	if (!hasname)
-		json_fail(s->j, "frame %zu has no name", s->nframes);
+		xjson_fail(s->j, "frame %zu has no name", s->nframes);
 	s->loff[s->nframes] = s->arena.len;
 	buf_add(&s->arena, loc->data, loc->len);
 	buf_printf(&s->arena, ":%s:%s:%zu", line.data, col.data, s->nframes);
@@ -158,13 +158,13 @@ readprofile(struct spd *s, size_t i)
 			unitof(s, p, v);
 		} else if (strcmp(k, "startValue") == 0 && t == JT_NUM) {
 			if (json_double(s->j, &p->startv) == -1)
-				json_fail(s->j, "startValue: expected a finite "
+				xjson_fail(s->j, "startValue: expected a finite "
 				    "number");
 		} else if (strcmp(k, "type") == 0) {
 			sp_expect(s, t, JT_STR, "type: expected a string");
 			if (strcmp(v, "sampled") != 0 &&
 			    strcmp(v, "evented") != 0)
-				json_fail(s->j, "unknown profile type \"%s\"",
+				xjson_fail(s->j, "unknown profile type \"%s\"",
 				    v);
 		} else if (strcmp(k, "samples") == 0) {
 			sp_expect(s, t, JT_ARR, "samples: expected an array");
@@ -176,7 +176,7 @@ readprofile(struct spd *s, size_t i)
 			sp_expect(s, t, JT_ARR, "events: expected an array");
 			readevents(s, p);
 		} else if (strcmp(k, "name") == 0 && t != JT_NULL)
-			json_fail(s->j, "profile name: expected a string");
+			xjson_fail(s->j, "profile name: expected a string");
 		else
 			sp_skip(s, t);
 	}
@@ -232,7 +232,7 @@ unitof(struct spd *s, struct prof *p, const char *v)
 	else if (strcmp(v, "bytes") == 0)
 		p->unit = U_BYTES;
 	else
-		json_fail(s->j, "unknown unit \"%s\"", v);
+		xjson_fail(s->j, "unknown unit \"%s\"", v);
 }
 
 /*
@@ -243,14 +243,14 @@ static void
 endprof(struct spd *s, struct prof *p, size_t i)
 {
 	if (p->state == PS_SAMPLES)
-		json_fail(s->j, "profile %zu: %llu samples but no weights", i,
+		xjson_fail(s->j, "profile %zu: %llu samples but no weights", i,
 		    (unsigned long long)p->nsids);
 	if (p->state == PS_WEIGHTS)
-		json_fail(s->j, "profile %zu: %llu weights but no samples", i,
+		xjson_fail(s->j, "profile %zu: %llu weights but no samples", i,
 		    (unsigned long long)p->nw);
 	/* Known only now: a later array might have replaced one. */
 	if (p->bad)
-		json_fail(s->j, "profile %zu: %llu samples but %llu weights",
+		xjson_fail(s->j, "profile %zu: %llu samples but %llu weights",
 		    i, (unsigned long long)p->nsids, (unsigned long long)p->nw);
 	s->cur = NULL;
 	/* Held to the end: another "profiles" would replace this one. */
@@ -340,7 +340,7 @@ readstack(struct spd *s)
 	while ((t = sp_next(s)) != JT_ARR_END) {
 		if (t != JT_NUM || json_int(s->j, &v) == -1 || v < 0 ||
 		    v > UINT32_MAX - 1)
-			json_fail(s->j, "sample: expected a frame index");
+			xjson_fail(s->j, "sample: expected a frame index");
 		if (n == s->stkcap)
 			s->stk = xgrow(s->stk, &s->stkcap, n + 1, 256,
 			    sizeof(*s->stk));
@@ -429,11 +429,11 @@ readweights(struct spd *s, struct prof *p)
 		p->wts = spill_new(SPILLMEM);
 	while ((t = sp_next(s)) != JT_ARR_END) {
 		if (t != JT_NUM)
-			json_fail(s->j, "weight: expected a finite number");
+			xjson_fail(s->j, "weight: expected a finite number");
 		v = json_text(s->j, &len);
 		if (len != lastlen || memcmp(v, last, len) != 0) {
 			if (json_double(s->j, &w) == -1)
-				json_fail(s->j, "weight: expected a finite "
+				xjson_fail(s->j, "weight: expected a finite "
 				    "number");
 			lastlen = len < sizeof(last) ? len : 0;
 			memcpy(last, v, lastlen);
@@ -498,12 +498,12 @@ readevents(struct spd *s, struct prof *p)
 				sp_skip(s, t);
 		}
 		if ((type != 'O' && type != 'C') || !hasat || !hasfr)
-			json_fail(s->j, "event: expected type O or C, at "
+			xjson_fail(s->j, "event: expected type O or C, at "
 			    "and frame");
 		if (started && at < last)
-			json_fail(s->j, "event: time goes backwards");
+			xjson_fail(s->j, "event: time goes backwards");
 		if (started && isinf(at - last))
-			json_fail(s->j, "event: the time since the last event "
+			xjson_fail(s->j, "event: the time since the last event "
 			    "overflows to inf");
 		if (depth > 0 && at > last) {
 			sp_stackkey(s, depth);
@@ -526,13 +526,13 @@ readevents(struct spd *s, struct prof *p)
 			}
 		} else {
 			if (depth == 0 || s->stk[depth - 1] != (uint32_t)fr)
-				json_fail(s->j, "event: closing frame %lld "
+				xjson_fail(s->j, "event: closing frame %lld "
 				    "that is not the innermost open one", fr);
 			depth--;
 		}
 	}
 	if (depth > 0)
-		json_fail(s->j, "events: %zu frames left open", depth);
+		xjson_fail(s->j, "events: %zu frames left open", depth);
 }
 
 /*

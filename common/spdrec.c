@@ -54,7 +54,7 @@ sp_closebatch(struct prof *p)
 			memcpy(q, &p->bw, sizeof(p->bw));
 			q += sizeof(p->bw);
 		}
-		spill_write(p->recs, rec, (size_t)(q - rec));
+		xspill_write(p->recs, rec, (size_t)(q - rec));
 		p->recbytes += (uint64_t)(q - rec);
 	}
 	p->nrecs += p->blen;
@@ -100,7 +100,7 @@ sp_addsample(struct spd *s, struct prof *p, size_t id, double w, double t)
 		sp_closebatch(p);
 		if (p->starts == NULL)
 			p->starts = spill_new(SPILLMEM);
-		spill_write(p->starts, &t, sizeof(t));
+		xspill_write(p->starts, &t, sizeof(t));
 	}
 }
 
@@ -109,7 +109,7 @@ void
 sp_putseq(struct spd *s, struct spill *sp, const void *v, size_t n)
 {
 	if (s->wr.len + n > CHUNK) {
-		spill_write(sp, s->wr.buf, s->wr.len);
+		xspill_write(sp, s->wr.buf, s->wr.len);
 		s->wr.len = 0;
 	}
 	memcpy(s->wr.buf + s->wr.len, v, n);
@@ -120,7 +120,7 @@ sp_putseq(struct spd *s, struct spill *sp, const void *v, size_t n)
 void
 sp_endseq(struct spd *s, struct spill *sp)
 {
-	spill_write(sp, s->wr.buf, s->wr.len);
+	xspill_write(sp, s->wr.buf, s->wr.len);
 	s->wr.len = 0;
 }
 
@@ -135,7 +135,7 @@ sp_getseq(struct spd *s, struct spill *sp, void *v, size_t n)
 
 	if (s->rd.pos + n > s->rd.len) {
 		k = s->rd.left < CHUNK ? s->rd.left : CHUNK;
-		if (k == 0 || spill_read(sp, s->rd.buf, k) == -1)
+		if (k == 0 || xspill_read(sp, s->rd.buf, k) == -1)
 			return -1;
 		s->rd.left -= k;
 		s->rd.len = k;
@@ -150,7 +150,7 @@ sp_getseq(struct spd *s, struct spill *sp, void *v, size_t n)
 void
 sp_rewindseq(struct spd *s, struct spill *sp, uint64_t n, size_t size)
 {
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	s->rd.left = n * size;
 	s->rd.len = s->rd.pos = 0;
 }
@@ -205,7 +205,7 @@ sp_transit(struct spd *s, struct prof *p, enum pstate k)
 
 	if ((k == PS_EVENTS) != (p->state == PS_EVENTS) &&
 	    p->state != PS_NONE)
-		json_fail(s->j, "%s in a profile with %s", k == PS_EVENTS ?
+		xjson_fail(s->j, "%s in a profile with %s", k == PS_EVENTS ?
 		    "events" : k == PS_SAMPLES ? "samples" : "weights",
 		    k == PS_EVENTS ? "samples or weights" : "events");
 	if (k == PS_EVENTS) {
@@ -302,14 +302,14 @@ sp_shrink(struct spd *s, struct prof *p)
 	p->wts = NULL;
 	if (p->recs != NULL && p->recbytes <= SPILLMEM) {
 		p->crecs = xmalloc(p->recbytes);
-		spill_rewind(p->recs);
+		xspill_rewind(p->recs);
 		sp_xspill(p->recs, p->crecs, p->recbytes);
 		spill_free(p->recs);
 		p->recs = NULL;
 	}
 	if (p->starts != NULL && p->nrecs * sizeof(double) <= SPILLMEM) {
 		p->cstarts = xreallocarray(NULL, p->nrecs, sizeof(double));
-		spill_rewind(p->starts);
+		xspill_rewind(p->starts);
 		sp_xspill(p->starts, p->cstarts, p->nrecs * sizeof(double));
 		spill_free(p->starts);
 		p->starts = NULL;
@@ -490,7 +490,7 @@ sp_rewindrecs(struct spd *s, struct prof *p)
 		return;
 	}
 	if (p->recs != NULL)
-		spill_rewind(p->recs);
+		xspill_rewind(p->recs);
 	s->rr.left = p->recbytes;
 	s->rp = s->re = s->rr.buf;
 }

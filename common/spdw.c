@@ -254,13 +254,13 @@ spdw_putframes(const struct htab *h, const size_t *ids, size_t n)
 int
 spdw_xread(struct spill *sp, struct spdw_rec *h, struct spdw_ids *ids)
 {
-	if (spill_read(sp, h, sizeof(*h)) == -1)
+	if (xspill_read(sp, h, sizeof(*h)) == -1)
 		return 0;
 	if (h->nf > ids->cap) {
 		ids->cap = h->nf;
 		ids->id = xreallocarray(ids->id, ids->cap, sizeof(*ids->id));
 	}
-	if (h->nf > 0 && spill_read(sp, ids->id, h->nf * sizeof(*ids->id))
+	if (h->nf > 0 && xspill_read(sp, ids->id, h->nf * sizeof(*ids->id))
 	    == -1)
 		errx(1, "temporary file: short read");
 	return 1;
@@ -306,7 +306,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 	fputs(", \"samples\": [", stdout);
 	/* Each record's text, ", [1, 2]" or ", 0.01", is made once. */
 	buf_init(&tmp);
-	for (spill_rewind(sp); spdw_xread(sp, &h, ids); ) {
+	for (xspill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", [", 3);
 		for (i = 0; i < h.nf; i++) {
@@ -320,7 +320,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 		putn(&tmp, h.n, &sep);
 	}
 	oput("], \"weights\": [", 15);
-	for (sep = 0, spill_rewind(sp); spdw_xread(sp, &h, ids); ) {
+	for (sep = 0, xspill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", ", 2);
 		w = jsonw_floattext(h.w);
@@ -356,12 +356,12 @@ putrange(struct spill *sp, const struct spdw_thread *thr,
 	m = (hi - lo + per - 1) / per;
 	for (i = 0; i < m; i++)
 		part[i] = spill_new(PARTMEM);
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	while (spdw_xread(sp, &h, ids)) {
 		i = (thr[h.tid].rank - lo) / per;
-		spill_write(part[i], &h, sizeof(h));
+		xspill_write(part[i], &h, sizeof(h));
 		if (h.nf > 0)
-			spill_write(part[i], ids->id, h.nf * sizeof(*ids->id));
+			xspill_write(part[i], ids->id, h.nf * sizeof(*ids->id));
 	}
 	for (i = 0; i < m; i++) {
 		putrange(part[i], thr, order, lo + i * per,
@@ -605,7 +605,7 @@ flush(struct spdw_frames *f, struct spill *sp)
 	}
 	stkfix(&f->cur, f->pid);
 	stkfix(&f->prev, f->pid);
-	spill_write(sp, f->recs.data, f->recs.len);
+	xspill_write(sp, f->recs.data, f->recs.len);
 	buf_reset(&f->recs);
 	buf_reset(&f->keys);
 	f->npk = f->nfix = f->nrecs = 0;

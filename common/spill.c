@@ -2,7 +2,10 @@
  * spill.c: an append-only byte store read back once, front to back.
  * It keeps up to a limit in memory and spills the rest to a temporary
  * file made with mkstemp(3) in $TMPDIR and unlinked at once, so that
- * nothing is left behind even when the program is killed.
+ * nothing is left behind even when the program is killed.  The spill is
+ * memory kept on disk: a temporary file that cannot be made, written or
+ * read is fatal as running out of memory is (exit 1 with a message),
+ * hence xspill_write(), xspill_rewind() and xspill_read().
  */
 #include <err.h>
 #include <stdlib.h>
@@ -20,11 +23,11 @@ struct spill {
 	int	 reading;
 };
 
-static FILE	*tmpf(void);
+static FILE	*xtmpf(void);
 
 /* An anonymous temporary file in $TMPDIR (or /tmp). */
 static FILE *
-tmpf(void)
+xtmpf(void)
 {
 	const char *dir;
 	struct buf path;
@@ -56,7 +59,7 @@ spill_new(size_t lim)
 }
 
 void
-spill_write(struct spill *s, const void *p, size_t n)
+xspill_write(struct spill *s, const void *p, size_t n)
 {
 	size_t k;
 
@@ -70,7 +73,7 @@ spill_write(struct spill *s, const void *p, size_t n)
 		n -= k;
 		if (n == 0)
 			return;
-		s->fp = tmpf();
+		s->fp = xtmpf();
 	}
 	if (fwrite(p, 1, n, s->fp) != n)
 		err(1, "temporary file");
@@ -78,7 +81,7 @@ spill_write(struct spill *s, const void *p, size_t n)
 
 /* Switch from writing to reading from the start. */
 void
-spill_rewind(struct spill *s)
+xspill_rewind(struct spill *s)
 {
 	s->rpos = 0;
 	s->reading = 1;
@@ -90,7 +93,7 @@ spill_rewind(struct spill *s)
 }
 
 int
-spill_read(struct spill *s, void *p, size_t n)
+xspill_read(struct spill *s, void *p, size_t n)
 {
 	size_t k;
 

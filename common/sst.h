@@ -1,7 +1,7 @@
 /*
  * sst.h: the library every sst filter links (libsst.a).
  *
- * One module per concern: util.c (x-helpers, fshut), buf.c (growable
+ * One module per concern: util.c (x-helpers, xfshut), buf.c (growable
  * bytes), json.c (streaming JSON tokenizer), rec.c (the sst stream),
  * esc.c (field escaping), htab.c (interning hash table), sort.c (stable
  * sort), fmt.c (number formatting and Python-compatible sums),
@@ -46,12 +46,12 @@ char	*xstrdup(const char *);
 void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);
 int	 xopen(const char *);
-void	 fshut(FILE *, const char *);
+void	 xfshut(FILE *, const char *);
 #define BIGWRITE	(32 * 1024)
 void	 xfwrite(const void *, size_t, FILE *, const char *);
 void	 sst_init(void);
 /* Usage text: with help to stdout and exit 0, else to stderr, exit 2. */
-__dead void sst_usage(int, const char *);
+__dead void xusage(int, const char *);
 /* Call usage(1) when "--help" comes before any "--" in argv. */
 void	 sst_longhelp(int, char *[], void (*)(int));
 
@@ -70,12 +70,21 @@ void	 buf_addc(struct buf *, int);
 void	 buf_adds(struct buf *, const char *);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
+void	 buf_vprintf(struct buf *, const char *, va_list)
+	    __attribute__((__format__(__printf__, 2, 0)));
 
 /* lines.c: read lines from a file descriptor through a large buffer */
 struct lines;
 struct lines *lines_open(int, const char *);
-/* Returns a pointer to the next line without its newline, or NULL at EOF. */
+/*
+ * Returns a pointer to the next line without its newline, or NULL at
+ * the end or on an error (a line too long, a NUL byte, a failed read):
+ * then lines_error() is its message "NAME:LINE: what", else NULL.
+ */
 char	*lines_next(struct lines *, size_t *);
+const char *lines_error(const struct lines *);
+/* lines_next(), exiting 1 with the message ("prog: " before it). */
+char	*xlines_next(struct lines *, size_t *);
 unsigned long long lines_lineno(const struct lines *);
 const char *lines_name(const struct lines *);
 /* The first bytes read (up to INPUT_HEADMAX), for sniff() in input.h. */
@@ -164,8 +173,18 @@ void	 json_kick(struct json *);
 const char *json_head(const struct json *, size_t *);
 /* Message for the last JT_ERROR. */
 const char *json_errmsg(const struct json *);
+/*
+ * The member keys of an object, for the document readers.  json_key():
+ * the next token, and when it is a JT_KEY its text into k (size bytes;
+ * a key of size bytes or more, or one holding a NUL, reads as "" and so
+ * matches nothing), else k is "": JT_OBJ_END at the end of the object,
+ * JT_ERROR on an error (json_errmsg()).  json_member(): json_key(), and
+ * after a key the first token of its value instead (or JT_ERROR).
+ */
+enum json_tok json_key(struct json *, char *, size_t);
+enum json_tok json_member(struct json *, char *, size_t);
 /* Report "prog: NAME:LINE:COL: message" and exit 1. */
-__dead void json_fail(struct json *, const char *, ...)
+__dead void xjson_fail(struct json *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 /* Total bytes consumed so far (for progress). */
 unsigned long long json_consumed(const struct json *);
@@ -265,11 +284,28 @@ struct sst_frames {
 struct sst_reader;
 struct sst_reader *rec_open(int, const char *);
 /*
- * 1: a record was read; 0: end of input.  Malformed input exits 1, and
- * when the first line is no record but the input looks like another
- * format (input.h's sniff()), the message names the program to use.
+ * A reader of the file path (NULL or "-": standard input), which
+ * rec_close() closes; NULL with "PATH: why" in msg if it cannot be
+ * opened.
+ */
+struct sst_reader *rec_openfile(const char *, char *, size_t);
+/*
+ * 1: a record was read; 0: end of input; -1 on malformed input (or one
+ * of lines_next()'s errors), and then rec_error() is the message
+ * "NAME:LINE: what".  When the first line is no record but the input
+ * looks like another format (input.h's sniff()), the message names the
+ * program to use.  An error ends the input: 0 from then on.
  */
 int	 rec_read(struct sst_reader *, struct sst_rec *);
+const char *rec_error(const struct sst_reader *);
+/*
+ * An error of the program's about the last record: rec_error() becomes
+ * "NAME:LINE: " and the message, and the input ends; returns -1.
+ */
+int	 rec_seterror(struct sst_reader *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+/* rec_read(), exiting 1 with the message ("prog: " before it). */
+int	 xrec_read(struct sst_reader *, struct sst_rec *);
 void	 rec_close(struct sst_reader *);
 /* The line of the last record read, as it is (no newline). */
 const char *rec_line(const struct sst_reader *, size_t *);
@@ -307,7 +343,7 @@ int	 rec_tail(const char *, size_t, struct sst_rec *, const char **);
  */
 void	 rec_oneunit(struct sst_reader *, int *);
 /* Report "prog: NAME:LINE: message" about the last record; exit 1. */
-__dead void rec_fail(struct sst_reader *, const char *, ...)
+__dead void xrec_fail(struct sst_reader *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 /* Number of frames in a stack/locs field, and the last one. */
 size_t	 rec_nframes(const char *, size_t);
@@ -370,13 +406,16 @@ double	 fmt_pysum(double, double, uint64_t);
 int	 fmt_strtod(const char *, size_t, double *);
 int	 fmt_strtou64(const char *, size_t, uint64_t *);
 
-/* spill.c: append-only byte store that spills to an unlinked temp file */
+/*
+ * spill.c: append-only byte store that spills to an unlinked temp file;
+ * a failure of that file exits 1 (out of memory of a kind).
+ */
 struct spill;
 struct spill *spill_new(size_t);
-void	 spill_write(struct spill *, const void *, size_t);
-void	 spill_rewind(struct spill *);
+void	 xspill_write(struct spill *, const void *, size_t);
+void	 xspill_rewind(struct spill *);
 /* Read exactly n bytes; returns 0 on success, -1 at end. */
-int	 spill_read(struct spill *, void *, size_t);
+int	 xspill_read(struct spill *, void *, size_t);
 void	 spill_clear(struct spill *);
 void	 spill_free(struct spill *);
 
@@ -393,7 +432,7 @@ typedef void (*spd_text)(const char *, size_t, size_t, void *);
  * read past the first token, else the SPD_* keys the object has; or
  * SPD_ERROR with a message in err[0..errlen) (profiles but no frames,
  * no mutex).  Malformed input met while reading exits 1 with a located
- * message (json_fail()), as does a failure of the temporary files.
+ * message (xjson_fail()), as does a failure of the temporary files.
  */
 #define SPD_NOTJSON	0x01
 #define SPD_NOTOBJ	0x02
@@ -459,9 +498,11 @@ void	 tally_sortw(size_t *, size_t, const double *);
 /*
  * Read the stream path (NULL or "-": standard input) into totals keyed
  * "name TAB location" of each leaf, escaped; add every sample to *total.
- * Records must have one unit, t->unit; an overflow stops with an error.
+ * Records must have one unit, t->unit.  0, or -1 with the message
+ * ("PATH: why", or "NAME:LINE: what" as rec_error()) in err: a file that
+ * cannot be opened, malformed input, an overflow.
  */
-void	 tally_leaves(struct tally *, double *, const char *);
+int	 tally_leaves(struct tally *, double *, const char *, struct buf *);
 /* --- end tally.c --- */
 
 /* --- chain.c: chain rows (sst-callers, sst-callees, sst-stacks) --- */
@@ -517,8 +558,8 @@ struct chainset {
 /*
  * Add the rows of path (NULL or "-": stdin): 0 ok; -1 on a bad row or
  * a row of another unit than the first, with "file:line: what" in the
- * buffer (the rows before it kept).  A file that cannot be opened
- * exits 1 (xopen()).
+ * buffer (the rows before it kept); a file that cannot be opened is
+ * "PATH: why", one that cannot be read lines_error()'s message.
  */
 int	 chainset_read(struct chainset *, const char *, char *, size_t);
 void	 chainset_free(struct chainset *);
@@ -748,13 +789,18 @@ struct catmap {
 void	 catmap_init(struct catmap *);
 /*
  * Add the categories of a JSON object of lists of function names, text
- * js[0..len) called name in messages; if it is not one, exit 1.  The
- * last list of a category wins, but the category keeps its first place;
- * a function belongs to the last category that lists it.
+ * js[0..len) called name in messages: 0, or -1 if it is not one, with
+ * the message "NAME: what" in err[0..errlen).  The last list of a
+ * category wins, but the category keeps its first place; a function
+ * belongs to the last category that lists it.
  */
-void	 catmap_xload(struct catmap *, const char *, size_t, const char *);
-/* The same with the text of the file path. */
-void	 catmap_xloadfile(struct catmap *, const char *);
+int	 catmap_load(struct catmap *, const char *, size_t, const char *,
+	    char *, size_t);
+/*
+ * The same with the text of the file path ("-": standard input); a file
+ * that cannot be read is "PATH: strerror".
+ */
+int	 catmap_loadfile(struct catmap *, const char *, char *, size_t);
 void	 catmap_free(struct catmap *);
 /* --- end catmap.c --- */
 

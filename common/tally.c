@@ -122,10 +122,11 @@ tally_sort(const struct tally *t)
 	return ix;
 }
 
-void
-tally_leaves(struct tally *t, double *total, const char *path)
+int
+tally_leaves(struct tally *t, double *total, const char *path,
+    struct buf *err)
 {
-	tally_leaveskind(t, total, path, NULL);
+	return tally_leaveskind(t, total, path, NULL, err);
 }
 
 /*
@@ -133,25 +134,34 @@ tally_leaves(struct tally *t, double *total, const char *path)
  * last frame's name and location entry, and every sample to *total;
  * note the kind of the stream in *k unless k is NULL.
  */
-void
+int
 tally_leaveskind(struct tally *t, double *total, const char *path,
-    struct kind *k)
+    struct kind *k, struct buf *err)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
 	struct buf key;
 	const char *p, *loc;
+	char msg[512];
 	size_t n, ln;
-	int fd;
+	int rc;
 
+	if ((rd = rec_openfile(path, msg, sizeof(msg))) == NULL) {
+		if (err != NULL) {
+			buf_reset(err);
+			buf_adds(err, msg);
+		}
+		return -1;
+	}
 	buf_init(&key);
-	fd = xopen(path);
-	rd = rec_open(fd, path);
 	rec_oneunit(rd, &t->unit);
 	rec_nostacks(rd);
-	while (rec_read(rd, &r)) {
-		if (isinf(*total = rec_addw(*total, &r)))
-			rec_fail(rd, "the total weight overflows to infinity");
+	while ((rc = rec_read(rd, &r)) == 1) {
+		if (isinf(*total = rec_addw(*total, &r))) {
+			rc = rec_seterror(rd, "the total weight overflows to "
+			    "infinity");
+			break;
+		}
 		if (k != NULL)
 			kind_add(k, &r);
 		if (r.samples == 0 ||
@@ -162,12 +172,17 @@ tally_leaveskind(struct tally *t, double *total, const char *path,
 		buf_addc(&key, '\t');
 		buf_add(&key, loc, ln);
 		tally_add(t, key.data, key.len, &r);
-		if (t->over != NULL)
-			rec_fail(rd, "leaf %.*s: %s", (int)strcspn(key.data,
-			    "\t"), key.data, t->over);
+		if (t->over != NULL) {
+			rc = rec_seterror(rd, "leaf %.*s: %s",
+			    (int)strcspn(key.data, "\t"), key.data, t->over);
+			break;
+		}
+	}
+	if (rc == -1 && err != NULL) {
+		buf_reset(err);
+		buf_adds(err, rec_error(rd));
 	}
 	rec_close(rd);
-	if (fd != STDIN_FILENO)
-		close(fd);
 	buf_free(&key);
+	return rc;
 }

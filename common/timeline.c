@@ -15,7 +15,6 @@
  * merged into blocks of up to TL_BLOCK pixels, so that a row holds at
  * most about two marks a pixel whatever the number of records.
  */
-#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,15 +98,15 @@ tl_free(struct timeline *t)
 	free(t);
 }
 
-void
-tl_add(struct timeline *t, const struct sst_rec *r)
+int
+tl_add(struct timeline *t, const struct sst_rec *r, const char **why)
 {
 	struct ev *e;
 	size_t key, th;
 	int isnew;
 
 	if (r->stacklen == 0 || r->samples == 0)
-		return;
+		return 0;
 	if (t->nev == t->capev)
 		t->ev = xgrow(t->ev, &t->capev, t->nev + 1, 1024,
 		    sizeof(*t->ev));
@@ -117,8 +116,10 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 	buf_add(&t->kb, r->locs, r->locslen);
 	key = ht_intern(t->keys, t->kb.data, t->kb.len, &isnew);
 	th = ht_intern(t->threads, r->thread, r->threadlen, NULL);
-	if (key >= UINT32_MAX || th >= UINT32_MAX)
-		errx(1, "too many stacks or threads to draw");
+	if (key >= UINT32_MAX || th >= UINT32_MAX) {
+		*why = "too many stacks or threads to draw";
+		return -1;
+	}
 	if (isnew) {
 		if (key == t->capkeys)
 			t->stacklen = xgrow(t->stacklen, &t->capkeys, key + 1,
@@ -133,6 +134,7 @@ tl_add(struct timeline *t, const struct sst_rec *r)
 	e->key = (uint32_t)key;
 	e->thread = (uint32_t)th;
 	t->settled = 0;
+	return 0;
 }
 
 size_t

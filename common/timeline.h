@@ -52,9 +52,11 @@ void	 tl_free(struct timeline *);
  * Add a record that has a start: it covers [start, start + weight)
  * with each frame of its stack (a negative weight counts as 0), and
  * with the frames of its own stack the records it encloses too.
- * Records with no samples or no frames are left out.
+ * Records with no samples or no frames are left out.  0, or -1 with
+ * the message in *why when there are too many stacks or threads (more
+ * than UINT32_MAX - 1) to draw.
  */
-void	 tl_add(struct timeline *, const struct sst_rec *);
+int	 tl_add(struct timeline *, const struct sst_rec *, const char **);
 /* How many records were added. */
 size_t	 tl_count(const struct timeline *);
 /*

@@ -88,7 +88,7 @@ static struct trace *newtrace(struct json *, const struct trace_opt *,
 
 /*
  * Write the message into t->err, at the last token's position as
- * json_fail() says it when at.
+ * xjson_fail() says it when at.
  */
 static void
 vfail(struct trace *t, int at, const char *fmt, va_list ap)
@@ -216,7 +216,7 @@ addflow(struct trace *t, uint32_t id, int64_t ts, int64_t fid)
 	memcpy(k, &id, 4);
 	memcpy(k + 4, &ts, 8);
 	memcpy(k + 12, &fid, 8);
-	spill_write(t->flowsp, k, sizeof(k));
+	xspill_write(t->flowsp, k, sizeof(k));
 }
 
 /* The table of the flow events, from the spill. */
@@ -227,8 +227,8 @@ tr_flowtable(struct trace *t)
 	size_t c;
 
 	t->flows = ht_new();
-	spill_rewind(t->flowsp);
-	while (spill_read(t->flowsp, k, sizeof(k)) == 0) {
+	xspill_rewind(t->flowsp);
+	while (xspill_read(t->flowsp, k, sizeof(k)) == 0) {
 		c = ht_intern(t->flows, k, 12, NULL);
 		if (c >= t->flowcap)
 			t->flowv = xgrow(t->flowv, &t->flowcap, c + 1, 256,

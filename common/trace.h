@@ -39,7 +39,7 @@ struct trace_stats {
  * starting with prefix (NULL: none); add to *st.  0, or -1 with nothing
  * written and a message in err[0..errlen): malformed input, or a
  * document that is not a trace, with its position ("NAME:LINE:COL:
- * what", as json_fail() says it), or a limit passed.
+ * what", as xjson_fail() says it), or a limit passed.
  */
 int	 trace_convert(struct json *, const struct trace_opt *,
 	    const char *, FILE *, struct trace_stats *, char *, size_t);

@@ -166,8 +166,8 @@ tr_flush(struct trace *t, uint32_t id, int64_t ts)
 	/* A block: the thread, the count, the spans. */
 	hd[0] = id;
 	hd[1] = (uint32_t)k;
-	spill_write(t->spill, hd, sizeof(hd));
-	spill_write(t->spill, th->sp, k * sizeof(*th->sp));
+	xspill_write(t->spill, hd, sizeof(hd));
+	xspill_write(t->spill, th->sp, k * sizeof(*th->sp));
 	memmove(th->sp, th->sp + k, (th->n - k) * sizeof(*th->sp));
 	th->n -= k;
 	th->state = TH_FLUSHED;
@@ -208,11 +208,11 @@ tr_readback(struct trace *t)
 	struct nest_span sp;
 	uint32_t hd[2], i;
 
-	spill_rewind(t->spill);
-	while (spill_read(t->spill, hd, sizeof(hd)) == 0) {
+	xspill_rewind(t->spill);
+	while (xspill_read(t->spill, hd, sizeof(hd)) == 0) {
 		th = &t->th[hd[0]];
 		for (i = 0; i < hd[1]; i++) {
-			if (spill_read(t->spill, &sp, sizeof(sp)) == -1)
+			if (xspill_read(t->spill, &sp, sizeof(sp)) == -1)
 				tr_failx(t, "spill: short read");
 			if (th->state != TH_TAINTED)
 				continue;

@@ -1,5 +1,5 @@
 /*
- * util.c: allocation and I/O helpers that exit on failure, and fshut(),
+ * util.c: allocation and I/O helpers that exit on failure, and xfshut(),
  * which flushes and checks an output stream before exit.
  */
 #include <sys/mman.h>
@@ -247,7 +247,7 @@ xopen(const char *path)
 
 /* Exit on a failed write to name: quietly (0) for a closed pipe. */
 static __dead void
-wfail(const char *name)
+xwfail(const char *name)
 {
 	if (errno == EPIPE)
 		exit(0);
@@ -256,14 +256,14 @@ wfail(const char *name)
 
 /* Flush fp and exit 1 with a message if anything written to it failed. */
 void
-fshut(FILE *fp, const char *name)
+xfshut(FILE *fp, const char *name)
 {
 	if (fflush(fp) == EOF || ferror(fp))
-		wfail(name);
+		xwfail(name);
 }
 
 /*
- * Write n bytes of p to fp (named name), exiting as fshut() does on
+ * Write n bytes of p to fp (named name), exiting as xfshut() does on
  * failure.  A block of BIGWRITE bytes or more goes straight to fp's
  * descriptor, after what fp holds, rather than through fp's buffer,
  * which would copy most of it.
@@ -276,15 +276,15 @@ xfwrite(const void *p, size_t n, FILE *fp, const char *name)
 
 	if (n < BIGWRITE) {
 		if (fwrite(p, 1, n, fp) != n)
-			fshut(fp, name);
+			xfshut(fp, name);
 		return;
 	}
-	fshut(fp, name);
+	xfshut(fp, name);
 	while (n > 0) {
 		if ((k = write(fileno(fp), q, n)) == -1) {
 			if (errno == EINTR)
 				continue;
-			wfail(name);
+			xwfail(name);
 		}
 		q += k;
 		n -= (size_t)k;
@@ -309,11 +309,11 @@ sst_init(void)
  * status 0, else on standard error with status 2.
  */
 void
-sst_usage(int help, const char *u)
+xusage(int help, const char *u)
 {
 	if (help) {
 		fputs(u, stdout);
-		fshut(stdout, "stdout");
+		xfshut(stdout, "stdout");
 		exit(0);
 	}
 	fputs(u, stderr);

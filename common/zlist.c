@@ -13,9 +13,15 @@
  * and never copied: the kept keys are most of the memory that spd.c
  * touches first, and a page first touched is a fault, dear in a
  * virtual machine.
+ *
+ * A list fails only as memory does: a lock or a thread that cannot be
+ * made, a zstd context in memory of the size zstd asked for, or a block
+ * this list compressed itself that does not come back.  Those exit 1 as
+ * xmalloc() does (xzfail()); no input makes them.
  */
 #include <err.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +124,8 @@ struct zpool {
 	struct zchunk	*free;		/* emptied, kept for reuse, or NULL */
 };
 
+static __dead void xzfail(const char *, ...)
+		    __attribute__((__format__(__printf__, 1, 2)));
 static ZSTD_compressionParameters cparams(size_t);
 static void	 zwait(struct zlist *);
 static void	 keep(struct zpool *, const char *, size_t, struct zblock *);
@@ -131,6 +139,19 @@ static void	 unspare(struct zlist *);
 static void	 swapread(struct zlist *, struct zpool *);
 static void	 unread(struct zlist *);
 
+/* A failure of the machine or of zstd (see above): exit 1. */
+static __dead void
+xzfail(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[256];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errx(1, "%s", msg);
+}
+
 struct zpool *
 zp_new(void)
 {
@@ -140,7 +161,7 @@ zp_new(void)
 	buf_init(&p->dec);
 	buf_init(&p->join);
 	if (pthread_mutex_init(&p->mu, NULL) != 0)
-		errx(1, "zlist: cannot make a lock");
+		xzfail("zlist: cannot make a lock");
 	return p;
 }
 
@@ -271,7 +292,7 @@ zl_new(struct zpool *pool)
 	l->donetail = &l->done;
 	if (pthread_mutex_init(&l->mu, NULL) != 0 ||
 	    pthread_cond_init(&l->cv, NULL) != 0)
-		errx(1, "zlist: cannot make a lock");
+		xzfail("zlist: cannot make a lock");
 	return l;
 }
 
@@ -367,7 +388,7 @@ collect(struct zlist *l)
 	for (; q != NULL; q = next) {
 		next = q->next;
 		if (ZSTD_isError(q->len))
-			errx(1, "zstd: %s", ZSTD_getErrorName(q->len));
+			xzfail("zstd: %s", ZSTD_getErrorName(q->len));
 		if (l->nblk == l->blkcap)
 			l->blk = xgrow(l->blk, &l->blkcap, l->nblk + 1, 64,
 			    sizeof(*l->blk));
@@ -546,7 +567,7 @@ context(struct zlist *l, size_t n)
 		l->ccmem = xmalloc(need);
 	l->ccsize = need;
 	if ((l->cc = ZSTD_initStaticCCtx(l->ccmem, need)) == NULL)
-		errx(1, "ZSTD_initStaticCCtx failed");
+		xzfail("ZSTD_initStaticCCtx failed");
 }
 
 void
@@ -594,7 +615,7 @@ zl_flush(struct zlist *l)
 		pthread_join(l->th, NULL);
 	l->running = 1;
 	if (pthread_create(&l->th, NULL, worker, l) != 0)
-		errx(1, "zlist: cannot start a thread");
+		xzfail("zlist: cannot start a thread");
 	l->joinable = 1;
 }
 
@@ -655,7 +676,7 @@ load(struct zlist *l, size_t b)
 			l->dcmem = xmalloc(ZSTD_estimateDCtxSize());
 		if ((l->dc = ZSTD_initStaticDCtx(l->dcmem,
 		    ZSTD_estimateDCtxSize())) == NULL)
-			errx(1, "ZSTD_initStaticDCtx failed");
+			xzfail("ZSTD_initStaticDCtx failed");
 	}
 	if (x->ch2 != NULL) {
 		buf_reset(&l->join);
@@ -667,7 +688,7 @@ load(struct zlist *l, size_t b)
 	buf_grow(&l->dec, x->rawlen);
 	r = ZSTD_decompressDCtx(l->dc, l->dec.data, x->rawlen, z, x->len);
 	if (ZSTD_isError(r) || r != x->rawlen)
-		errx(1, "zstd: a block of %zu bytes came back as %zu",
+		xzfail("zstd: a block of %zu bytes came back as %zu",
 		    x->rawlen, r);
 	l->dec.len = r;
 	n = (b + 1 < l->nblk ? l->blk[b + 1].first : l->n) - x->first;
@@ -680,7 +701,7 @@ load(struct zlist *l, size_t b)
 	for (i = 0; i < n; i++) {
 		p = varint_get(p, e, &len);
 		if (len > (uint64_t)(e - p))
-			errx(1, "zlist: a string runs past its block");
+			xzfail("zlist: a string runs past its block");
 		l->doff[2 * i] = (size_t)(p - (const unsigned char *)
 		    l->dec.data);
 		l->doff[2 * i + 1] = (size_t)len;
@@ -695,7 +716,7 @@ zl_get(struct zlist *l, size_t i, size_t *len)
 	size_t lo, hi, mid, k;
 
 	if (i >= l->n)
-		errx(1, "zl_get: string %zu of %zu", i, l->n);
+		xzfail("zl_get: string %zu of %zu", i, l->n);
 	if (i >= l->rawfirst)
 		zl_flush(l);
 	if (l->joinable)

@@ -148,7 +148,7 @@ readfile(struct conv *c, const char *path)
 	if (c->nfiles > 1)
 		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
 	c->nread = c->nbad = c->ntext = 0;
-	while ((s = lines_next(l, &n)) != NULL) {
+	while ((s = xlines_next(l, &n)) != NULL) {
 		progress_poll(pr, bytes += n + 1);
 		for (e = s + n;; s = cr + 1) {
 			cr = memchr(s, '\r', (size_t)(e - s));
@@ -211,12 +211,12 @@ report(struct conv *c, const char *unit)
 		warnx("%s %s, median weight %s, unit %s", n, l, w, unit);
 }
 
-static __dead void
-usage(int status)
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
+usage(int help)
 {
-	fprintf(status ? stderr : stdout, "usage: collapsed2sst [-hPpsV] "
-	    "[-F lines] [-f freq] [-L thread] [-u unit] [file ...]\n");
-	exit(status);
+	xusage(help, "usage: collapsed2sst [-hPpsV] [-F lines] [-f freq] "
+	    "[-L thread] [-u unit] [file ...]\n");
 }
 
 int
@@ -232,9 +232,7 @@ main(int argc, char *argv[])
 	sst_init();
 	memset(&c, 0, sizeof(c));
 	c.progress = -1;
-	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
-		if (strcmp(argv[ch], "--help") == 0)
-			usage(0);
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "F:f:hL:Ppsu:V")) != -1) {
 		switch (ch) {
 		case 'F':
@@ -248,7 +246,7 @@ main(int argc, char *argv[])
 				errx(2, "-f: %s: %s", errstr, optarg);
 			break;
 		case 'h':
-			usage(0);
+			usage(1);
 		case 'L':
 			c.tname = optarg;
 			break;
@@ -268,7 +266,7 @@ main(int argc, char *argv[])
 			c.vflag = 1;
 			break;
 		default:
-			usage(2);
+			usage(0);
 		}
 	}
 	argc -= optind;
@@ -312,7 +310,7 @@ main(int argc, char *argv[])
 	foldrec_free(c.recs);
 	buf_free(&c.thread);
 	buf_free(&c.stack);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	if (c.vflag)
 		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
 	free(c.med.m);

@@ -33,7 +33,7 @@ static __dead void usage(int);
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
+	xusage(help, "usage: cpuprofile2sst [-HPps] [-L label] [file ...]\n");
 }
 
 static void
@@ -144,6 +144,6 @@ main(int argc, char *argv[])
 	}
 	label_each(argc - optind, argv + optind, label, force, s, &run,
 	    convert);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

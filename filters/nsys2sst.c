@@ -42,7 +42,7 @@ static void	convert(const char *, const char *, int, int,
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: nsys2sst [-HPps] [-L label] [file.sqlite ...]\n");
+	xusage(help, "usage: nsys2sst [-HPps] [-L label] [file.sqlite ...]\n");
 }
 
 /* Write a record to the stream arg. */
@@ -181,6 +181,6 @@ main(int argc, char *argv[])
 	}
 	label_each(argc - optind, argv + optind, label, force, s, &run,
 	    convert);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

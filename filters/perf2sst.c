@@ -123,7 +123,7 @@ readfile(struct conv *c, const char *path)
 	if (c->nfiles > 1)
 		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
 	perfscan_start(c->scan);
-	while ((s = lines_next(l, &len)) != NULL) {
+	while ((s = xlines_next(l, &len)) != NULL) {
 		c->lineno++;
 		progress_poll(pr, bytes += len + 1);
 		if ((r = perfscan_line(c->scan, s, len)) & PERFSCAN_BINARY)
@@ -148,12 +148,11 @@ readfile(struct conv *c, const char *path)
 		nosample(c, k);
 }
 
-static __dead void
-usage(int status)
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
+usage(int help)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: perf2sst [-hPps] [-F view] [file ...]\n");
-	exit(status);
+	xusage(help, "usage: perf2sst [-hPps] [-F view] [file ...]\n");
 }
 
 int
@@ -167,9 +166,7 @@ main(int argc, char *argv[])
 	sst_init();
 	memset(&c, 0, sizeof(c));
 	c.progress = -1;
-	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--help") == 0)
-			usage(0);
+	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "F:hPps")) != -1) {
 		switch (ch) {
 		case 'F':
@@ -177,7 +174,7 @@ main(int argc, char *argv[])
 				errx(2, "-F: unknown view: %s", bad);
 			break;
 		case 'h':
-			usage(0);
+			usage(1);
 		case 'P':
 			c.progress = 0;
 			break;
@@ -188,7 +185,7 @@ main(int argc, char *argv[])
 			sflag = 1;
 			break;
 		default:
-			usage(2);
+			usage(0);
 		}
 	}
 	argc -= optind;
@@ -205,7 +202,7 @@ main(int argc, char *argv[])
 		readfile(&c, argv[i]);
 	}
 	perfscan_put(c.scan);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	perfscan_free(c.scan);
 	return 0;
 }

@@ -97,7 +97,7 @@ convert(const char *path, const char *x)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: pprof2sst [-h] [-X index] [file ...]\n");
+	xusage(help, "usage: pprof2sst [-h] [-X index] [file ...]\n");
 }
 
 int
@@ -125,6 +125,6 @@ main(int argc, char *argv[])
 		convert(NULL, x);
 	for (i = 0; i < argc; i++)
 		convert(argv[i], x);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -51,7 +51,7 @@ struct table {
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-bars [-B columns] [--title text] "
+	xusage(help, "usage: sst-bars [-B columns] [--title text] "
 	    "[file]\n");
 }
 
@@ -318,7 +318,7 @@ main(int argc, char *argv[])
 	path = argc == 1 ? argv[0] : "-";
 	fd = xopen(path);
 	l = lines_open(fd, path);
-	while ((line = lines_next(l, &len)) != NULL) {
+	while ((line = xlines_next(l, &len)) != NULL) {
 		if (t.ncols == 0)
 			header(&t, l, line, len);
 		else
@@ -329,6 +329,6 @@ main(int argc, char *argv[])
 		    "with a header row, as sst-gpu writes", lines_name(l));
 	draw(&t, title);
 	lines_close(l);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -37,7 +37,7 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &unit);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		chains_kind(c, &r);
 		if (r.samples == 0)
 			continue;
@@ -55,7 +55,7 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 			    f->n - (size_t)-depth : pos;
 		chain = frames_span(f, r.stack, pos, b, &len);
 		if (chains_add(c, "", 0, chain, len, &r) == -1)
-			rec_fail(rd, "a callee chain: %s", chains_over(c));
+			xrec_fail(rd, "a callee chain: %s", chains_over(c));
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -65,7 +65,7 @@ readfile(struct chains *c, struct frames *f, const struct buf *name,
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-callees [-h] [-d depth] name [file ...]\n");
+	xusage(help, "usage: sst-callees [-h] [-d depth] name [file ...]\n");
 }
 
 int
@@ -111,6 +111,6 @@ main(int argc, char *argv[])
 	chains_free(c);
 	frames_free(&f);
 	buf_free(&name);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -70,7 +70,7 @@ readfile(struct chains *c, struct frames *f, struct opts *o,
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &o->unit);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		chains_kind(c, &r);
 		if (r.samples == 0)
 			continue;
@@ -91,7 +91,7 @@ readfile(struct chains *c, struct frames *f, struct opts *o,
 		r.threadlen = plainname(r.thread, r.threadlen, &name);
 		if (chains_add(c, name.data, o->allthreads ? 0 : r.threadlen,
 		    chain, len, &r) == -1)
-			rec_fail(rd, "a caller chain: %s", chains_over(c));
+			xrec_fail(rd, "a caller chain: %s", chains_over(c));
 	}
 	rec_close(rd);
 	buf_free(&name);
@@ -102,7 +102,7 @@ readfile(struct chains *c, struct frames *f, struct opts *o,
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-callers [-hOT] [-d depth] name [file ...]\n");
 }
 
@@ -159,6 +159,6 @@ main(int argc, char *argv[])
 	chains_free(c);
 	frames_free(&f);
 	buf_free(&name);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -151,7 +151,7 @@ putrows(const struct cats *c, double total, enum sst_unit u, int raw)
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-categories [-hr] [-c catfile] [file ...]\n");
 }
 
@@ -161,8 +161,10 @@ main(int argc, char *argv[])
 	struct cats c;
 	struct leaves lv;
 	const char *catfile = NULL;
+	struct buf err;
+	char msg[8192];
 	size_t k;
-	int ch, i, rflag = 0;
+	int ch, i, rc, rflag = 0;
 
 	sst_init();
 	sst_longhelp(argc, argv, usage);
@@ -186,16 +188,21 @@ main(int argc, char *argv[])
 	memset(&c, 0, sizeof(c));
 	catmap_init(&c.map);
 	if (catfile != NULL)
-		catmap_xloadfile(&c.map, catfile);
+		rc = catmap_loadfile(&c.map, catfile, msg, sizeof(msg));
 	else
-		catmap_xload(&c.map, defcats, sizeof(defcats) - 1,
-		    "defaults");
+		rc = catmap_load(&c.map, defcats, sizeof(defcats) - 1,
+		    "defaults", msg, sizeof(msg));
+	if (rc == -1)
+		errx(1, "%s", msg);
 	memset(&lv, 0, sizeof(lv));
 	tally_init(&lv.tally);
-	if (argc == 0)
-		tally_leaves(&lv.tally, &lv.total, NULL);
+	buf_init(&err);
+	if (argc == 0 && tally_leaves(&lv.tally, &lv.total, NULL, &err) == -1)
+		errx(1, "%s", err.data);
 	for (i = 0; i < argc; i++)
-		tally_leaves(&lv.tally, &lv.total, argv[i]);
+		if (tally_leaves(&lv.tally, &lv.total, argv[i], &err) == -1)
+			errx(1, "%s", err.data);
+	buf_free(&err);
 	categorize(&c, &lv);
 	putrows(&c, lv.total, lv.tally.unit < 0 ? U_SECONDS :
 	    (enum sst_unit)lv.tally.unit, rflag);
@@ -207,6 +214,6 @@ main(int argc, char *argv[])
 	free(c.c);
 	free(c.rows);
 	free(c.w);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -267,7 +267,7 @@ usage(int help)
 	fprintf(help ? stdout : stderr, "usage: sst-diff [-N] [-F folded] "
 	    "[-k leaf|inclusive] [--fail-above pct] a b\n");
 	if (help)
-		fshut(stdout, "stdout");
+		xfshut(stdout, "stdout");
 	exit(help ? 0 : 2);
 }
 
@@ -337,7 +337,7 @@ main(int argc, char *argv[])
 		putfolded(&d);
 	else
 		puttable(&d, ix, n);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	free(ix);
 	free(d.delta);
 	ht_free(d.names);

@@ -294,7 +294,7 @@ main(int argc, char *argv[])
 	putlegend(&d);
 	putnodes(&d);
 	printf("}\n");
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	free(d.trank);
 	dg_free(&d.dg);
 	cg_free(&d.cg);

@@ -236,7 +236,7 @@ draw(struct fg *f, const char *title)
 	header(f, title);
 	flame_walk(&f->t, PAD, f->cg.total, f->span, f->minwidth, frame, f);
 	fputs("</g>\n</svg>\n", stdout);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 }
 
 int

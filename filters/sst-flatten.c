@@ -35,14 +35,11 @@ static void	refuse(struct json *, unsigned);
 static void	flatten(const char *, int, int, struct cpw *);
 static __dead void usage(int);
 
-static __dead void
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr,
-	    "usage: %s [-hPpsz] [-k key] [file ...]\n", getprogname());
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	xusage(help, "usage: sst-flatten [-hPpsz] [-k key] [file ...]\n");
 }
 
 /* -z: write record r in compact form. */
@@ -51,7 +48,8 @@ emit(const struct sst_rec *r, void *arg)
 {
 	struct out *o = arg;
 
-	cpw_write(o->cw, r);
+	if (cpw_write(o->cw, r) == -1)
+		errx(1, "%s", cpw_error(o->cw));
 	o->n++;
 }
 
@@ -96,9 +94,9 @@ refuse(struct json *j, unsigned seen)
 	says = k != SN_SPEEDSCOPE && sniff_reader(k) != NULL ?
 	    sniff_says(k, msg, sizeof(msg)) : NULL;
 	if (says == NULL && seen & SPD_NOTJSON)
-		json_fail(j, "%s", json_errmsg(j));
+		xjson_fail(j, "%s", json_errmsg(j));
 	if (says == NULL && seen & SPD_NOTOBJ)
-		json_fail(j, "expected a speedscope JSON object");
+		xjson_fail(j, "expected a speedscope JSON object");
 	/* Stop the reader (json_close joins its thread) before exiting. */
 	json_close(j);
 	if (says != NULL)
@@ -186,6 +184,6 @@ main(int argc, char *argv[])
 	for (; argc > 0; argc--, argv++)
 		flatten(*argv, flags, progress, cw);
 	cpw_free(cw);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -2,12 +2,59 @@
  * sst-from: cut each stack of an sst(5) stream above its outermost frame
  * matching an extended regular expression, which stays (pprof's
  * -show_from); records without a match are dropped.
- * The work is done by common/focus.c.
+ * The matching is common/focus.c's.
  */
+#include <err.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "focus.h"
+
+static __dead void usage(int);
+
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
+usage(int help)
+{
+	xusage(help, "usage: sst-from [-l] regex [file ...]\n");
+}
 
 int
 main(int argc, char *argv[])
 {
-	return focus_main(FOCUS_FROM, argc, argv);
+	struct focus *f;
+	struct buf err;
+	char msg[256];
+	int ch, flags = 0, i;
+
+	sst_init();
+	sst_longhelp(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "hl")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(1);
+		case 'l':
+			flags |= FOCUS_LOC;
+			break;
+		default:
+			usage(0);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage(0);
+	f = focus_new(FOCUS_FROM, argv[0], flags, msg, sizeof(msg));
+	if (f == NULL)
+		errx(2, "%s: %s", argv[0], msg);
+	buf_init(&err);
+	if (argc == 1 && focus_file(f, NULL, &err) == -1)
+		errx(1, "%s", err.data);
+	for (i = 1; i < argc; i++)
+		if (focus_file(f, argv[i], &err) == -1)
+			errx(1, "%s", err.data);
+	buf_free(&err);
+	focus_free(f);
+	xfshut(stdout, "stdout");
+	return 0;
 }

@@ -26,7 +26,7 @@ static __dead void usage(int);
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-gpu [--hta] [-hPp] [-H | -L label] "
+	xusage(help, "usage: sst-gpu [--hta] [-hPp] [-H | -L label] "
 	    "[-b steps] -F view ... [file ...]\n");
 }
 
@@ -85,7 +85,7 @@ fail(struct grank *r, struct json *j)
 
 	msg = gpu_errmsg(r, &loc);
 	if (loc)
-		json_fail(j, "%s", msg);
+		xjson_fail(j, "%s", msg);
 	fflush(stdout);
 	progress_hide();
 	errx(1, "%s", msg);
@@ -231,6 +231,6 @@ main(int argc, char *argv[])
 	buf_free(&b);
 	ht_free(nm.ht);
 	free(nm.last);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -144,12 +144,13 @@ grepfile(struct grep *g, const char *path)
 	rd = rec_open(fd, path);
 	/* Only the thread is matched; rec_line() builds the rest. */
 	rec_nostacks(rd);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (match(g, &r) == g->vflag)
 			continue;
-		if (g->cw != NULL)
-			cpw_write(g->cw, &r);
-		else {
+		if (g->cw != NULL) {
+			if (cpw_write(g->cw, &r) == -1)
+				errx(1, "%s", cpw_error(g->cw));
+		} else {
 			line = rec_line(rd, &len);
 			fwrite(line, 1, len, stdout);
 			putchar('\n');
@@ -163,7 +164,7 @@ grepfile(struct grep *g, const char *path)
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-grep-thread [-EhIvxz] pattern [file ...]\n");
 }
 
@@ -238,6 +239,6 @@ main(int argc, char *argv[])
 	buf_free(&g.low);
 	buf_free(&g.last);
 	cpw_free(g.cw);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -96,9 +96,9 @@ readfile(struct incl *in, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &in->unit);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (isinf(in->total = rec_addw(in->total, &r)))
-			rec_fail(rd, "the total weight overflows to infinity");
+			xrec_fail(rd, "the total weight overflows to infinity");
 		in->nrec++;
 		kind_add(&in->kind, &r);
 		if (r.stacklen == 0 || r.samples == 0)
@@ -106,7 +106,7 @@ readfile(struct incl *in, const char *path)
 		if (in->self) {
 			p = rec_last(r.stack, r.stacklen, &n);
 			if (credit(in, &r, p, n) == -1)
-				rec_fail(rd, "function %.*s: %s", (int)n, p,
+				xrec_fail(rd, "function %.*s: %s", (int)n, p,
 				    in->tally.over);
 			continue;
 		}
@@ -115,7 +115,7 @@ readfile(struct incl *in, const char *path)
 			if ((e = memchr(p, ';', (size_t)(end - p))) == NULL)
 				e = end;
 			if (credit(in, &r, p, (size_t)(e - p)) == -1)
-				rec_fail(rd, "function %.*s: %s", (int)(e - p),
+				xrec_fail(rd, "function %.*s: %s", (int)(e - p),
 				    p, in->tally.over);
 		}
 	}
@@ -178,7 +178,7 @@ putrows(struct incl *in, int raw)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-inclusive [-hr] [-k key] name[,name...] "
+	xusage(help, "usage: sst-inclusive [-hr] [-k key] name[,name...] "
 	    "[file ...]\n");
 }
 
@@ -228,6 +228,6 @@ main(int argc, char *argv[])
 	free(in.raw);
 	free(in.stamp);
 	free(in.order);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -107,13 +107,14 @@ putrows(const struct leaves *lv, long long max, int raw)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-leaf [-hr] [-n num] [file ...]\n");
+	xusage(help, "usage: sst-leaf [-hr] [-n num] [file ...]\n");
 }
 
 int
 main(int argc, char *argv[])
 {
 	struct leaves lv;
+	struct buf err;
 	const char *errstr;
 	long long max = -1;
 	int ch, i, rflag = 0;
@@ -142,12 +143,17 @@ main(int argc, char *argv[])
 	memset(&lv, 0, sizeof(lv));
 	tally_init(&lv.tally);
 	kind_init(&lv.kind);
-	if (argc == 0)
-		tally_leaveskind(&lv.tally, &lv.total, NULL, &lv.kind);
+	buf_init(&err);
+	if (argc == 0 && tally_leaveskind(&lv.tally, &lv.total, NULL,
+	    &lv.kind, &err) == -1)
+		errx(1, "%s", err.data);
 	for (i = 0; i < argc; i++)
-		tally_leaveskind(&lv.tally, &lv.total, argv[i], &lv.kind);
+		if (tally_leaveskind(&lv.tally, &lv.total, argv[i], &lv.kind,
+		    &err) == -1)
+			errx(1, "%s", err.data);
+	buf_free(&err);
 	putrows(&lv, max, rflag);
 	tally_free(&lv.tally);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

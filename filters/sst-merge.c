@@ -161,7 +161,7 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	if (isnew)
 		m->tunit[id] = r->unit;
 	else if (m->tunit[id] != r->unit)
-		rec_fail(rd, "thread %.*s in %s, in %s before", (int)tlen, m->key.data, rec_unitname(r->unit),
+		xrec_fail(rd, "thread %.*s in %s, in %s before", (int)tlen, m->key.data, rec_unitname(r->unit),
 		    rec_unitname(m->tunit[id]));
 	if (id > UINT32_MAX)
 		errx(1, "too many threads");
@@ -190,7 +190,7 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	    (!r->hasperiod || r->period != m->period[id]))
 		m->hasperiod[id] = 0;
 	if (m->samples[id] > UINT64_MAX - r->samples)
-		rec_fail(rd, "the sample count overflows");
+		xrec_fail(rd, "the sample count overflows");
 	m->samples[id] += r->samples;
 	m->weight[id] = rec_addw(m->weight[id], r);
 }
@@ -205,7 +205,7 @@ mergefile(struct merge *m, const char *path, const char *label)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	while (rec_read(rd, &r))
+	while (xrec_read(rd, &r))
 		add(m, label, &r, rd);
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -249,7 +249,7 @@ put(struct merge *m)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-merge [-H] [-L label] [file ...]\n");
+	xusage(help, "usage: sst-merge [-H] [-L label] [file ...]\n");
 }
 
 int
@@ -307,7 +307,7 @@ main(int argc, char *argv[])
 		free(copy);
 	}
 	put(&m);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	ht_free(m.keys);
 	stk_free(m.stacks);
 	stk_free(m.locs);

@@ -71,7 +71,7 @@ started(struct sst_reader *rd, const struct sst_rec *r)
 		return 1;
 	if (r->samples == 0 && r->stacklen == 0)
 		return 0;
-	rec_fail(rd, "a record with no start time: sst-slice reads the "
+	xrec_fail(rd, "a record with no start time: sst-slice reads the "
 	    "per-sample or per-span streams of -s (sst-flatten -s, "
 	    "trace2sst -s)");
 }
@@ -89,7 +89,7 @@ pass(struct slice *s, int fd, const char *name, int measure, FILE *copy)
 	double end;
 
 	rd = rec_open(fd, name);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (copy != NULL)
 			rec_write(copy, &r);
 		if (!started(rd, &r)) {
@@ -124,7 +124,7 @@ secs(const struct slice *s, const struct bound *b, double def)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-slice [-t from,to] [file ...]\n");
+	xusage(help, "usage: sst-slice [-t from,to] [file ...]\n");
 }
 
 /* An unlinked temporary file in $TMPDIR (or /tmp). */
@@ -209,6 +209,6 @@ main(int argc, char *argv[])
 		else if (fd != STDIN_FILENO)
 			close(fd);
 	}
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

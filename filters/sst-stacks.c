@@ -26,10 +26,10 @@ readfile(struct chains *c, int *unit, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, unit);
-	while (rec_read(rd, &r))
+	while (xrec_read(rd, &r))
 		if (r.samples > 0 &&
 		    chains_add(c, "", 0, r.stack, r.stacklen, &r) == -1)
-			rec_fail(rd, "a stack: %s", chains_over(c));
+			xrec_fail(rd, "a stack: %s", chains_over(c));
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -38,7 +38,7 @@ readfile(struct chains *c, int *unit, const char *path)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-stacks [-h] [-n num] [file ...]\n");
+	xusage(help, "usage: sst-stacks [-h] [-n num] [file ...]\n");
 }
 
 int
@@ -74,6 +74,6 @@ main(int argc, char *argv[])
 		readfile(c, &unit, argv[i]);
 	chains_put(c, max);
 	chains_free(c);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

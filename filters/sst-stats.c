@@ -49,7 +49,7 @@ static void	usage(int);
 static void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-stats [-r] [-n num] [file ...]\n");
+	xusage(help, "usage: sst-stats [-r] [-n num] [file ...]\n");
 }
 
 /* Close the reader and exit 1 with "path:line: message". */
@@ -82,7 +82,7 @@ readstream(struct stats *st, const char *path)
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		line++;
 		if (r.samples == 0)
 			continue;
@@ -297,6 +297,6 @@ main(int argc, char *argv[])
 		dist_free(&st.d[i]);
 	free(st.d);
 	ht_free(st.names);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -172,7 +172,7 @@ readfile(struct table *t, const char *path, const char *align)
 
 	fd = xopen(path);
 	l = lines_open(fd, path);
-	while ((line = lines_next(l, &len)) != NULL) {
+	while ((line = xlines_next(l, &len)) != NULL) {
 		for (n = 1, p = line, e = line + len;
 		    (p = memchr(p, '\t', (size_t)(e - p))) != NULL; p++)
 			n++;
@@ -245,7 +245,7 @@ putsep(const struct table *t, const char *align)
 static __dead void
 usage(int help)
 {
-	sst_usage(help,
+	xusage(help,
 	    "usage: sst-table [-h] [-a align] [-F view] [file ...]\n");
 }
 
@@ -310,6 +310,6 @@ main(int argc, char *argv[])
 	free(t.off);
 	free(t.width);
 	free(t.numeric);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -45,18 +45,18 @@ readfile(struct threads *t, const char *path)
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, &t->unit);
 	rec_nostacks(rd);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		kind_add(&t->kind, &r);
 		tally_add(&t->tally, r.thread, r.threadlen, &r);
 		if (t->tally.over != NULL)
-			rec_fail(rd, "thread %.*s: %s", (int)r.threadlen,
+			xrec_fail(rd, "thread %.*s: %s", (int)r.threadlen,
 			    r.thread, t->tally.over);
 		if (r.samples > UINT64_MAX - t->nsamples)
-			rec_fail(rd, "the sample count of the stream passes "
+			xrec_fail(rd, "the sample count of the stream passes "
 			    "2^64-1");
 		t->nsamples += r.samples;
 		if (isinf(t->total = rec_addw(t->total, &r)))
-			rec_fail(rd, "the total weight overflows to infinity");
+			xrec_fail(rd, "the total weight overflows to infinity");
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -127,7 +127,7 @@ putrows(const struct threads *t, enum view v, int raw, int unsorted)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-threads [-hrU] [-F view] [file ...]\n");
+	xusage(help, "usage: sst-threads [-hrU] [-F view] [file ...]\n");
 }
 
 int
@@ -181,6 +181,6 @@ main(int argc, char *argv[])
 	else
 		putrows(&t, (enum view)view, rflag, uflag);
 	tally_free(&t.tally);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

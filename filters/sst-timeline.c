@@ -44,22 +44,24 @@ readfile(struct timeline *t, const char *path)
 {
 	struct sst_reader *rd;
 	struct sst_rec r;
+	const char *why;
 	int fd;
 
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (!r.hasstart) {
 			if (r.samples == 0 && r.stacklen == 0)
 				continue;
-			rec_fail(rd, "a record with no start time: "
+			xrec_fail(rd, "a record with no start time: "
 			    "sst-timeline draws the per-sample or per-span "
 			    "streams of -s (sst-flatten -s, trace2sst -s)");
 		}
 		if (r.unit != U_SECONDS)
-			rec_fail(rd, "unit %s: sst-timeline draws time "
+			xrec_fail(rd, "unit %s: sst-timeline draws time "
 			    "(seconds)", rec_unitname(r.unit));
-		tl_add(t, &r);
+		if (tl_add(t, &r, &why) == -1)
+			errx(1, "%s", why);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -224,14 +226,12 @@ draw(struct timeline *t, const char *title, double width, double from,
 	buf_free(&nb);
 }
 
-static __dead void
+/* The usage line: on stdout for help (exit 0), else on stderr (2). */
+static void
 usage(int help)
 {
-	fprintf(help ? stdout : stderr, "usage: sst-timeline [-t from,to] "
-	    "[--title text] [--width px] [file ...]\n");
-	if (help)
-		fshut(stdout, "stdout");
-	exit(help ? 0 : 2);
+	xusage(help, "usage: sst-timeline [-t from,to] [--title text] "
+	    "[--width px] [file ...]\n");
 }
 
 int
@@ -291,7 +291,7 @@ main(int argc, char *argv[])
 		errx(1, "-t: the window from %g to %g seconds is empty",
 		    from, to);
 	draw(t, title, width, from, to);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	tl_free(t);
 	return 0;
 }

@@ -254,7 +254,7 @@ putgraph(struct tree *t, int callers)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst-tree [-h] [-F view] [-m name] [-n num] "
+	xusage(help, "usage: sst-tree [-h] [-F view] [-m name] [-n num] "
 	    "[-W total] [file ...]\n");
 }
 
@@ -339,6 +339,6 @@ main(int argc, char *argv[])
 	chainset_free(&t.cs);
 	buf_free(&t.scratch);
 	buf_free(&t.guessed);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -56,7 +56,7 @@ readfile(struct fold *f, const char *path)
 	rd = rec_open(fd, path);
 	if (f->wflag)
 		rec_oneunit(rd, &f->unit);
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		if (r.samples == 0)
 			continue;
 		buf_reset(&f->key);
@@ -75,7 +75,7 @@ readfile(struct fold *f, const char *path)
 		}
 		tally_add(&f->lines, f->key.data, f->key.len, &r);
 		if (f->lines.over != NULL)
-			rec_fail(rd, "a line: %s", f->lines.over);
+			xrec_fail(rd, "a line: %s", f->lines.over);
 	}
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -97,7 +97,7 @@ putweight(double w)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst2collapsed [-hTw] [file ...]\n");
+	xusage(help, "usage: sst2collapsed [-hTw] [file ...]\n");
 }
 
 int
@@ -145,7 +145,7 @@ main(int argc, char *argv[])
 			printf("%llu", (unsigned long long)f.lines.samples[i]);
 		putchar('\n');
 	}
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	tally_free(&f.lines);
 	buf_free(&f.key);
 	return 0;

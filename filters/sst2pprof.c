@@ -27,9 +27,9 @@ readfile(struct pprofw *w, int *unit, const char *path)
 	fd = xopen(path);
 	rd = rec_open(fd, path);
 	rec_oneunit(rd, unit);
-	while (rec_read(rd, &r))
+	while (xrec_read(rd, &r))
 		if (pprofw_add(w, &r, &why) == -1)
-			rec_fail(rd, "%s", why);
+			xrec_fail(rd, "%s", why);
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -38,7 +38,7 @@ readfile(struct pprofw *w, int *unit, const char *path)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst2pprof [-h] [file ...]\n");
+	xusage(help, "usage: sst2pprof [-h] [file ...]\n");
 }
 
 int
@@ -69,7 +69,7 @@ main(int argc, char *argv[])
 		readfile(w, &unit, argv[i]);
 	if (pprofw_put(w, stdout, "stdout") == -1)
 		errx(1, "stdout: gzip compression failed");
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	pprofw_free(w);
 	return 0;
 }

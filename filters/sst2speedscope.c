@@ -64,7 +64,7 @@ readfile(struct s2s *g, const char *path)
 	name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 	fd = xopen(path);
 	rd = rec_open(fd, path);
-	for (lineno = 1; rec_read(rd, &r); lineno++)
+	for (lineno = 1; xrec_read(rd, &r); lineno++)
 		addrec(g, &r, name, lineno);
 	rec_close(rd);
 	if (fd != STDIN_FILENO)
@@ -176,7 +176,7 @@ number(struct s2s *g, size_t nth, size_t nfr, int sflag)
 	/* One thread: the frames were interned in the order of first use. */
 	if (nth == 1)
 		return;
-	spill_rewind(g->all);
+	xspill_rewind(g->all);
 	for (seq = 0; spdw_xread(g->all, &h, &g->ids); seq++)
 		for (k = 0, r = g->thr[h.tid].rank; k < h.nf; k++)
 			if (r < g->first[g->ids.id[k]].rank)
@@ -190,7 +190,7 @@ number(struct s2s *g, size_t nth, size_t nfr, int sflag)
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: sst2speedscope [-hSV] [-D name] [-e exporter] "
+	xusage(help, "usage: sst2speedscope [-hSV] [-D name] [-e exporter] "
 	    "[file ...]\n");
 }
 
@@ -210,7 +210,7 @@ putdoc(struct s2s *g, const char *name, const char *exporter)
 	fputs(", \"exporter\": ", stdout);
 	jsonw_str(stdout, exporter, strlen(exporter));
 	putchar('}');
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 }
 
 /* -V: the frames and profiles, and each profile's samples. */

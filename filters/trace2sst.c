@@ -33,7 +33,7 @@ static int	 nfiles, nth;	/* the files given; the one being read */
 static __dead void
 usage(int help)
 {
-	sst_usage(help, "usage: trace2sst [-AgHhKPps] [-C cats] [-c cats] "
+	xusage(help, "usage: trace2sst [-AgHhKPps] [-C cats] [-c cats] "
 	    "[-L label] [file ...]\n");
 }
 
@@ -257,7 +257,7 @@ main(int argc, char *argv[])
 			free(lab[i]);
 	}
 	free(lab);
-	fshut(stdout, "stdout");
+	xfshut(stdout, "stdout");
 	if (o.keep != NULL)
 		ht_free(o.keep);
 	if (o.drop != NULL)

@@ -8,7 +8,7 @@
  *  - chainrow_parse and the frames helpers run on it;
  *  - for a record with a period and up to 100000 samples, fmt_pysum
  *    (which skips ahead) sums exactly as that many additions do.
- * Then the whole input is read with rec_read through a descriptor that
+ * Then the whole input is read with xrec_read through a descriptor that
  * gives 1 to 16 bytes a read: it must accept exactly the lines that
  * rec_parse accepted, up to the first bad one, where it exits 1 (a
  * jump back here when fuzzing, see fuzz.h).  An input with lines of the
@@ -156,7 +156,7 @@ readall(void *arg)
 	size_t n;
 
 	rd = rec_open(ra->fd, "in");
-	while (rec_read(rd, &r)) {
+	while (xrec_read(rd, &r)) {
 		ra->nrec++;
 		if (!ra->compact)
 			continue;

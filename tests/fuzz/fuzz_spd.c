@@ -1,6 +1,6 @@
 /*
  * fuzz_spd: the speedscope reader (spd_flatten over the JSON tokenizer),
- * as sst-flatten runs it.  Bad input ends in json_fail() or errx(),
+ * as sst-flatten runs it.  Bad input ends in xjson_fail() or errx(),
  * which exit; compiled for fuzzing they jump back here instead (see
  * fuzz.h), so an input may fail but must not crash, and every record
  * written before the end must be a well-formed sst(5) line (its

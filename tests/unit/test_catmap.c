@@ -3,7 +3,9 @@
  * JSON (common/catmap.c): categories in first-given order, the last
  * list of a category and the last category of a function winning, names
  * decoded from JSON and escaped, files read, and malformed text of
- * every kind ending with status 1.
+ * every kind refused with its message (the messages are catmap.c's
+ * four: the text is no JSON, no object, a category's value is no list,
+ * or a list holds something else than strings).
  */
 
 #include <check.h>
@@ -19,38 +21,45 @@ static size_t	 cat(const struct catmap *, const char *);
 static const char *name(const struct catmap *, size_t);
 static Suite	*catmap_suite(void);
 
-static const char *bad[] = {
-	"",
-	"   ",
-	"[1]",
-	"\"a\"",
-	"{",
-	"{\"a\": [\"f\"],}",
-	"{\"a\": [\"f\",]}",
-	"{\"a\" [\"f\"]}",
-	"{\"a\": [\"f\" \"g\"]}",
-	"{\"a\": [\"f\"] \"b\": []}",
-	"{\"a\": [\"f\"]} x",
-	"{\"a\": [\"f\"]}{}",
-	"x{\"a\": [\"f\"]}",
-	"{\"a\": \"f\"}",
-	"{\"a\": {}}",
-	"{\"a\": [1]}",
-	"{\"a\": [[\"f\"]]}",
-	"{\"a\": [null]}",
-	"{\"a\": [\"x\ty\"]}",
-	"{\"a\tb\": []}",
-	"{\"a\": [\"\\x\"]}",
-	"{\"a\": [\"\\u12\"]}",
-	"{1: []}",
+/* Malformed text and its message (named "test"). */
+static const struct {
+	const char	*js;
+	const char	*msg;
+} bad[] = {
+	{ "", "test: not valid JSON" },
+	{ "   ", "test: not valid JSON" },
+	{ "[1]", "test: not a JSON object" },
+	{ "\"a\"", "test: not a JSON object" },
+	{ "{", "test: not valid JSON" },
+	{ "{\"a\": [\"f\"],}", "test: not valid JSON" },
+	{ "{\"a\": [\"f\",]}", "test: not valid JSON" },
+	{ "{\"a\" [\"f\"]}", "test: not valid JSON" },
+	{ "{\"a\": [\"f\" \"g\"]}", "test: not valid JSON" },
+	{ "{\"a\": [\"f\"] \"b\": []}", "test: not valid JSON" },
+	{ "{\"a\": [\"f\"]} x", "test: not valid JSON" },
+	{ "{\"a\": [\"f\"]}{}", "test: not valid JSON" },
+	{ "x{\"a\": [\"f\"]}", "test: not valid JSON" },
+	{ "{\"a\": \"f\"}", "test: category a: not a list" },
+	{ "{\"a\": {}}", "test: category a: not a list" },
+	{ "{\"a\": [1]}", "test: category a: not a list of strings" },
+	{ "{\"a\": [[\"f\"]]}", "test: category a: not a list of strings" },
+	{ "{\"a\": [null]}", "test: category a: not a list of strings" },
+	{ "{\"a\": [\"x\ty\"]}", "test: not valid JSON" },
+	{ "{\"a\tb\": []}", "test: not valid JSON" },
+	{ "{\"a\": [\"\\x\"]}", "test: not valid JSON" },
+	{ "{\"a\": [\"\\u12\"]}", "test: not valid JSON" },
+	{ "{1: []}", "test: not valid JSON" },
 };
 
-/* catmap_xload of a string into a new map. */
+/* catmap_load of a string into a new map, which must succeed. */
 static void
 load(struct catmap *c, const char *js)
 {
+	char msg[256];
+
 	catmap_init(c);
-	catmap_xload(c, js, strlen(js), "test");
+	if (catmap_load(c, js, strlen(js), "test", msg, sizeof(msg)) == -1)
+		ck_abort_msg("%s", msg);
 }
 
 /* The category of function f (escaped), or (size_t)-1. */
@@ -122,7 +131,7 @@ START_TEST(test_last)
 	/* Loads add up. */
 	load(&c, "{\"A\": [\"f\"]}");
 	js = "{\"B\": [\"f\"], \"A\": [\"g\"]}";
-	catmap_xload(&c, js, strlen(js), "test");
+	ck_assert_int_eq(catmap_load(&c, js, strlen(js), "test", NULL, 0), 0);
 	ck_assert_uint_eq(ht_count(c.names), 2);
 	ck_assert_uint_eq(cat(&c, "f"), 1);
 	ck_assert_uint_eq(cat(&c, "g"), 0);
@@ -158,7 +167,7 @@ START_TEST(test_file)
 
 	path = tu_tmpfile("{\"A\": [\"f\"]}\n");
 	catmap_init(&c);
-	catmap_xloadfile(&c, path);
+	ck_assert_int_eq(catmap_loadfile(&c, path, NULL, 0), 0);
 	unlink(path);
 	free(path);
 	ck_assert_uint_eq(ht_count(c.names), 1);
@@ -167,22 +176,36 @@ START_TEST(test_file)
 }
 END_TEST
 
-/* A file that cannot be read: status 1. */
+/* A file that cannot be read: its name and why. */
 START_TEST(test_file_missing)
 {
 	struct catmap c;
+	char msg[256];
 
 	catmap_init(&c);
-	catmap_xloadfile(&c, "/nonexistent/test_catmap.json");
+	ck_assert_int_eq(catmap_loadfile(&c, "/nonexistent/test_catmap.json",
+	    msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "/nonexistent/test_catmap.json: No such file "
+	    "or directory");
+	catmap_free(&c);
+	catmap_init(&c);
+	ck_assert_int_eq(catmap_loadfile(&c, "/", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "/: Is a directory");
+	catmap_free(&c);
 }
 END_TEST
 
-/* Malformed text: status 1. */
+/* Malformed text: -1 and its message. */
 START_TEST(test_bad)
 {
 	struct catmap c;
+	char msg[256];
 
-	load(&c, bad[_i]);
+	catmap_init(&c);
+	ck_assert_int_eq(catmap_load(&c, bad[_i].js, strlen(bad[_i].js),
+	    "test", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, bad[_i].msg);
+	catmap_free(&c);
 }
 END_TEST
 
@@ -198,8 +221,8 @@ catmap_suite(void)
 	tcase_add_test(tc, test_last);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_file);
-	tcase_add_exit_test(tc, test_file_missing, 1);
-	tcase_add_loop_exit_test(tc, test_bad, 1, 0,
+	tcase_add_test(tc, test_file_missing);
+	tcase_add_loop_test(tc, test_bad, 0,
 	    (int)(sizeof(bad) / sizeof(bad[0])));
 	suite_add_tcase(s, tc);
 	return s;

@@ -698,14 +698,24 @@ START_TEST(test_set_name)
 }
 END_TEST
 
-/* A file that cannot be opened ends the program with status 1. */
+/*
+ * A file that cannot be opened or read: -1, its name and why (as
+ * err(3) says it, and lines.c for a read error, with the line).
+ */
 START_TEST(test_set_missing)
 {
 	struct chainset cs;
 	char msg[256];
 
 	memset(&cs, 0, sizeof(cs));
-	chainset_read(&cs, "/nonexistent/test_chain", msg, sizeof(msg));
+	ck_assert_int_eq(chainset_read(&cs, "/nonexistent/test_chain", msg,
+	    sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "/nonexistent/test_chain: No such file or "
+	    "directory");
+	ck_assert_uint_eq(cs.n, 0);
+	ck_assert_int_eq(chainset_read(&cs, "/", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "/:1: read error: Is a directory");
+	chainset_free(&cs);
 }
 END_TEST
 
@@ -869,7 +879,7 @@ chain_suite(void)
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_set);
 	tcase_add_test(tc, test_set_name);
-	tcase_add_exit_test(tc, test_set_missing, 1);
+	tcase_add_test(tc, test_set_missing);
 	tcase_add_test(tc, test_set_badrow);
 	tcase_add_test(tc, test_shortthread);
 	suite_add_tcase(s, tc);

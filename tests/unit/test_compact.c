@@ -36,7 +36,7 @@ readall(const char *text)
 	ck_assert_int_ge(fd, 0);
 	rd = rec_open(fd, path);
 	buf_init(&b);
-	while (rec_read(rd, &r)) {
+	while (rec_read(rd, &r) == 1) {
 		l = rec_line(rd, &n);
 		buf_add(&b, l, n);
 		buf_addc(&b, '\n');
@@ -220,22 +220,22 @@ START_TEST(test_lazy)
 	ck_assert_int_ge(fd, 0);
 	rd = rec_open(fd, path);
 	rec_nostacks(rd);
-	ck_assert(rec_read(rd, &r));
+	ck_assert_int_eq(rec_read(rd, &r), 1);
 	ck_assert_uint_eq(r.stacklen, 0);
 	leaf = rec_leaf(rd, &r, &n, &loc, &ln);
 	ck_assert_ptr_nonnull(leaf);
 	ck_assert(n == 1 && leaf[0] == 'b' && ln == 6);
 	ck_assert_int_eq(memcmp(loc, "f:2::1", 6), 0);
-	ck_assert(rec_read(rd, &r));
+	ck_assert_int_eq(rec_read(rd, &r), 1);
 	leaf = rec_leaf(rd, &r, &n, &loc, &ln);
 	ck_assert(n == 1 && leaf[0] == 'a' && ln == 6);
 	l = rec_line(rd, &len);
 	ck_assert_uint_eq(len, strlen("T\t1\t1\tnone\t1\ta;a\tf:1::0;f:1::0"));
 	ck_assert_int_eq(memcmp(l, "T\t1\t1\tnone\t1\ta;a\tf:1::0;f:1::0",
 	    len), 0);
-	ck_assert(rec_read(rd, &r));
+	ck_assert_int_eq(rec_read(rd, &r), 1);
 	ck_assert_ptr_null(rec_leaf(rd, &r, &n, &loc, &ln));
-	ck_assert(!rec_read(rd, &r));
+	ck_assert_int_eq(rec_read(rd, &r), 0);
 	rec_close(rd);
 	close(fd);
 	unlink(path);

@@ -498,7 +498,7 @@ idecision(const char *name)
 }
 
 /*
- * Run json_fail() in a child on the document s after n tokens and return
+ * Run xjson_fail() in a child on the document s after n tokens and return
  * its stderr; *stp gets its exit status.  With n < 0, read until the
  * error and report json_errmsg().
  */
@@ -524,11 +524,11 @@ fail_output(const char *s, int n, int *stp)
 		if (n < 0) {
 			while (json_next(j) != JT_ERROR)
 				continue;
-			json_fail(j, "%s", json_errmsg(j));
+			xjson_fail(j, "%s", json_errmsg(j));
 		}
 		while (n-- > 0)
 			json_next(j);
-		json_fail(j, "bad %s #%d", "thing", 7);
+		xjson_fail(j, "bad %s #%d", "thing", 7);
 	}
 	close(fds[1]);
 	buf_init(&b);
@@ -2050,6 +2050,55 @@ START_TEST(test_rawskip)
 }
 END_TEST
 
+/*
+ * json_key() and json_member(): keys that fit (size - 1 bytes at most,
+ * no NUL) are copied, others read as ""; the object's end and an error
+ * give k "".  Worked by hand from the documents.
+ */
+START_TEST(test_member)
+{
+	static const char doc[] = "{\"a\": 1, \"abc\": [2], \"abcd\": "
+	    "\"x\", \"n\\u0000\": null, \"e\": {}}";
+	struct json *j;
+	char k[4];
+
+	j = json_open_mem(doc, sizeof(doc) - 1, "mem");
+	ck_assert_int_eq(json_next(j), JT_OBJ);
+	ck_assert_int_eq(json_member(j, k, sizeof(k)), JT_NUM);
+	ck_assert_str_eq(k, "a");
+	ck_assert_int_eq(json_member(j, k, sizeof(k)), JT_ARR);
+	ck_assert_str_eq(k, "abc");
+	ck_assert_int_eq(json_skip(j, JT_ARR), 0);
+	/* Four bytes do not fit in k[4]. */
+	ck_assert_int_eq(json_member(j, k, sizeof(k)), JT_STR);
+	ck_assert_str_eq(k, "");
+	ck_assert_int_eq(json_key(j, k, sizeof(k)), JT_KEY);
+	ck_assert_str_eq(k, "");
+	ck_assert_int_eq(json_next(j), JT_NULL);
+	ck_assert_int_eq(json_key(j, k, sizeof(k)), JT_KEY);
+	ck_assert_str_eq(k, "e");
+	ck_assert_int_eq(json_next(j), JT_OBJ);
+	ck_assert_int_eq(json_member(j, k, sizeof(k)), JT_OBJ_END);
+	ck_assert_str_eq(k, "");
+	ck_assert_int_eq(json_key(j, k, sizeof(k)), JT_OBJ_END);
+	ck_assert_str_eq(k, "");
+	json_close(j);
+	/* A key without a value, and one without a colon. */
+	j = json_open_mem("{\"a\": }", 8, "mem");
+	ck_assert_int_eq(json_next(j), JT_OBJ);
+	strcpy(k, "zz");
+	ck_assert_int_eq(json_member(j, k, sizeof(k)), JT_ERROR);
+	ck_assert_str_eq(json_errmsg(j), "unexpected character '}'");
+	json_close(j);
+	j = json_open_mem("{\"a\" 1}", 8, "mem");
+	ck_assert_int_eq(json_next(j), JT_OBJ);
+	strcpy(k, "zz");
+	ck_assert_int_eq(json_key(j, k, sizeof(k)), JT_ERROR);
+	ck_assert_str_eq(k, "");
+	json_close(j);
+}
+END_TEST
+
 static Suite *
 json_suite(void)
 {
@@ -2096,6 +2145,7 @@ json_suite(void)
 	tcase_add_test(tc, test_rawskip);
 	tcase_add_test(tc, test_readahead);
 	tcase_add_test(tc, test_lazyahead);
+	tcase_add_test(tc, test_member);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 120);

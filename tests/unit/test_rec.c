@@ -1,7 +1,8 @@
 /*
  * test_rec.c: Check suite for the sst stream reader and writer
  * (common/rec.c): parsing of each field, every error message,
- * byte-for-byte rewriting, and rec_read exiting 1 on a malformed line.
+ * byte-for-byte rewriting, rec_read returning -1 with its message at
+ * a malformed line, and xrec_read exiting 1 with it.
  */
 
 #include <sys/types.h>
@@ -19,7 +20,6 @@ static int	 parse(const char *, struct sst_rec *, const char **);
 static const char *why(const char *);
 static char	*rewrite(const char *);
 static int	 tmpfd(const char *);
-static int	 readall(int, const char *, size_t *);
 static char	*readerr(const char *, const char *, int *);
 static Suite	*rec_suite(void);
 
@@ -77,42 +77,23 @@ tmpfd(const char *s)
 	return fd;
 }
 
-/* Whether readall() allows one unit only. */
+/* Whether readerr() allows one unit only. */
 static int	 oneunit;
 
-/* Read every record of fd; the number read. */
-static int
-readall(int fd, const char *name, size_t *sum)
-{
-	struct sst_reader *rd;
-	struct sst_rec r;
-	int n = 0, unit = -1;
-
-	rd = rec_open(fd, name);
-	if (oneunit)
-		rec_oneunit(rd, &unit);
-	*sum = 0;
-	while (rec_read(rd, &r) == 1) {
-		*sum += r.samples;
-		n++;
-	}
-	rec_close(rd);
-	return n;
-}
-
 /*
- * Run readall() over doc in a child; its exit status in *st, its
- * standard error as the result.
+ * Read doc with xrec_read() in a child (one unit only if oneunit); its
+ * exit status in *st, its standard error as the result.
  */
 static char *
 readerr(const char *doc, const char *name, int *st)
 {
+	struct sst_reader *rd;
+	struct sst_rec r;
 	struct buf b;
 	char tmp[512];
 	ssize_t n;
-	size_t sum;
 	pid_t pid;
-	int p[2], fd;
+	int p[2], fd, unit = -1;
 
 	fd = tmpfd(doc);
 	ck_assert_int_eq(pipe(p), 0);
@@ -120,7 +101,12 @@ readerr(const char *doc, const char *name, int *st)
 	if (pid == 0) {
 		dup2(p[1], 2);
 		close(p[0]);
-		readall(fd, name, &sum);
+		rd = rec_open(fd, name);
+		if (oneunit)
+			rec_oneunit(rd, &unit);
+		while (xrec_read(rd, &r) == 1)
+			continue;
+		rec_close(rd);
 		_exit(0);
 	}
 	close(p[1]);
@@ -506,27 +492,38 @@ START_TEST(test_read)
 }
 END_TEST
 
-/* rec_read exits 1 on a malformed line. */
+/*
+ * rec_read() returns -1 at a malformed line, rec_error() says where and
+ * what, and the input ends there.
+ */
 START_TEST(test_read_malformed)
 {
-	size_t sum;
-	int fd;
+	struct sst_reader *rd;
+	struct sst_rec r;
 
-	fd = tmpfd("a\t1\t1\tseconds\t1\tx\t\n"
-	    "a\t1\tone\tseconds\t1\tx\t\n");
-	freopen("/dev/null", "w", stderr);
-	readall(fd, "in.sst", &sum);
+	rd = rec_open(tmpfd("a\t1\t1\tseconds\t1\tx\t\n"
+	    "a\t1\tone\tseconds\t1\tx\t\nb\t1\t1\tseconds\t1\tx\t\n"),
+	    "in.sst");
+	ck_assert_ptr_null(rec_error(rd));
+	ck_assert_int_eq(rec_read(rd, &r), 1);
+	ck_assert_int_eq(rec_read(rd, &r), -1);
+	ck_assert_str_eq(rec_error(rd), "in.sst:2: bad weight");
+	ck_assert_int_eq(rec_read(rd, &r), 0);
+	rec_close(rd);
 }
 END_TEST
 
 START_TEST(test_read_malformed_last)
 {
-	size_t sum;
-	int fd;
+	struct sst_reader *rd;
+	struct sst_rec r;
 
-	fd = tmpfd("a\t1\t1\tseconds\t1\tx\t\nno tabs");
-	freopen("/dev/null", "w", stderr);
-	readall(fd, NULL, &sum);
+	rd = rec_open(tmpfd("a\t1\t1\tseconds\t1\tx\t\nno tabs"), NULL);
+	ck_assert_int_eq(rec_read(rd, &r), 1);
+	ck_assert_int_eq(rec_read(rd, &r), -1);
+	ck_assert_str_eq(rec_error(rd), "<stdin>:2: expected 7 TAB-separated "
+	    "fields");
+	rec_close(rd);
 }
 END_TEST
 
@@ -647,8 +644,8 @@ rec_suite(void)
 	tcase_add_test(tc, test_nframes_last);
 	tcase_add_test(tc, test_units);
 	tcase_add_test(tc, test_read);
-	tcase_add_exit_test(tc, test_read_malformed, 1);
-	tcase_add_exit_test(tc, test_read_malformed_last, 1);
+	tcase_add_test(tc, test_read_malformed);
+	tcase_add_test(tc, test_read_malformed_last);
 	tcase_add_test(tc, test_read_message);
 	tcase_add_test(tc, test_read_oneunit);
 	tcase_add_test(tc, test_parse_start);

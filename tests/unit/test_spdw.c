@@ -88,9 +88,9 @@ addrec(struct spill *sp, uint32_t tid, uint64_t n, double w,
 {
 	struct spdw_rec h = { tid, nf, n, w };
 
-	spill_write(sp, &h, sizeof(h));
+	xspill_write(sp, &h, sizeof(h));
 	if (nf > 0)
-		spill_write(sp, ids, nf * sizeof(*ids));
+		xspill_write(sp, ids, nf * sizeof(*ids));
 }
 
 /* A thread of the given name, unit and rank, with no samples yet. */
@@ -180,7 +180,7 @@ START_TEST(test_addrec)
 	}
 	spdw_frames_flush(f, sp);
 	ck_assert_uint_eq(ht_count(spdw_frames_table(f)), n);
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	for (seq = 0; spdw_xread(sp, &h, &ids); seq++) {
 		ck_assert_uint_eq(h.tid, seq);
 		ck_assert_uint_eq(h.nf, 3);
@@ -239,7 +239,7 @@ START_TEST(test_addrec_locs)
 	ck_assert_int_eq(spdw_addrec(f, &r, &h, sp, &err), -1);
 	ck_assert_str_eq(err.data, "bad location: g.py:x:1:2");
 	spdw_frames_flush(f, sp);
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	for (i = 0; spdw_xread(sp, &h, &ids); i++) {
 		ck_assert_uint_eq(h.nf, t[i].nf);
 		for (k = 0; k < h.nf; k++)
@@ -313,14 +313,14 @@ START_TEST(test_xread)
 	struct spdw_ids ids = { NULL, 0 };
 
 	sp = spill_new(64);
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	ck_assert_int_eq(spdw_xread(sp, &h, &ids), 0);
 	spill_free(sp);
 	sp = spill_new(64);
 	addrec(sp, 2, 5, 0.25, a, 3);
 	addrec(sp, 0, 1, 1, NULL, 0);
 	addrec(sp, 1, 7, 0.5, b, 1);
-	spill_rewind(sp);
+	xspill_rewind(sp);
 	ck_assert_int_eq(spdw_xread(sp, &h, &ids), 1);
 	ck_assert_uint_eq(h.tid, 2);
 	ck_assert_uint_eq(h.nf, 3);
@@ -352,9 +352,9 @@ START_TEST(test_xread_short)
 	uint32_t id = 1;
 
 	sp = spill_new(64);
-	spill_write(sp, &h, sizeof(h));
-	spill_write(sp, &id, sizeof(id));
-	spill_rewind(sp);
+	xspill_write(sp, &h, sizeof(h));
+	xspill_write(sp, &id, sizeof(id));
+	xspill_rewind(sp);
 	spdw_xread(sp, &h, &ids);
 }
 END_TEST

@@ -330,7 +330,7 @@ START_TEST(test_leaves)
 	    "t\t1\t0.5\tseconds\t0.5\tmain;g\tm.py:1::0;a.py:9::2\n"
 	    "t\t1\t7\tseconds\t7\tx;\\e\t\n");
 	tally_init(&t);
-	tally_leaves(&t, &total, a);
+	ck_assert_int_eq(tally_leaves(&t, &total, a, NULL), 0);
 	ck_assert_uint_eq(tally_count(&t), 3);
 	ck_assert_str_eq(ht_key(t.keys, 0, NULL), "f\ta.py:3::1");
 	ck_assert_str_eq(ht_key(t.keys, 1, NULL), "g\ta.py:9::2");
@@ -343,7 +343,7 @@ START_TEST(test_leaves)
 	ck_assert(t.weight[2] == 0.25);
 	ck_assert(total == 0.9999999999999999 + 0.5 + 0.1 + 0.1 + 0.1 +
 	    0.25 + 1 + 1);
-	tally_leaves(&t, &total, b);
+	ck_assert_int_eq(tally_leaves(&t, &total, b, NULL), 0);
 	ck_assert_uint_eq(tally_count(&t), 4);
 	ck_assert_uint_eq(t.samples[1], 3);
 	ck_assert(t.weight[1] == 1);
@@ -406,12 +406,55 @@ START_TEST(test_leaves_unit)
 	a = tmpstream("t\t0\t0\tseconds\t-\t\t\n"
 	    "t\t2\t4096\tbytes\t2048\tf\t\n");
 	tally_init(&t);
-	tally_leaves(&t, &total, a);
+	ck_assert_int_eq(tally_leaves(&t, &total, a, NULL), 0);
 	ck_assert_int_eq(t.unit, U_BYTES);
 	ck_assert(total == 4096);
 	tally_free(&t);
 	unlink(a);
 	free(a);
+}
+END_TEST
+
+/*
+ * tally_leaves refuses a file it cannot open, a second unit and a total
+ * that overflows, with the place and what (rec.c's and tally.c's texts).
+ */
+START_TEST(test_leaves_errors)
+{
+	struct tally t;
+	struct buf err, want;
+	double total = 0;
+	char *a;
+
+	buf_init(&err);
+	buf_init(&want);
+	tally_init(&t);
+	ck_assert_int_eq(tally_leaves(&t, &total, "/nonexistent/t.sst", &err),
+	    -1);
+	ck_assert_str_eq(err.data, "/nonexistent/t.sst: No such file or "
+	    "directory");
+	a = tmpstream("t\t1\t1\tseconds\t1\tf\t\n"
+	    "t\t1\t1\tbytes\t1\tf\t\n");
+	ck_assert_int_eq(tally_leaves(&t, &total, a, &err), -1);
+	buf_printf(&want, "%s:2: unit bytes after unit seconds: a reducer "
+	    "adds weights of one unit only", a);
+	ck_assert_str_eq(err.data, want.data);
+	unlink(a);
+	free(a);
+	tally_free(&t);
+	tally_init(&t);
+	total = 0;
+	a = tmpstream("t\t1\t1.7e308\tseconds\t1.7e308\tf\t\n"
+	    "t\t1\t1.7e308\tseconds\t1.7e308\tf\t\n");
+	ck_assert_int_eq(tally_leaves(&t, &total, a, &err), -1);
+	buf_reset(&want);
+	buf_printf(&want, "%s:2: the total weight overflows to infinity", a);
+	ck_assert_str_eq(err.data, want.data);
+	unlink(a);
+	free(a);
+	tally_free(&t);
+	buf_free(&err);
+	buf_free(&want);
 }
 END_TEST
 
@@ -435,6 +478,7 @@ tally_suite(void)
 	tcase_add_test(tc, test_leaves);
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_leaves_unit);
+	tcase_add_test(tc, test_leaves_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

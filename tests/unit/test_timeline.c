@@ -33,7 +33,7 @@ add(struct timeline *t, const char *s)
 	strcpy(line, s);
 	ck_assert_msg(rec_parse(line, strlen(line), &r, &why) == 0, "%s", why);
 	ck_assert(r.hasstart);
-	tl_add(t, &r);
+	ck_assert_int_eq(tl_add(t, &r, &why), 0);
 }
 
 /*
