@@ -39,7 +39,7 @@ endif
 
 CFLAGS	= -std=c11 -Wall -Wextra -pedantic $(OPT) -g -ffp-contract=off \
 	  -D_DEFAULT_SOURCE -DJSMN_STRICT -DJSMN_PARENT_LINKS \
-	  `pkg-config --cflags $(PKGS)` -Icommon $(SANFLAGS)
+	  `pkg-config --cflags $(PKGS)` $(INCS) $(SANFLAGS)
 LDLIBS	= -Wl,--as-needed `pkg-config --libs $(PKGS)` $(EXTRALIBS) -lm
 CHECKLIBS = `pkg-config --libs check`
 
@@ -47,7 +47,11 @@ CHECKLIBS = `pkg-config --libs check`
 # the fuzz harnesses).
 .SECONDEXPANSION:
 
-COMMON_SRC = $(wildcard common/*.c)
+# common/ holds one folder per layer (common/README); every folder is on
+# the include path, so that a file includes a header by its name alone.
+LAYERS	= base stream json formats reduce draw
+INCS	= $(LAYERS:%=-Icommon/%)
+COMMON_SRC = $(wildcard common/*/*.c)
 COMMON_OBJ = $(COMMON_SRC:common/%.c=$(B)/common/%.o)
 FILTERS	= $(patsubst filters/%.c,$(BIN)/%,$(wildcard filters/*.c))
 PIPELINES = $(wildcard pipelines/*)
@@ -63,7 +67,7 @@ DEPFLAGS = -MMD -MP
 all: $(FILTERS)
 
 $(B)/common/%.o: common/%.c
-	@mkdir -p $(B)/common
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/libsst.a: $(COMMON_OBJ)
@@ -93,10 +97,10 @@ $(B)/tests/%: $(B)/tests/%.o $(B)/tests/tutil.o $(B)/libsst.a
 # their objects stand in for the archive's.
 SPD_PARTS = spd spdread spdraw spdq spdrec spdout
 SPDVARIANTS = $(B)/tests/test_spdcollide $(B)/tests/test_spdconv
-$(B)/tests/spdcollide/%.o: common/%.c
+$(B)/tests/spdcollide/%.o: common/formats/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -DSPD_COLLIDE -c -o $@ $<
-$(B)/tests/spdconv/%.o: common/%.c
+$(B)/tests/spdconv/%.o: common/formats/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -DSPD_CONVERT -c -o $@ $<
 $(SPDVARIANTS): $(B)/tests/test_%: $(B)/tests/test_%.o \
@@ -196,7 +200,7 @@ FUZZDEBPKGS = clang libclang-rt-14-dev
 FZ	= build/fuzz
 FUZZFLAGS = -std=c11 -Wall -Wextra -g -O1 -ffp-contract=off \
 	  -U_FORTIFY_SOURCE -D_DEFAULT_SOURCE -DJSMN_STRICT \
-	  -DJSMN_PARENT_LINKS `pkg-config --cflags $(PKGS)` -Icommon \
+	  -DJSMN_PARENT_LINKS `pkg-config --cflags $(PKGS)` $(INCS) \
 	  -fsanitize=address,undefined,float-cast-overflow \
 	  -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
@@ -216,7 +220,7 @@ FUZZERS	= json spd rec cpuprofile \
 	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
 
 $(FZ)/common/%.o: common/%.c
-	@mkdir -p $(FZ)/common
+	@mkdir -p $(@D)
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(FUZZDEFS) \
 	    $(DEPFLAGS) -c -o $@ $<
 
@@ -264,8 +268,8 @@ clean:
 	rm -rf bin build tests/out
 
 # The dependencies the compiler wrote (DEPFLAGS above).
--include $(wildcard $(B)/common/*.d $(B)/filters/*.d $(B)/tests/*.d \
-	$(B)/tests/*/*.d $(FZ)/*.d $(FZ)/*/*.d)
+-include $(wildcard $(B)/common/*/*.d $(B)/filters/*.d $(B)/tests/*.d \
+	$(B)/tests/*/*.d $(FZ)/*.d $(FZ)/*/*.d $(FZ)/*/*/*.d)
 
 .PHONY: all check units lint demo bench install clean deps fuzz fuzz-build \
 	fuzz-deps pictures

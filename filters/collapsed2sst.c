@@ -7,7 +7,7 @@
  * a line "stack N" of counts is N samples (-F lines: one, as Ray's
  * converter counts).  That is known only at the end, so records are
  * kept per distinct stack (and, with -s, each line's) until then, by
- * common/foldrec.c.  With -V it reports the line count, the median
+ * common/formats/foldrec.c.  With -V it reports the line count, the median
  * weight (as Python prints the int or float it reads) and the unit on
  * standard error.  Long runs show their progress on standard error when
  * it is a terminal (-p: always, -P: never).
@@ -18,7 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "lines.h"
+#include "progress.h"
+#include "esc.h"
+#include "rec.h"
+#include "fmt.h"
+#include "folded.h"
 #include "foldrec.h"
 #include "input.h"
 

@@ -2,11 +2,11 @@
  * cpuprofile2sst: convert Chrome and node .cpuprofile files (the
  * DevTools protocol's Profile) to the sst stream, one record per
  * distinct stack (-s: per sample), weights in seconds (see
- * common/cpuprofile.c for which time a sample gets).  A file's thread
+ * common/formats/cpuprofile.c for which time a sample gets).  A file's thread
  * is "Process PID Thread TID" when it has node's --cpu-prof name, else
  * "Profile"; -L LABEL, -H or more than one file put "LABEL: " or
  * "BASE: " before it, BASE being the file's base name (label_base() of
- * common/label.c: its name up to the first '.' after its first
+ * common/reduce/label.c: its name up to the first '.' after its first
  * character, "stdin" for standard input).
  * gzip and zstd input is decompressed as it is read.  Long runs show
  * their progress on standard error when it is a terminal (-p: always,
@@ -18,7 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "progress.h"
+#include "json.h"
+#include "rec.h"
 #include "cpuprofile.h"
 #include "input.h"
 #include "label.h"

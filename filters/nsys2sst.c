@@ -1,10 +1,10 @@
 /*
  * nsys2sst: convert Nsight Systems SQLite exports (nsys export --type
  * sqlite) to the sst stream: NVTX push/pop ranges nested per thread by
- * the span-nesting engine trace2sst shares (common/nest.c), NVTX
+ * the span-nesting engine trace2sst shares (common/formats/nest.c), NVTX
  * start/end ranges on a thread of their own beside each thread, each at
  * the root, and CUDA kernels per device and stream (read by
- * common/nsys.c).  Times are nanoseconds, weights seconds of self time.
+ * common/formats/nsys.c).  Times are nanoseconds, weights seconds of self time.
  * Read with libsqlite3; standard input is read into memory.
  * Long runs show the rows read on standard error when it is a terminal
  * (-p: always, -P: never).
@@ -18,7 +18,11 @@
 
 #include <sqlite3.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "progress.h"
+#include "rec.h"
+#include "htab.h"
 #include "label.h"
 #include "nest.h"
 #include "nsys.h"

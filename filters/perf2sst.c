@@ -3,8 +3,8 @@
  * stream.  By default samples are collapsed by the rules of Ray's
  * perf.py; -F picks the rules and views of stackcollapse-perf.pl.  A
  * sample weighs 1 (unit none) or, with -F period, its header's period.
- * Lines are told apart and samples summed by common/perfscan.c, each
- * distinct frame line parsed once by common/perf.c.  gzip and zstd
+ * Lines are told apart and samples summed by common/formats/perfscan.c, each
+ * distinct frame line parsed once by common/formats/perf.c.  gzip and zstd
  * input is decompressed as it is read.  An input with text but no
  * sample is an error that says what it looks like.  Long runs show
  * their progress on standard error when it is a terminal (-p: always,
@@ -16,7 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "lines.h"
+#include "progress.h"
+#include "perf.h"
 #include "input.h"
 #include "perfscan.h"
 

@@ -2,8 +2,8 @@
  * pprof2sst: convert pprof's profile.proto, gzip-compressed or not, to
  * the sst stream: one record per distinct (thread, stack), in the order
  * in which each was first seen, the weight the value that -X names
- * (common/pprofr.c says how).  Each input is read whole, decoded by
- * common/pprof.c, its faults located by their offset.
+ * (common/formats/pprofr.c says how).  Each input is read whole, decoded by
+ * common/formats/pprof.c, its faults located by their offset.
  */
 #include <err.h>
 #include <stdio.h>
@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
 #include "input.h"
 #include "pprof.h"
 

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "lines.h"
 #include "svg.h"
 
 #define WIDTH	800	/* the picture */

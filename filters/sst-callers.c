@@ -14,7 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "chain.h"
 #include "kind.h"
 
 struct opts {

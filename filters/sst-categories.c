@@ -13,7 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
+#include "catmap.h"
 
 struct leaves {
 	struct tally	 tally;		/* by escaped "name TAB location" */

@@ -22,7 +22,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "rec.h"
+#include "htab.h"
+#include "sort.h"
+#include "fmt.h"
+#include "tally.h"
 #include "dside.h"
 #include "kind.h"
 

@@ -18,6 +18,13 @@
 #include <string.h>
 
 #include "dotrank.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 
 struct dot {
 	struct cg	 cg;
@@ -146,7 +153,7 @@ putnodes(struct dot *d)
 		maxflat = fmax(maxflat, fabs(g->flat[i]));
 	for (i = 0; i < g->nnodes; i++) {
 		buf_reset(&lab);
-		cg_label(&lab, &d->cg, g->node[i], SVG_DOT);
+		dg_funclabel(&lab, &d->cg, g->node[i], SVG_DOT);
 		svg_weight(w1, sizeof(w1), g->flat[i], d->cg.unit);
 		svg_weight(w2, sizeof(w2), g->cum[i], d->cg.unit);
 		fs = 8;

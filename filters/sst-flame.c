@@ -21,6 +21,11 @@
 #include "callgraph.h"
 #include "flame.h"
 #include "svg.h"
+#include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "fmt.h"
+#include "chain.h"
 
 #define PAD	10		/* left and right */
 #define TOP	44		/* above the frames */

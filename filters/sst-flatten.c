@@ -19,7 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "progress.h"
+#include "json.h"
+#include "rec.h"
+#include "spd.h"
 #include "input.h"
 #include "compact.h"
 

@@ -2,13 +2,15 @@
  * sst-focus: keep the records of an sst(5) stream that have a frame
  * matching an extended regular expression (pprof's -focus); -v keeps
  * those that have none.
- * The matching is common/focus.c's.
+ * The matching is common/reduce/focus.c's.
  */
 #include <err.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "focus.h"
+#include "util.h"
+#include "buf.h"
 
 static __dead void usage(int);
 

@@ -2,13 +2,15 @@
  * sst-from: cut each stack of an sst(5) stream above its outermost frame
  * matching an extended regular expression, which stays (pprof's
  * -show_from); records without a match are dropped.
- * The matching is common/focus.c's.
+ * The matching is common/reduce/focus.c's.
  */
 #include <err.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "focus.h"
+#include "util.h"
+#include "buf.h"
 
 static __dead void usage(int);
 

@@ -6,8 +6,8 @@
  * is a rank, named by its distributedInfo.rank, else by -L or (-H) its
  * base name.  --hta keeps HTA's defaults: trimmed to the ProfilerStep
  * range without the last step, times rounded to whole microseconds; -b
- * trims to a range of steps instead.  The rules are in common/gpu.c,
- * common/gpustat.c and sst-gpu(1).
+ * trims to a range of steps instead.  The rules are in common/formats/gpu.c,
+ * common/reduce/gpustat.c and sst-gpu(1).
  */
 #include <err.h>
 #include <limits.h>
@@ -16,7 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "progress.h"
+#include "json.h"
+#include "htab.h"
 #include "gpu.h"
 #include "label.h"
 

@@ -15,7 +15,12 @@
 #include <unicase.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "chain.h"
 #include "compact.h"
 
 struct grep {

@@ -2,13 +2,15 @@
  * sst-hide: remove the frames matching an extended regular expression
  * from the stacks of an sst(5) stream (pprof's -hide; with -v, pprof's
  * -show); a record left with no frame is dropped.
- * The matching is common/focus.c's.
+ * The matching is common/reduce/focus.c's.
  */
 #include <err.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "focus.h"
+#include "util.h"
+#include "buf.h"
 
 static __dead void usage(int);
 

@@ -14,7 +14,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "htab.h"
+#include "sort.h"
+#include "fmt.h"
+#include "tally.h"
 #include "kind.h"
 
 struct incl {

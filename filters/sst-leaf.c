@@ -15,7 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 #include "kind.h"
 
 struct leaves {

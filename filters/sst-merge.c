@@ -8,7 +8,7 @@
  * up to its first '.') puts "LABEL: " before each thread of a file.
  * Merging is associative: merging merged parts gives the one pass over
  * the whole.  Stacks and locations are kept as paths in trees of
- * interned frames (common/stacktab.c), a key as three ids.
+ * interned frames (common/reduce/stacktab.c), a key as three ids.
  */
 #include <err.h>
 #include <libgen.h>
@@ -16,7 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 #include "stacktab.h"
 
 struct merge {

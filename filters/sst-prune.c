@@ -2,13 +2,15 @@
  * sst-prune: cut each stack of an sst(5) stream below its deepest frame
  * matching an extended regular expression, which stays (pprof's
  * -prune_from); stacks without a match pass unchanged.
- * The matching is common/focus.c's.
+ * The matching is common/reduce/focus.c's.
  */
 #include <err.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "focus.h"
+#include "util.h"
+#include "buf.h"
 
 static __dead void usage(int);
 

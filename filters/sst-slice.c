@@ -15,7 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "recread.h"
+#include "fmt.h"
 
 /* A bound of the window: seconds, percent, or none (open). */
 struct bound {

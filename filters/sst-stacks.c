@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "rec.h"
+#include "recread.h"
+#include "chain.h"
 
 static void	readfile(struct chains *, int *, const char *);
 static __dead void usage(int);

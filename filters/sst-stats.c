@@ -18,7 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "rec.h"
+#include "recread.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 #include "dist.h"
 
 struct stats {

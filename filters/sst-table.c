@@ -14,7 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "lines.h"
+#include "esc.h"
 
 /* How cells are written (-F). */
 enum view {

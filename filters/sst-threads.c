@@ -15,7 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 #include "kind.h"
 
 enum view { V_TABLE, V_RAY, V_NAMES, V_RAYNAMES, V_TOTAL, NVIEWS };

@@ -18,7 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "recread.h"
+#include "fmt.h"
 #include "svg.h"
 #include "timeline.h"
 

@@ -18,7 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "fmt.h"
+#include "chain.h"
 #include "kind.h"
 
 enum view { V_CALLERS, V_FULL, V_GCALLERS, V_GCALLEES, NVIEWS };

@@ -11,7 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 
 struct fold {
 	struct tally	 lines;		/* the text of each line, no count */

@@ -2,14 +2,16 @@
  * sst2pprof: write an sst(5) stream as pprof's profile.proto, gzip
  * compressed, to standard output (never a terminal): one Sample per
  * record, its samples and weight as its values, its thread as the label
- * "thread" (common/pprofw.c says how).  Same input, same bytes.
+ * "thread" (common/formats/pprofw.c says how).  Same input, same bytes.
  */
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "rec.h"
+#include "recread.h"
 #include "pprof.h"
 
 static void	readfile(struct pprofw *, int *, const char *);

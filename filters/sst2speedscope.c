@@ -2,19 +2,29 @@
  * sst2speedscope: write an sst(5) stream as a speedscope JSON document,
  * one sampled profile per thread, byte for byte as Python's json.dump()
  * writes it.  The records wait in a temporary spill file, their stacks
- * as frame ids (common/spdw.c), so memory grows with distinct frames
+ * as frame ids (common/formats/spdw.c), so memory grows with distinct frames
  * and threads only.  A pass over the spill numbers the frames in the
  * order in which the profiles, as written, first use them (with one
  * thread, the order in which they were met); then the records are
  * dealt out to one spill per thread, some threads at a time, to write
- * the profiles in turn (see common/spdw.c).
+ * the profiles in turn (see common/formats/spdw.c).
  */
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "htab.h"
+#include "sort.h"
+#include "fmt.h"
+#include "spill.h"
+#include "jsonw.h"
+#include "spdw.h"
 
 #define SPILLMEM	(1 << 20)
 

@@ -3,9 +3,9 @@
  * Kineto traces, Chrome and node traces, clang -ftime-trace) to the sst
  * stream: one record per distinct (thread, stack of spans) with the
  * spans that end there and their summed self time, or with -s one
- * record per span.  The rules are in common/trace.c, common/nest.c (the
+ * record per span.  The rules are in common/formats/trace.c, common/formats/nest.c (the
  * span-nesting engine nsys2sst shares) and trace2sst(1); the labels of
- * several files follow common/label.c's rule.
+ * several files follow common/reduce/label.c's rule.
  * Long runs show their progress on standard error when it is a
  * terminal (-p: always, -P: never).
  */
@@ -15,7 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "progress.h"
+#include "json.h"
+#include "htab.h"
+#include "sort.h"
 #include "label.h"
 #include "trace.h"
 

@@ -7,7 +7,6 @@
  * a message naming it; a good one prints one row per category, each of
  * four TAB-separated cells.  Odd sizes add -r.
  */
-#include "sst.h"
 #include "fuzz.h"
 #include "filter.h"
 

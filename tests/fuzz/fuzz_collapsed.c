@@ -5,7 +5,6 @@
  * sets.  Bad lines are skipped with a warning, so the program must end
  * with status 0, and what it wrote must be an sst(5) stream.
  */
-#include "sst.h"
 #include "fuzz.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_cpuprofile: the .cpuprofile reader (common/cpuprofile.c), one
+ * fuzz_cpuprofile: the .cpuprofile reader (common/formats/cpuprofile.c), one
  * record per stack or per sample (the input's size picks), from memory
  * and from a file descriptor that returns 1 to 16 bytes a read (through
  * input.c, so gzip and zstd, skippable frames included, are read too).
@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "json.h"
+#include "rec.h"
 #include "cpuprofile.h"
 #include "fuzz.h"
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_json: the JSON pull tokenizer (common/json.c).  Each input is
+ * fuzz_json: the JSON pull tokenizer (common/json/json.c).  Each input is
  * tokenized twice, from memory (json_open_mem) and from a file
  * descriptor that returns 1 to 16 bytes a read (json_open), and both
  * walks must agree token for token: type, text, position, and the
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "json.h"
 #include "fuzz.h"
 
 struct walk {

@@ -5,7 +5,6 @@
  * reject an input (status 1), but what it wrote must be an sst(5)
  * stream.
  */
-#include "sst.h"
 #include "fuzz.h"
 #include "filter.h"
 

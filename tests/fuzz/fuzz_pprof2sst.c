@@ -1,14 +1,13 @@
 /*
  * fuzz_pprof2sst: pprof2sst, the whole program (filters/pprof2sst.c
  * compiled with main renamed, see fuzz.h and filter.h), on the input as
- * a file: the profile.proto reader of common/pprof.c behind it.  The
+ * a file: the profile.proto reader of common/formats/pprof.c behind it.  The
  * input's size picks the value read (-X).  It may reject an input
  * (status 1, with a message), but what it wrote must be
  * an sst(5) stream.
  */
 #include <string.h>
 
-#include "sst.h"
 #include "fuzz.h"
 #include "filter.h"
 

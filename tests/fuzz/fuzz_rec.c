@@ -1,5 +1,5 @@
 /*
- * fuzz_rec: the sst(5) stream reader and writer (common/rec.c), the
+ * fuzz_rec: the sst(5) stream reader and writer (common/stream/rec.c), the
  * escaping (esc.c), the line reader (lines.c) and the chain rows of
  * chain.c.  For each line of the input:
  *  - rec_parse either rejects it or accepts it, and then rec_write
@@ -21,7 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "esc.h"
+#include "rec.h"
+#include "recread.h"
+#include "fmt.h"
+#include "chain.h"
 #include "fuzz.h"
 #include "compact.h"
 

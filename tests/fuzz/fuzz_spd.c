@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "json.h"
+#include "rec.h"
+#include "spd.h"
 #include "fuzz.h"
 
 struct run {

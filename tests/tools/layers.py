@@ -19,14 +19,16 @@ import sys
 top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, 'build')
 layers, rank = [], {}
+folder = {}    # layer -> its folder under common/
 for line in open(os.path.join(top, 'common', 'README')):
-    m = re.match(r'^layer (\w+): (.*)$', line)
+    m = re.match(r'^layer (\w+) \((\w+)/\): (.*)$', line)
     if m:
         layers.append(m.group(1))
-        for mod in m.group(2).split():
+        folder[m.group(1)] = m.group(2)
+        for mod in m.group(3).split():
             rank[mod] = len(layers) - 1
 groups = [m for m in rank if os.path.exists(
-    os.path.join(top, 'common', m + 'int.h'))]
+    os.path.join(top, 'common', folder[layers[rank[m]]], m + 'int.h'))]
 
 
 def module(path):
@@ -39,16 +41,29 @@ def module(path):
 
 
 bad = 0
-mods = sorted({module(f) for f in glob.glob(os.path.join(top, 'common', '*.c'))})
+mods = sorted({module(f) for f in
+               glob.glob(os.path.join(top, 'common', '*', '*.c'))})
 for m in mods:
     if m not in rank:
         print('layers: module %s is in no layer of common/README' % m)
         bad = 1
+# Each file in the folder of its module's layer.
+for f in glob.glob(os.path.join(top, 'common', '*', '*.[ch]')):
+    m = module(f)
+    d = os.path.basename(os.path.dirname(f))
+    if m in rank and folder[layers[rank[m]]] != d:
+        print('layers: %s is in %s/, its layer %s is %s/' % (
+            os.path.relpath(f, top), d, layers[rank[m]],
+            folder[layers[rank[m]]]))
+        bad = 1
+if glob.glob(os.path.join(top, 'common', '*.[ch]')):
+    print("layers: files of common/ outside the layers' folders")
+    bad = 1
 uses = collections.defaultdict(dict)    # m -> {n: why}
 defs, undef = {}, collections.defaultdict(set)
-objs = glob.glob(os.path.join(build, 'common', '*.o'))
+objs = glob.glob(os.path.join(build, 'common', '*', '*.o'))
 if not objs:
-    sys.exit('layers: no %s/common/*.o: run make first' % build)
+    sys.exit('layers: no %s/common/*/*.o: run make first' % build)
 for o in objs:
     m = module(o)
     out = subprocess.run(['nm', o], capture_output=True, text=True).stdout
@@ -63,11 +78,12 @@ for m, syms in undef.items():
         n = defs.get(s)
         if n is not None and n != m:
             uses[m].setdefault(n, 'calls ' + s + '()')
-for f in glob.glob(os.path.join(top, 'common', '*.[ch]')):
+for f in glob.glob(os.path.join(top, 'common', '*', '*.[ch]')):
     m = module(f)
     for line in open(f, errors='replace'):
         r = re.match(r'#include "(\w+)\.h"', line)
-        if r and r.group(1) not in ('sst', 'digits', 'varint'):
+        if r and r.group(1) not in ('digits', 'varint', 'mul128',
+                                    'pow5tab', 'pow10tab'):
             n = module(r.group(1) + '.h')
             if n != m and n in rank:
                 uses[m].setdefault(n, os.path.basename(f) + ' includes ' +

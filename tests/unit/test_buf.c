@@ -1,5 +1,5 @@
 /*
- * test_buf.c: Check suite for the growable byte buffer (common/buf.c).
+ * test_buf.c: Check suite for the growable byte buffer (common/base/buf.c).
  */
 
 #include <check.h>
@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
 
 static Suite	*buf_suite(void);
 

@@ -1,6 +1,6 @@
 /*
  * test_callgraph.c: Check suite for the stream reader of the pictures
- * (common/callgraph.c): function ids by name and file (lines apart,
+ * (common/reduce/callgraph.c): function ids by name and file (lines apart,
  * files apart), stacks handed on root first with their thread, thread
  * totals, records without samples, mixed units, the two-count folded
  * form, and the names and labels of functions.
@@ -13,6 +13,12 @@
 
 #include "callgraph.h"
 #include "tutil.h"
+#include "buf.h"
+#include "rec.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
+#include "dotgraph.h"
 
 static Suite	*callgraph_suite(void);
 
@@ -113,10 +119,10 @@ START_TEST(test_colons)
 	ck_assert_uint_eq(n, 4);
 	ck_assert_int_eq(memcmp(s, "m.py", 4), 0);
 	buf_init(&b);
-	cg_label(&b, &g, 0, SVG_DOT);
+	dg_funclabel(&b, &g, 0, SVG_DOT);
 	ck_assert_str_eq(b.data, "f;g\\nm.py");
 	buf_reset(&b);
-	cg_label(&b, &g, 0, SVG_XML);
+	dg_funclabel(&b, &g, 0, SVG_XML);
 	ck_assert_str_eq(b.data, "f;g (m.py)");
 	buf_free(&b);
 	cg_free(&g);

@@ -1,6 +1,6 @@
 /*
  * test_catmap.c: Check suite for the categories of functions read from
- * JSON (common/catmap.c): categories in first-given order, the last
+ * JSON (common/formats/catmap.c): categories in first-given order, the last
  * list of a category and the last category of a function winning, names
  * decoded from JSON and escaped, files read, and malformed text of
  * every kind refused with its message (the messages are catmap.c's
@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "htab.h"
+#include "catmap.h"
 #include "tutil.h"
 
 static void	 load(struct catmap *, const char *);

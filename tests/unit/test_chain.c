@@ -1,5 +1,5 @@
 /*
- * test_chain.c: Check suite for chain rows (common/chain.c): splitting
+ * test_chain.c: Check suite for chain rows (common/reduce/chain.c): splitting
  * a stack field into frames, finding a frame by its escaped name, spans
  * of frames, grouping by (thread, chain) with Python-exact sums and
  * the heaviest-first output, and parsing a chain row with every error
@@ -14,7 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "rec.h"
+#include "fmt.h"
+#include "chain.h"
 #include "kind.h"
 #include "tutil.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_compact.c: Check suite for the compact form of the stream
- * (common/compact.c).  Compact lines written by hand are read back as
+ * (common/stream/compact.c).  Compact lines written by hand are read back as
  * the text lines worked out by hand from sst(5)'s rules; records given
  * to the writer come out as the compact lines worked out by hand; every
  * malformed line is refused with its reason.
@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "rec.h"
+#include "recread.h"
+#include "fmt.h"
 #include "tutil.h"
 #include "compact.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_cpuprofile.c: Check suite for .cpuprofile reading
- * (common/cpuprofile.c): thread names from file names, the
+ * (common/formats/cpuprofile.c): thread names from file names, the
  * records of small profiles worked out by hand with nodes before and
  * after the samples, children and parent links, the old head format,
  * and errors with their messages.
@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "json.h"
+#include "rec.h"
+#include "fmt.h"
 #include "tutil.h"
 #include "cpuprofile.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_dist.c: Check suite for distributions (common/dist.c): totals in
+ * test_dist.c: Check suite for distributions (common/reduce/dist.c): totals in
  * the order added, medians of odd and even counts, sample standard
  * deviations worked out by hand, a single value, and many equal values
  * whose rounded total must not make them deviate; counted instances
@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sst.h"
 #include "tutil.h"
 #include "dist.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_dotgraph.c: Check suite for the call graph of sst-dot
- * (common/dotgraph.c), on graphs whose numbers were worked out by hand:
+ * (common/draw/dotgraph.c), on graphs whose numbers were worked out by hand:
  * cum and flat, edges counted once per sample through recursion, no
  * self edges, pruned functions making residual edges and taking the
  * flat weight of the leaf with them, pprof's entropy order, trimming
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dotrank.h"
+#include "htab.h"
 
 static Suite	*dotgraph_suite(void);
 

@@ -1,6 +1,6 @@
 /*
  * test_dotrank.c: Check suite for the ranks and colours of sst-dot's
- * nodes (common/dotrank.c): pprof's entropy order on a small graph
+ * nodes (common/draw/dotrank.c): pprof's entropy order on a small graph
  * worked out by hand, ties broken by name, thread ranks with the
  * threads past the palette sharing grey, and the stripes of a node
  * shared by thirteen threads and the note that names them.
@@ -11,6 +11,10 @@
 #include <string.h>
 
 #include "dotrank.h"
+#include "buf.h"
+#include "rec.h"
+#include "htab.h"
+#include "tally.h"
 
 static Suite	*dotrank_suite(void);
 

@@ -1,6 +1,6 @@
 /*
  * test_dside.c: Check suite for one side of a comparison
- * (common/dside.c): totals, self and inclusive weights per function
+ * (common/reduce/dside.c): totals, self and inclusive weights per function
  * (a recursive function counted once per record), folded lines with
  * decoded names, and mixed units.
  */
@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 #include "dside.h"
 #include "tutil.h"
 

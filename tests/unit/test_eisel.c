@@ -1,5 +1,5 @@
 /*
- * test_eisel.c: Check suite for common/eisel.c (the double nearest a
+ * test_eisel.c: Check suite for common/base/eisel.c (the double nearest a
  * decimal of up to 19 digits, Eisel-Lemire), through fmt_strtod, which
  * reads with it: random texts, numbers and not, against strtod(3).
  * The hand-picked cases (half way between doubles, the ends of the
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "eisel.h"
-#include "sst.h"
+#include "fmt.h"
 #include "tutil.h"
 
 static uint64_t	 rnd(void);

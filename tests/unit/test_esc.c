@@ -1,5 +1,5 @@
 /*
- * test_esc.c: Check suite for the stream's escaping (common/esc.c):
+ * test_esc.c: Check suite for the stream's escaping (common/base/esc.c):
  * what esc_add writes for each byte, that esc_decode undoes it for all
  * 256 byte values, and what esc_valid and esc_scan accept.
  */
@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "esc.h"
 
 static char	*esc(const char *, size_t);
 static char	*dec(const char *, size_t *);

@@ -1,6 +1,6 @@
 /*
  * test_flame.c: Check suite for the frame tree of sst-flame
- * (common/flame.c) and its script (common/flamejs.c): nodes shared by
+ * (common/draw/flame.c) and its script (common/draw/flamejs.c): nodes shared by
  * stacks with the same path, thread nodes, merged threads, reversed
  * stacks, deep ones, the children linked in the order asked for, and
  * a script that can sit in CDATA and loads nothing.
@@ -11,6 +11,10 @@
 #include <string.h>
 
 #include "flame.h"
+#include "buf.h"
+#include "rec.h"
+#include "htab.h"
+#include "tally.h"
 
 static Suite	*flame_suite(void);
 

@@ -1,6 +1,6 @@
 /*
  * test_fmt.c: Check suite for number formatting and parsing
- * (common/fmt.c): shortest round-trip doubles (as %g and as Python's
+ * (common/base/fmt.c): shortest round-trip doubles (as %g and as Python's
  * repr()), thousands separators, Python-exact repeated sums and strict
  * whole-field parsing.
  */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "fmt.h"
 
 static const char *dbl(double);
 static const char *pyf(double);

@@ -1,5 +1,5 @@
 /*
- * test_focus.c: Check suite for pprof's frame filters (common/focus.c):
+ * test_focus.c: Check suite for pprof's frame filters (common/reduce/focus.c):
  * each operation on records made by hand, names decoded before they are
  * matched, -l on location entries, -v, and a bad expression.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "rec.h"
 #include "focus.h"
 
 static const char *apply(enum focus_op, int, const char *, const char *);

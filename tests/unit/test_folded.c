@@ -1,5 +1,5 @@
 /*
- * test_folded.c: Check suite for folded stacks (common/folded.c): the
+ * test_folded.c: Check suite for folded stacks (common/formats/folded.c): the
  * white space stripped, which weights parse and to what as Python's
  * int() and float() read them, which are counts of samples and of how
  * many, the offsets stripped from frames, the
@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "fmt.h"
+#include "folded.h"
 
 static int	 weight(const char *, double *, int *);
 static int	 count(const char *, uint64_t *);

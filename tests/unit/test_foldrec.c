@@ -1,6 +1,6 @@
 /*
  * test_foldrec.c: Check suite for folded-stack records
- * (common/foldrec.c): what a line reads as (blank, malformed, a bad
+ * (common/formats/foldrec.c): what a line reads as (blank, malformed, a bad
  * weight, a stack and a weight that may be a count), the record of a
  * line alone, the sums per stack at each scale, the scale the median
  * weight picks, what overflows, and the lines kept one by one.  Every
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
 #include "tutil.h"
 #include "foldrec.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_gpu.c: Check suite for the GPU analyses (common/gpu.c,
+ * test_gpu.c: Check suite for the GPU analyses (common/formats/gpu.c,
  * gpustat.c, gpuq.c): kernel types, view names, the two clocks (exact
  * nanoseconds, and HTA's whole microseconds: starts rounded up, ends
  * rounded down), the step trimming, and a rank without events of the
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "json.h"
 #include "tutil.h"
 #include "gpu.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_htab.c: Check suite for the interning hash table (common/htab.c):
+ * test_htab.c: Check suite for the interning hash table (common/base/htab.c):
  * dense ids in first-seen order, lookups, binary keys, growth and
  * emptying.
  */
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "htab.h"
 
 static size_t	 intern(struct htab *, const char *, int *);
 static void	 keyname(char *, size_t, size_t);

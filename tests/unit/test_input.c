@@ -1,5 +1,5 @@
 /*
- * test_input.c: Check suite for common/input.c: plain, gzip and zstd
+ * test_input.c: Check suite for common/stream/input.c: plain, gzip and zstd
  * input (compressed here with zlib and libzstd, independently of the
  * reader), joined members and frames, truncated, corrupt and trailing
  * data, the same through json_open() and lines_open(), and sniff().
@@ -14,7 +14,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "lines.h"
+#include "json.h"
 #include "input.h"
 
 static int	 tmpfd(const void *, size_t);

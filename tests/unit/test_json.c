@@ -1,5 +1,5 @@
 /*
- * test_json.c: Check suite for the JSON tokenizer (common/json.c).
+ * test_json.c: Check suite for the JSON tokenizer (common/json/json.c).
  *
  * Most tests turn a document into a one-line dump of its tokens (see
  * dump()) and compare that.  Input goes through json_open_mem(), through
@@ -26,7 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "json.h"
 
 /* The read buffer size in json.c; the boundary tests aim at it. */
 #define BUFSZ	(256 * 1024)

@@ -1,8 +1,8 @@
 /*
- * test_jsonw.c: Check suite for the JSON writer (common/jsonw.c):
+ * test_jsonw.c: Check suite for the JSON writer (common/json/jsonw.c):
  * strings as Python's json.dump() escapes them (ensure_ascii), WTF-8
  * surrogates and invalid UTF-8, a round trip of every code point
- * through the reader (common/json.c), floats, and the JSON number check.
+ * through the reader (common/json/json.c), floats, and the JSON number check.
  */
 
 #include <check.h>
@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "json.h"
+#include "jsonw.h"
 
 static char	*str(const char *, size_t);
 static char	*flt(const double *, size_t);

@@ -1,5 +1,5 @@
 /*
- * test_kind.c: Check suite for the kind of a stream (common/kind.c):
+ * test_kind.c: Check suite for the kind of a stream (common/formats/kind.c):
  * the records that make a stream timed and those that do not, and times
  * for people in s, ms, µs and ns, three significant digits, worked out
  * by hand.
@@ -8,7 +8,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "sst.h"
+#include "rec.h"
+#include "fmt.h"
 #include "tutil.h"
 #include "kind.h"
 

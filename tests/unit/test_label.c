@@ -1,6 +1,6 @@
 /*
  * test_label.c: Check suite for the prefixes of threads
- * (common/label.c): a label, a base name up to the first '.' after its
+ * (common/reduce/label.c): a label, a base name up to the first '.' after its
  * first character, standard input, escaping, and none; the one rule of
  * trace2sst, cpuprofile2sst and nsys2sst; and the loop over the files.
  */
@@ -8,7 +8,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "sst.h"
+#include "buf.h"
 #include "tutil.h"
 #include "label.h"
 

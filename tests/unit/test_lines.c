@@ -1,5 +1,5 @@
 /*
- * test_lines.c: Check suite for the line reader (common/lines.c).  Input
+ * test_lines.c: Check suite for the line reader (common/stream/lines.c).  Input
  * comes from unlinked temporary files and from pipes fed in small pieces
  * by a child, with lines around and beyond the 1 MiB buffer.
  */
@@ -15,7 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "lines.h"
+#include "json.h"
 
 #define MIB	(1 << 20)
 

@@ -1,5 +1,5 @@
 /*
- * test_nest.c: Check suite for the span-nesting engine (common/nest.c)
+ * test_nest.c: Check suite for the span-nesting engine (common/formats/nest.c)
  * of trace2sst and nsys2sst: its parts (order, pop, clip, self time,
  * depth, unclosed spans, the uniform-period rule) driven span by span as
  * trace2sst's reader drives them, on cases of trace2sst's, then struct
@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "json.h"
+#include "rec.h"
+#include "fmt.h"
 #include "tutil.h"
 #include "nest.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_nsys.c: Check suite for Nsight Systems exports (common/nsys.c):
+ * test_nsys.c: Check suite for Nsight Systems exports (common/formats/nsys.c):
  * what nsys_open() says of inputs that are no SQLite database, the
  * thread names of a small database made here, with and without the
  * PROCESSES and ThreadNames tables, and the spans nsys_spans() reads,
@@ -14,7 +14,8 @@
 
 #include <sqlite3.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "htab.h"
 #include "nsys.h"
 #include "tutil.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_perf.c: Check suite for the text perf script prints
- * (common/perf.c): the string helpers, the event and period of a
+ * (common/formats/perf.c): the string helpers, the event and period of a
  * header and the weight they give, the -F keywords, both kinds of
  * sample header and the threads they name, the frames of frame lines
  * by perf.py's rules and by stackcollapse-perf.pl's (each view), the
@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "fmt.h"
+#include "perf.h"
 #include "tutil.h"
 
 /* A record table and the frames ids of its samples. */

@@ -1,6 +1,6 @@
 /*
  * test_perfscan.c: Check suite for perf script text read line by line
- * (common/perfscan.c): samples by perf.py's rules and by -F's, the
+ * (common/formats/perfscan.c): samples by perf.py's rules and by -F's, the
  * flags of each line (a frame line without a header or a symbol, an
  * unrecognized header or line, another event, binary data, a weight
  * that sums to inf), what is counted, and a sample cut off by the end.
@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "perf.h"
 #include "tutil.h"
 #include "perfscan.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_pprof.c: Check suite for the protobuf wire format and the
- * profile.proto reader (common/pprof.c), on bytes written here by hand
+ * profile.proto reader (common/formats/pprof.c), on bytes written here by hand
  * from the protobuf encoding rules: varints (300 is ac 02, -1 as int64
  * ten bytes), each wire type, lengths past the end, packed and
  * unpacked repeated fields, unknown fields, ids found when sparse.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "buf.h"
 #include "pprof.h"
 
 static Suite	*pprof_suite(void);

@@ -1,5 +1,5 @@
 /*
- * test_progress.c: Check suite for the progress line (common/progress.c).
+ * test_progress.c: Check suite for the progress line (common/base/progress.c).
  * Standard error goes to a temporary file, which is no terminal: the
  * line shows only when forced, and a run must take a second for it.
  */
@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "progress.h"
 
 static FILE	*errfile(void);
 static char	*errtext(FILE *);

@@ -1,6 +1,6 @@
 /*
  * test_rec.c: Check suite for the sst stream reader and writer
- * (common/rec.c): parsing of each field, every error message,
+ * (common/stream/rec.c): parsing of each field, every error message,
  * byte-for-byte rewriting, rec_read returning -1 with its message at
  * a malformed line, and xrec_read exiting 1 with it.
  */
@@ -14,7 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "recread.h"
+#include "fmt.h"
 
 static int	 parse(const char *, struct sst_rec *, const char **);
 static const char *why(const char *);

@@ -1,5 +1,5 @@
 /*
- * test_shortest.c: Check suite for common/shortest.c (the shortest
+ * test_shortest.c: Check suite for common/base/shortest.c (the shortest
  * digits of a double, Ryu) and the texts fmt.c makes of them: digits
  * and exponents worked by hand, and fmt_pyfloat and fmt_double against
  * Python over a million doubles (tests/tools/pyrepr.py says which and
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "shortest.h"
-#include "sst.h"
+#include "fmt.h"
 #include "tutil.h"
 
 static FILE	*pyrepr(int);

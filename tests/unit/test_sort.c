@@ -1,5 +1,5 @@
 /*
- * test_sort.c: Check suite for the stable index sort (common/sort.c).
+ * test_sort.c: Check suite for the stable index sort (common/base/sort.c).
  * Every result is compared with a plain stable insertion sort (or, for
  * big arrays, with qsort(3) made stable by breaking ties on position).
  */
@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "sort.h"
 
 static int	 bykey(size_t, size_t, void *);
 static int	 bykeydesc(size_t, size_t, void *);

@@ -1,5 +1,5 @@
 /*
- * test_spd.c: Check suite for the speedscope reader (common/spd.c).
+ * test_spd.c: Check suite for the speedscope reader (common/formats/spd.c).
  * Each test runs spd_flatten() over a document in memory, writes the
  * lines it hands out (or, stacks as frame ids, the records, with
  * rec_write()) and compares the text; same() runs it over the document
@@ -19,7 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "json.h"
+#include "rec.h"
+#include "fmt.h"
+#include "spd.h"
 
 /* Three frames: main (a.py:1), f (a.py:5:2), g (no location). */
 #define FRAMES	"\"shared\":{\"frames\":[" \

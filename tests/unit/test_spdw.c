@@ -1,5 +1,5 @@
 /*
- * test_spdw.c: Check suite for the speedscope writer (common/spdw.c):
+ * test_spdw.c: Check suite for the speedscope writer (common/formats/spdw.c):
  * the frame keys and the shared.frames entries written from them, which
  * location entries pass, the records spilled with their stacks as frame
  * ids (spdw_addrec: ids as a plain model numbers them, a bad location's
@@ -13,7 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "rec.h"
+#include "htab.h"
+#include "fmt.h"
+#include "spill.h"
+#include "spdw.h"
 #include "tutil.h"
 
 /* What spdw_putprofiles is given. */

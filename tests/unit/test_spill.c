@@ -1,5 +1,5 @@
 /*
- * test_spill.c: Check suite for the spill buffer (common/spill.c): what
+ * test_spill.c: Check suite for the spill buffer (common/base/spill.c): what
  * is written reads back byte for byte, in memory or through the
  * temporary file, and the file is made in $TMPDIR and leaves nothing
  * behind.
@@ -16,7 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "spill.h"
 
 static void	 pattern(unsigned char *, size_t, unsigned);
 static void	 roundtrip(size_t, size_t, size_t, size_t);

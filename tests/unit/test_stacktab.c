@@ -1,6 +1,6 @@
 /*
  * test_stacktab.c: Check suite for the tree of interned frames
- * (common/stacktab.c).  The hand-worked cases give each path's id, depth,
+ * (common/reduce/stacktab.c).  The hand-worked cases give each path's id, depth,
  * parent and frames; the model check interns many stacks made from a
  * few frames (so that they share prefixes, and one stack is often a
  * prefix of the one before) and holds the table to the plain model:
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
 #include "stacktab.h"
 #include "tutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_svg.c: Check suite for the drawing helpers (common/svg.c): names
+ * test_svg.c: Check suite for the drawing helpers (common/draw/svg.c): names
  * decoded and quoted for DOT and XML, control bytes and invalid UTF-8
  * as \xHH text, the length limit; numbers with two decimals at most;
  * weights scaled as pprof labels them; pprof's heat colours; the
@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "svg.h"
+#include "buf.h"
+#include "fmt.h"
 
 static Suite	*svg_suite(void);
 

@@ -1,6 +1,6 @@
 /*
- * test_tally.c: Check suite for totals per key (common/tally.c) and
- * rec_addw() (common/rec.c), which sums their weights: dense ids in
+ * test_tally.c: Check suite for totals per key (common/reduce/tally.c) and
+ * rec_addw() (common/stream/rec.c), which sums their weights: dense ids in
  * first-seen order, zero totals for new keys, Python-exact sums, growth
  * of the arrays, the heaviest-first sorts with ties kept in order
  * (compared with a plain stable insertion sort), and the totals per
@@ -13,7 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "htab.h"
+#include "fmt.h"
+#include "tally.h"
 
 static struct sst_rec rec(uint64_t, double, int, double);
 static size_t	 add(struct tally *, const char *, const struct sst_rec *);

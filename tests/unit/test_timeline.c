@@ -1,6 +1,6 @@
 /*
  * test_timeline.c: Check suite for the bars of a timeline
- * (common/timeline.c): consecutive samples joined into one bar per
+ * (common/draw/timeline.c): consecutive samples joined into one bar per
  * frame, a gap or another caller starting a new bar, nested spans,
  * threads apart, records added out of order, and the span; a span
  * drawn once however its self time lies around its children, equal
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "rec.h"
 #include "timeline.h"
 
 static void	 add(struct timeline *, const char *);

@@ -1,6 +1,6 @@
 /*
  * test_trace.c: Check suite for Chrome trace-event reading
- * (common/trace.c): microsecond text to exact nanoseconds, category
+ * (common/formats/trace.c): microsecond text to exact nanoseconds, category
  * filters, and whole small traces to sst records, with the expected
  * self times worked out by hand in the comments.
  */
@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
+#include "buf.h"
+#include "json.h"
+#include "htab.h"
 #include "trace.h"
 
 static char	*run(const char *, const struct trace_opt *, const char *,

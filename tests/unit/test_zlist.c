@@ -1,5 +1,5 @@
 /*
- * test_zlist.c: Check suite for compressed string lists (common/zlist.c).
+ * test_zlist.c: Check suite for compressed string lists (common/base/zlist.c).
  * Strings made from their number by a rule read back byte for byte in
  * order, backwards and at random, across many blocks; empty strings,
  * strings longer than a block, adding after reading, and zl_done();
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sst.h"
 #include "tutil.h"
 #include "zlist.h"
 

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sst.h"
+#include "util.h"
+#include "buf.h"
 #include "tutil.h"
 
 char *

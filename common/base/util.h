@@ -1,0 +1,46 @@
+/*
+ * util.h: util (util.c).
+ */
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef __dead
+#define __dead __attribute__((__noreturn__))
+#endif
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+/* The growth of arrays: doubling from a first capacity (see util.c). */
+size_t	 growcap(size_t, size_t, size_t);
+size_t	 xgrowcap(size_t, size_t, size_t);
+void	*xgrow(void *, size_t *, size_t, size_t, size_t);
+/* For big arrays: huge pages from HUGEPAGE bytes up (see util.c). */
+#define HUGEPAGE	(2 << 20)
+void	*xhuge(size_t, size_t);
+void	*xhugezero(size_t, size_t);
+void	*xhugegrow(void *, size_t, size_t, size_t);
+/* The heap in huge pages, grown HEAPPAD bytes at a time (util.c). */
+#define HEAPPAD	(32 << 20)
+int	 heap_huge(void);
+char	*xstrdup(const char *);
+void	*xmemdup(const void *, size_t);
+FILE	*xfopen(const char *, const char *);
+int	 xopen(const char *);
+void	 xfshut(FILE *, const char *);
+#define BIGWRITE	(32 * 1024)
+void	 xfwrite(const void *, size_t, FILE *, const char *);
+void	 sst_init(void);
+/* Usage text: with help to stdout and exit 0, else to stderr, exit 2. */
+__dead void xusage(int, const char *);
+/* Call usage(1) when "--help" comes before any "--" in argv. */
+void	 sst_longhelp(int, char *[], void (*)(int));
+
+#endif /* UTIL_H */

@@ -1,0 +1,792 @@
+/*
+ * jsontok.c: the tokens of the JSON tokenizer (json.c): the scanners of
+ * numbers, strings, escapes and literals, next_token() (a dispatcher by
+ * state to one function per kind of token) and json_next(), the fast
+ * path for the bulk of a profile, which must agree with it exactly.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "progress.h"
+#include "json.h"
+#include "digits.h"
+#include "input.h"
+#include "jsonint.h"
+
+/* Character classes, bits of cls[]. */
+#define C_WS	0x01	/* JSON whitespace */
+#define C_NUM	0x02	/* may continue a number */
+#define C_STR	0x04	/* ends a run of plain string bytes */
+#define C_NUL	0x08	/* NUL, possibly the sentinel */
+
+/* Bytes from 0x80 up are all class 0. */
+static const unsigned char cls[256] = {
+	12, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 4, 4, 5, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
+	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static int	 unexpected(struct json *, const unsigned char *);
+static int	 start(struct json *);
+static int	 hexval(const unsigned char *, unsigned long *);
+static void	 put_utf8(struct buf *, unsigned long);
+static size_t	 ndigits(const unsigned char *);
+static int	 scan_number(struct json *, unsigned char *, unsigned char **);
+static int	 scan_string(struct json *, unsigned char *, unsigned char **);
+static int	 scan_u(struct json *, unsigned char *, unsigned char **);
+static int	 scan_escape(struct json *, unsigned char *, unsigned char **);
+static int	 scan_escaped(struct json *, unsigned char *, unsigned char *,
+		    unsigned char **);
+static int	 scan_literal(struct json *, unsigned char *, const char *);
+static enum json_tok key_colon(struct json *, unsigned char *,
+		    unsigned char *);
+static enum json_tok next_token(struct json *);
+
+/* Record an error at q; returns SC_ERR. */
+int
+jn_fail(struct json *j, const unsigned char *q, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(j->errmsg, sizeof(j->errmsg), fmt, ap);
+	va_end(ap);
+	j->erroff = OFF(j, q);
+	j->state = S_ERROR;
+	j->last = JT_ERROR;
+	jn_stopahead(j);
+	return SC_ERR;
+}
+
+/* Record an error for a byte that cannot start what is expected. */
+static int
+unexpected(struct json *j, const unsigned char *q)
+{
+	if (q == j->end)
+		return jn_fail(j, q, "unexpected end of input");
+	if (*q >= 0x20 && *q < 0x7f)
+		return jn_fail(j, q, "unexpected character '%c'", *q);
+	return jn_fail(j, q, "unexpected byte 0x%02x", *q);
+}
+
+/* Read the first bytes and skip a UTF-8 byte order mark. */
+static int
+start(struct json *j)
+{
+	while (j->end - j->p < 3 && !j->eof)
+		if (jn_refill(j) == -1)
+			return -1;
+	if (j->p[0] == 0xef && j->p[1] == 0xbb && j->p[2] == 0xbf) {
+		j->p += 3;
+		j->lineoff = 3;
+	}
+	j->state = S_TOP;
+	return 0;
+}
+
+/* Value of up to 4 hex digits at s; returns how many there were. */
+static int
+hexval(const unsigned char *s, unsigned long *v)
+{
+	unsigned long x;
+	int i, c;
+
+	x = 0;
+	for (i = 0; i < 4; i++) {
+		c = s[i];
+		if (ISDIGIT(c))
+			c -= '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			c = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		x = x << 4 | c;
+	}
+	*v = x;
+	return i;
+}
+
+/* Append code point cp as UTF-8 (surrogates as WTF-8). */
+static void
+put_utf8(struct buf *b, unsigned long cp)
+{
+	char s[4];
+
+	if (cp < 0x80) {
+		buf_addc(b, (int)cp);
+	} else if (cp < 0x800) {
+		s[0] = 0xc0 | cp >> 6;
+		s[1] = 0x80 | (cp & 0x3f);
+		buf_add(b, s, 2);
+	} else if (cp < 0x10000) {
+		s[0] = 0xe0 | cp >> 12;
+		s[1] = 0x80 | (cp >> 6 & 0x3f);
+		s[2] = 0x80 | (cp & 0x3f);
+		buf_add(b, s, 3);
+	} else {
+		s[0] = 0xf0 | cp >> 18;
+		s[1] = 0x80 | (cp >> 12 & 0x3f);
+		s[2] = 0x80 | (cp >> 6 & 0x3f);
+		s[3] = 0x80 | (cp & 0x3f);
+		buf_add(b, s, 4);
+	}
+}
+
+/*
+ * Count the digits at q, 8 bytes at a time without a branch per byte.
+ * The NUL sentinel and the zero padding after it keep the loads inside
+ * the buffer.
+ */
+static inline size_t
+ndigits(const unsigned char *q)
+{
+	uint64_t m;
+	size_t n;
+
+	for (n = 0;; n += 8)
+		if ((m = nondigits(load64(q + n))) != 0)
+			return n + (__builtin_ctzll(m) >> 3);
+}
+
+/*
+ * Scan the number at p against the strict grammar; on success *qp is
+ * just past it.  A number must not run on into more number characters
+ * ("01", "1.2.3", "1e5e5" are invalid numbers, not two tokens).
+ */
+static inline int
+scan_number(struct json *j, unsigned char *p, unsigned char **qp)
+{
+	unsigned char *q;
+	uint64_t w, m;
+	size_t n;
+	int isint;
+
+	q = p + (*p == '-');
+	/* ndigits() inline, keeping the digits of short integers. */
+	w = load64(q);
+	m = nondigits(w);
+	n = m != 0 ? (size_t)__builtin_ctzll(m) >> 3 : 8 + ndigits(q + 8);
+	j->digits = w ^ ZEROS;
+	if (n == 0)
+		goto bad;
+	if (*q == '0' && n > 1) {
+		q++;
+		goto bad;
+	}
+	q += n;
+	isint = *p == '-' ? -1 : 1;
+	if (*q == '.') {
+		isint = 0;
+		q++;
+		if ((n = ndigits(q)) == 0)
+			goto bad;
+		q += n;
+	}
+	if ((*q | 0x20) == 'e') {
+		isint = 0;
+		q++;
+		if (*q == '+' || *q == '-')
+			q++;
+		if ((n = ndigits(q)) == 0)
+			goto bad;
+		q += n;
+	}
+	if (cls[*q] & C_NUM)
+		goto bad;
+	if (q == j->end && !j->eof)
+		return SC_MORE;
+	j->isint = isint;
+	*qp = q;
+	return SC_OK;
+bad:
+	if (q == j->end) {
+		if (!j->eof)
+			return SC_MORE;
+		return jn_fail(j, q, "unexpected end of input");
+	}
+	return jn_fail(j, q, "invalid number");
+}
+
+/*
+ * Scan the string whose opening quote is at p; on success j->text is
+ * its decoded text and *qp is just past the closing quote.
+ */
+static inline int
+scan_string(struct json *j, unsigned char *p, unsigned char **qp)
+{
+	unsigned char *q;
+
+	q = p + 1;
+	while (!(cls[*q] & C_STR))
+		q++;
+	if (*q != '"')
+		return scan_escaped(j, p, q, qp);
+	j->text = (char *)p + 1;
+	j->textlen = q - p - 1;
+	*q = '\0';
+	*qp = q + 1;
+	return SC_OK;
+}
+
+/*
+ * The escape \uXXXX at q (in the buffer whole), and the low surrogate
+ * escape that may follow a high one, decoded into j->tok; *qp past it.
+ */
+static int
+scan_u(struct json *j, unsigned char *q, unsigned char **qp)
+{
+	unsigned long cp, lo;
+	int n;
+
+	if ((n = hexval(q + 2, &cp)) < 4) {
+		if (q + 2 + n == j->end)
+			return jn_fail(j, q + 2 + n, "unexpected end of input");
+		return jn_fail(j, q + 2 + n, "invalid \\u escape");
+	}
+	q += 6;
+	if (cp >= 0xd800 && cp < 0xdc00) {
+		/* A low surrogate escape may follow. */
+		if (j->end - q < 6 && !j->eof)
+			return SC_MORE;
+		if (q[0] == '\\' && q[1] == 'u' && hexval(q + 2, &lo) == 4 &&
+		    lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			q += 6;
+		}
+	}
+	put_utf8(&j->tok, cp);
+	*qp = q;
+	return SC_OK;
+}
+
+/*
+ * The escape at q decoded into j->tok, *qp past it: SC_OK, SC_MORE when
+ * the buffer may not hold all of it, or SC_ERR.
+ */
+static int
+scan_escape(struct json *j, unsigned char *q, unsigned char **qp)
+{
+	int c;
+
+	/* Have the longest escape (\uXXXX) in the buffer. */
+	if (j->end - q < 6 && !j->eof)
+		return SC_MORE;
+	switch (c = q[1]) {
+	case '"':
+	case '\\':
+	case '/':
+		break;
+	case 'b':
+		c = '\b';
+		break;
+	case 'f':
+		c = '\f';
+		break;
+	case 'n':
+		c = '\n';
+		break;
+	case 'r':
+		c = '\r';
+		break;
+	case 't':
+		c = '\t';
+		break;
+	case 'u':
+		return scan_u(j, q, qp);
+	default:
+		if (q + 1 == j->end)
+			return jn_fail(j, q + 1, "unexpected end of input");
+		return jn_fail(j, q + 1, "invalid escape");
+	}
+	buf_addc(&j->tok, c);
+	*qp = q + 2;
+	return SC_OK;
+}
+
+/*
+ * The slower part of scan_string: decode the string at p into j->tok,
+ * going on from q, the first byte that is not a plain string byte.
+ */
+static int
+scan_escaped(struct json *j, unsigned char *p, unsigned char *q,
+    unsigned char **qp)
+{
+	struct buf *b;
+	unsigned char *r;
+	int rc;
+
+	b = &j->tok;
+	buf_reset(b);
+	r = p + 1;
+	for (;;) {
+		while (!(cls[*q] & C_STR))
+			q++;
+		buf_add(b, r, q - r);
+		if (*q == '"')
+			break;
+		if (*q != '\\') {
+			if (q != j->end)
+				return jn_fail(j, q, "control character in string");
+			if (!j->eof)
+				return SC_MORE;
+			return jn_fail(j, q, "unexpected end of input");
+		}
+		if ((rc = scan_escape(j, q, &q)) != SC_OK)
+			return rc;
+		r = q;
+	}
+	j->text = b->data;
+	j->textlen = b->len;
+	*qp = q + 1;
+	return SC_OK;
+}
+
+/* Check that the literal lit is at p. */
+static int
+scan_literal(struct json *j, unsigned char *p, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; lit[i] != '\0'; i++) {
+		if (p[i] == (unsigned char)lit[i])
+			continue;
+		if (p + i != j->end)
+			return jn_fail(j, p + i, "invalid literal");
+		if (!j->eof)
+			return SC_MORE;
+		return jn_fail(j, p + i, "unexpected end of input");
+	}
+	return SC_OK;
+}
+
+/*
+ * After a key that ends before q, consume whitespace and the ':'.  The
+ * key text is copied out of the buffer when more input must be read.
+ */
+static enum json_tok
+key_colon(struct json *j, unsigned char *p, unsigned char *q)
+{
+	j->tokoff = OFF(j, p);
+	j->kline = j->line;
+	j->klineoff = j->lineoff;
+	for (;;) {
+		while (cls[*q] & C_WS) {
+			if (*q == '\n') {
+				j->line++;
+				j->lineoff = OFF(j, q) + 1;
+			}
+			q++;
+		}
+		if (q != j->end || j->eof)
+			break;
+		if (j->text != j->tok.data) {
+			buf_reset(&j->tok);
+			buf_add(&j->tok, j->text, j->textlen);
+			j->text = j->tok.data;
+		}
+		j->p = q;
+		if (jn_refill(j) == -1)
+			return JT_ERROR;
+		q = j->p;
+	}
+	if (*q != ':') {
+		if (q == j->end)
+			jn_fail(j, q, "unexpected end of input");
+		else
+			jn_fail(j, q, "expected ':'");
+		return JT_ERROR;
+	}
+	j->p = q + 1;
+	j->state = S_VALUE;
+	j->last = JT_KEY;
+	return JT_KEY;
+}
+
+/*
+ * Past the whitespace from p, refilling the buffer at its end: the
+ * first other byte, or NULL on a read error.
+ */
+static inline unsigned char *
+skipws(struct json *j, unsigned char *p)
+{
+	for (;;) {
+		while (cls[*p] & C_WS) {
+			if (*p == '\n') {
+				j->line++;
+				j->lineoff = OFF(j, p) + 1;
+			}
+			p++;
+		}
+		if (p != j->end || j->eof)
+			return p;
+		j->p = p;
+		if (jn_refill(j) == -1)
+			return NULL;
+		p = j->p;
+	}
+}
+
+/* The token of the text p..q just scanned (a string or a literal). */
+static enum json_tok
+tok_done(struct json *j, unsigned char *p, unsigned char *q,
+    enum json_tok tok)
+{
+	j->tokoff = OFF(j, p);
+	j->p = q;
+	j->state = S_AFTER;
+	j->last = tok;
+	return tok;
+}
+
+/* The closer c (']' or '}') at p. */
+static enum json_tok
+tok_close(struct json *j, unsigned char *p, int c)
+{
+	j->depth--;
+	j->tokoff = OFF(j, p);
+	j->p = p + 1;
+	j->state = S_AFTER;
+	j->last = c == ']' ? JT_ARR_END : JT_OBJ_END;
+	return j->last;
+}
+
+/*
+ * The number p..q just scanned, its text NUL-terminated.  A ',' or
+ * closer right after the number is consumed now, as the state
+ * remembers it; any other byte is saved and put back by the next call.
+ */
+static enum json_tok
+tok_number(struct json *j, unsigned char *p, unsigned char *q)
+{
+	int c, t;
+
+	j->tokoff = OFF(j, p);
+	j->text = (char *)p;
+	j->textlen = q - p;
+	j->last = JT_NUM;
+	c = *q;
+	t = j->stack[j->depth];
+	if (c == ',' && t != T_TOP) {
+		j->state = t == T_ARR ? S_ELEM : S_KEY;
+		j->p = q + 1;
+	} else if ((c == ']' && t == T_ARR) ||
+	    (c == '}' && t == T_OBJ)) {
+		j->state = S_CLOSE;
+		j->p = q;
+	} else {
+		j->savep = q;
+		j->savec = c;
+		j->state = S_AFTER;
+		j->p = q;
+	}
+	*q = '\0';
+	return JT_NUM;
+}
+
+/* The opener c ('[' or '{') at p. */
+static enum json_tok
+tok_open(struct json *j, unsigned char *p, int c)
+{
+	enum json_tok tok;
+
+	if (j->depth == JSON_MAXDEPTH) {
+		jn_fail(j, p, "nesting too deep");
+		return JT_ERROR;
+	}
+	if (c == '[') {
+		j->stack[++j->depth] = T_ARR;
+		j->state = S_FIRSTELEM;
+		tok = JT_ARR;
+	} else {
+		j->stack[++j->depth] = T_OBJ;
+		j->state = S_FIRSTKEY;
+		tok = JT_OBJ;
+	}
+	j->tokoff = OFF(j, p);
+	j->p = p + 1;
+	j->last = tok;
+	return tok;
+}
+
+/*
+ * A value at p: a number, string, array, object or literal; one cut by
+ * the end of the buffer is scanned again once jn_more() has read on.
+ */
+static enum json_tok
+tok_value(struct json *j, unsigned char *p)
+{
+	unsigned char *q;
+	enum json_tok tok;
+	int rc;
+
+	for (;;) {
+		switch (*p) {
+		case '-':
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+		case '8':
+		case '9':
+			if ((rc = scan_number(j, p, &q)) == SC_OK)
+				return tok_number(j, p, q);
+			break;
+		case '"':
+			rc = scan_string(j, p, &q);
+			tok = JT_STR;
+			break;
+		case '[':
+		case '{':
+			return tok_open(j, p, *p);
+		case 't':
+			rc = scan_literal(j, p, "true");
+			q = p + 4;
+			tok = JT_TRUE;
+			break;
+		case 'f':
+			rc = scan_literal(j, p, "false");
+			q = p + 5;
+			tok = JT_FALSE;
+			break;
+		case 'n':
+			rc = scan_literal(j, p, "null");
+			q = p + 4;
+			tok = JT_NULL;
+			break;
+		default:
+			if (p == j->end && j->state == S_TOP)
+				jn_fail(j, p, "empty input");
+			else if (*p == ']' && j->state == S_ELEM)
+				jn_fail(j, p, "trailing comma");
+			else
+				unexpected(j, p);
+			return JT_ERROR;
+		}
+		if (rc == SC_OK)
+			return tok_done(j, p, q, tok);
+		if (rc == SC_ERR)
+			return JT_ERROR;
+		j->p = p;
+		if (jn_more(j) == -1)
+			return JT_ERROR;
+		p = j->p;
+	}
+}
+
+/* A member's key at p, with its colon (key_colon()). */
+static enum json_tok
+tok_key(struct json *j, unsigned char *p)
+{
+	unsigned char *q;
+	int rc;
+
+	for (;;) {
+		if (*p != '"') {
+			if (*p == '}' && j->state == S_KEY)
+				jn_fail(j, p, "trailing comma");
+			else if (p == j->end)
+				unexpected(j, p);
+			else
+				jn_fail(j, p, "expected string key");
+			return JT_ERROR;
+		}
+		if ((rc = scan_string(j, p, &q)) == SC_OK)
+			return key_colon(j, p, q);
+		if (rc == SC_ERR)
+			return JT_ERROR;
+		j->p = p;
+		if (jn_more(j) == -1)
+			return JT_ERROR;
+		p = j->p;
+	}
+}
+
+/*
+ * After a value, byte c at p of a container of type t: the end of the
+ * document at top level, else an error (',' and the closer are taken
+ * by next_token()).
+ */
+static enum json_tok
+tok_after(struct json *j, unsigned char *p, int t)
+{
+	if (t == T_TOP) {
+		if (p != j->end) {
+			jn_fail(j, p, "trailing data after JSON value");
+			return JT_ERROR;
+		}
+		j->tokoff = OFF(j, p);
+		j->p = p;
+		j->state = S_EOF;
+		j->last = JT_EOF;
+		return JT_EOF;
+	}
+	if (p == j->end)
+		unexpected(j, p);
+	else
+		jn_fail(j, p, "expected ',' or '%c'", t == T_ARR ? ']' : '}');
+	return JT_ERROR;
+}
+
+/*
+ * The next token, for every case: by the state, to the function for
+ * what comes next.  (json_next() handles the commonest one itself and
+ * calls this for the rest.)
+ */
+static enum json_tok
+next_token(struct json *j)
+{
+	unsigned char *p;
+	int c, t;
+
+	*j->savep = j->savec;
+	j->savep = &j->dummy;
+	if (j->state >= S_START) {
+		if (j->state == S_EOF)
+			return JT_EOF;
+		if (j->state == S_ERROR || start(j) == -1)
+			return JT_ERROR;
+	}
+	p = j->p;
+	for (;;) {
+		if ((p = skipws(j, p)) == NULL)
+			return JT_ERROR;
+		c = *p;
+		switch (j->state) {
+		case S_AFTER:
+			t = j->stack[j->depth];
+			if (c == ',' && t != T_TOP) {
+				p++;
+				j->state = t == T_OBJ ? S_KEY : S_ELEM;
+				continue;
+			}
+			if ((c == ']' && t == T_ARR) ||
+			    (c == '}' && t == T_OBJ))
+				return tok_close(j, p, c);
+			return tok_after(j, p, t);
+		case S_FIRSTELEM:
+			if (c == ']')
+				return tok_close(j, p, c);
+			return tok_value(j, p);
+		case S_FIRSTKEY:
+			if (c == '}')
+				return tok_close(j, p, c);
+			return tok_key(j, p);
+		case S_KEY:
+			return tok_key(j, p);
+		case S_CLOSE:
+			return tok_close(j, p,
+			    j->stack[j->depth] == T_ARR ? ']' : '}');
+		default:
+			return tok_value(j, p);
+		}
+	}
+}
+
+/*
+ * The fast path: a '[' or a number after a ',' in an array, the number
+ * with no sign, up to 7 integer digits, maybe a fraction of up to 7
+ * digits and no exponent, wholly inside the buffer (the bulk of a
+ * speedscope file: samples, frame indexes and weights).  It must agree
+ * exactly with the general path in next_token().  In state S_ELEM no
+ * saved byte is pending.
+ */
+enum json_tok
+json_next(struct json *j)
+{
+	unsigned char *p, *q;
+	uint64_t w, m;
+	size_t n;
+	int isint;
+
+	p = j->p;
+	if (j->state != S_ELEM)
+		return next_token(j);
+	if (*p == '[' && j->depth < JSON_MAXDEPTH) {
+		j->stack[++j->depth] = T_ARR;
+		j->state = S_FIRSTELEM;
+		j->tokoff = OFF(j, p);
+		j->p = p + 1;
+		j->last = JT_ARR;
+		return JT_ARR;
+	}
+	if (!ISDIGIT(*p))
+		return next_token(j);
+	w = load64(p);
+	if ((m = nondigits(w)) == 0)
+		return next_token(j);
+	n = (size_t)__builtin_ctzll(m) >> 3;
+	q = p + n;
+	isint = 1;
+	if (*q == '.' && ISDIGIT(q[1])) {
+		if ((m = nondigits(load64(q + 1))) == 0)
+			return next_token(j);
+		q += 1 + (__builtin_ctzll(m) >> 3);
+		isint = 0;
+	}
+	/* Leave "01", "1.", exponents, the end of data etc. to it. */
+	if ((*p == '0' && n > 1) || (cls[*q] & (C_NUM | C_NUL)))
+		return next_token(j);
+	j->tokoff = OFF(j, p);
+	j->text = (char *)p;
+	j->textlen = q - p;
+	j->isint = isint;
+	j->digits = w ^ ZEROS;
+	j->last = JT_NUM;
+	if (*q == ',')
+		j->p = q + 1;
+	else if (*q == ']') {
+		j->state = S_CLOSE;
+		j->p = q;
+	} else {
+		j->savep = q;
+		j->savec = *q;
+		j->state = S_AFTER;
+		j->p = q;
+	}
+	*q = '\0';
+	return JT_NUM;
+}
+
+const char *
+json_errmsg(const struct json *j)
+{
+	return j->state == S_ERROR ? j->errmsg : "no error";
+}
+
+void
+xjson_fail(struct json *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	jn_stopahead(j);
+	fflush(stdout);
+	progress_hide();
+	fprintf(stderr, "%s: %s:%llu:%llu: ", getprogname(), j->name,
+	    json_line(j), json_col(j));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
