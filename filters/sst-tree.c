@@ -262,6 +262,30 @@ usage(int help)
 	    "[-W total] [file ...]\n");
 }
 
+/* Read the chain rows of the files (none: standard input); their sum. */
+static double
+readrows(struct tree *t, int argc, char *argv[])
+{
+	char msg[1024];
+	double sum = 0;
+	size_t i;
+	int k;
+
+	if (argc == 0 && chainset_read(&t->cs, NULL, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	for (k = 0; k < argc; k++)
+		if (chainset_read(&t->cs, argv[k], msg, sizeof(msg)) == -1)
+			errx(1, "%s", msg);
+	for (i = 0; i < t->cs.n; i++) {
+		if (isinf(sum += t->cs.rows[i].weight))
+			errx(1, "the total weight of the rows overflows to "
+			    "infinity");
+		t->timed |= t->cs.rows[i].timed;
+		t->threads |= t->cs.rows[i].threadlen > 0 || t->hastotal;
+	}
+	return sum;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -269,9 +293,7 @@ main(int argc, char *argv[])
 	    "graph-callers", "graph-callees" };
 	struct tree t;
 	const char *errstr;
-	char msg[1024];
-	double sum = 0;
-	size_t i;
+	double sum;
 	int ch, view = V_CALLERS;
 
 	sst_init();
@@ -313,18 +335,7 @@ main(int argc, char *argv[])
 
 	buf_init(&t.scratch);
 	buf_init(&t.guessed);
-	if (argc == 0 && chainset_read(&t.cs, NULL, msg, sizeof(msg)) == -1)
-		errx(1, "%s", msg);
-	for (ch = 0; ch < argc; ch++)
-		if (chainset_read(&t.cs, argv[ch], msg, sizeof(msg)) == -1)
-			errx(1, "%s", msg);
-	for (i = 0; i < t.cs.n; i++) {
-		if (isinf(sum += t.cs.rows[i].weight))
-			errx(1, "the total weight of the rows overflows to "
-			    "infinity");
-		t.timed |= t.cs.rows[i].timed;
-		t.threads |= t.cs.rows[i].threadlen > 0 || t.hastotal;
-	}
+	sum = readrows(&t, argc, argv);
 	t.unit = t.cs.n > 0 ? t.cs.rows[0].unit : U_SECONDS;
 	t.noun = t.timed ? "spans" : "samples";
 	if (!t.hastotal)

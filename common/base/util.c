@@ -201,6 +201,17 @@ heap_huge(void)
 #endif
 }
 
+/*
+ * A structure out of the room its indices or sizes give it (a stack
+ * too deep for a size_t, a table past 32-bit ids): fatal, as running
+ * out of memory is.  Exits 1 with what.
+ */
+void
+xnoroom(const char *what)
+{
+	errx(1, "%s", what);
+}
+
 char *
 xstrdup(const char *s)
 {

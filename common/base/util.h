@@ -30,6 +30,8 @@ void	*xhugegrow(void *, size_t, size_t, size_t);
 /* The heap in huge pages, grown HEAPPAD bytes at a time (util.c). */
 #define HEAPPAD	(32 << 20)
 int	 heap_huge(void);
+/* A structure out of room (indices, sizes): exit 1 with the text. */
+__dead void xnoroom(const char *);
 char	*xstrdup(const char *);
 void	*xmemdup(const void *, size_t);
 FILE	*xfopen(const char *, const char *);

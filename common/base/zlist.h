@@ -1,7 +1,7 @@
 /*
  * zlist.h: an append-only list of byte strings kept compressed, in
  * blocks of about 1 MB, for strings that are read back in about the
- * order they were added (spd.c's pending stacks).  Needs sst.h first.
+ * order they were added (spd.c's pending stacks).
  */
 #ifndef ZLIST_H
 #define ZLIST_H

@@ -9,7 +9,6 @@
  * hold the graph's shape together, so that the top N keep it readable
  * (dotrank.c).  dg_prune() cuts the graph down as pprof does.
  */
-#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +62,7 @@ dg_add(struct dg *g, uint32_t thread, const uint32_t *ids, size_t n,
 
 	if (n > SIZE_MAX / VARINT_MAX - 3 || g->stlen > SIZE_MAX -
 	    (n + 2) * VARINT_MAX - sizeof(w))
-		errx(1, "stack too deep");
+		xnoroom("stack too deep");
 	if (g->stlen + sizeof(w) + (n + 2) * VARINT_MAX > g->stcap) {
 		g->stcap = xgrowcap(g->stcap, g->stlen + sizeof(w) + (n + 2) *
 		    VARINT_MAX, 1 << 16);

@@ -24,7 +24,6 @@
  */
 #include <sys/mman.h>
 
-#include <err.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +151,7 @@ child(struct flame *t, uint32_t p, uint32_t f, uint32_t h)
 			return t->slot[k] - 1;
 	}
 	if (t->n >= IDMASK)
-		errx(1, "too many frames");
+		xnoroom("too many frames");
 	id = (uint32_t)t->n;
 	if (t->n == t->cap)
 		more(t);
@@ -264,7 +263,7 @@ flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
 	size_t i, l, m = n + (tid != FLAME_NONE);
 
 	if (m > SIZE_MAX / 2 / sizeof(*t->ph))
-		errx(1, "stack too deep");
+		xnoroom("stack too deep");
 	if (2 * m > t->phcap) {
 		t->phcap = 2 * m;
 		t->ph = xreallocarray(t->ph, t->phcap, sizeof(*t->ph));

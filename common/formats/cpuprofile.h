@@ -1,6 +1,6 @@
 /*
  * cpuprofile.h: Chrome and node .cpuprofile documents as sst records
- * (cpuprofile2sst).  Needs sst.h first.
+ * (cpuprofile2sst).
  */
 #ifndef CPUPROFILE_H
 #define CPUPROFILE_H

@@ -1,12 +1,12 @@
 /*
  * foldrec.h: lines of folded stacks ("root;...;leaf weight") read, and
  * summed into sst(5) records by stack at each candidate scale to
- * seconds, until the median weight picks one (collapsed2sst).  Needs
- * sst.h first.
+ * seconds, until the median weight picks one (collapsed2sst).
  */
 #ifndef FOLDREC_H
 #define FOLDREC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FOLDREC_NSMAX	2	/* candidate scales at most */

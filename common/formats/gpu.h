@@ -4,7 +4,7 @@
  * trims it when asked, and summarised into the tables of gpustat.c; or,
  * for the views that can, summarised as it is read (gpulive.c) with the
  * rows in a spill to fall back on.  Library code: errors are returned
- * (-1, the message from gpu_errmsg()).  Needs sst.h first.
+ * (-1, the message from gpu_errmsg()).
  */
 #ifndef GPU_H
 #define GPU_H

@@ -4,7 +4,7 @@
  * a sample header, a frame line, a blank line that ends a sample or
  * something else, by the rules of Ray's perf.py or, with a view of
  * -F, of stackcollapse-perf.pl.  What is wrong with a line comes back
- * as flags, for the caller to say.  Needs sst.h first.
+ * as flags, for the caller to say.
  */
 #ifndef PERFSCAN_H
 #define PERFSCAN_H

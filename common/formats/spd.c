@@ -282,7 +282,7 @@ spdfree(struct spd *s)
 
 /*
  * Read speedscope document j and hand out its records: the whole
- * reader, set up, the top level read, the records out (sst.h).
+ * reader, set up, the top level read, the records out (spd.h).
  */
 unsigned
 spd_flatten(struct json *j, int flags, spd_emit emit, spd_text text,

@@ -3,7 +3,7 @@
  * spdread.c, spdraw.c, spdq.c, spdrec.c, spdout.c): the sizes, the
  * profile and reader state, the handoff blocks and the output batches,
  * and the functions one part calls in another.  Not for use outside
- * them (sst.h declares spd_flatten()).
+ * them (spd.h declares spd_flatten()).
  */
 #ifndef SPDINT_H
 #define SPDINT_H

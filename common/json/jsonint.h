@@ -2,7 +2,7 @@
  * jsonint.h: what the parts of the JSON tokenizer share (json.c,
  * jsontok.c, jsonval.c): the buffer sizes, the states, the reader
  * thread's and the tokenizer's structures, and the functions one part
- * calls in another.  Not for use outside them (sst.h declares the
+ * calls in another.  Not for use outside them (json.h declares the
  * interface).
  */
 #ifndef JSONINT_H

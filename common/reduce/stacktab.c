@@ -21,7 +21,6 @@
  * of its frames ends: a new stack walks the tree only from where it
  * parts from the last one.
  */
-#include <err.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +181,7 @@ child(struct stacktab *t, uint32_t parent, uint32_t frame, uint32_t h)
 		j = (j + 1) & t->mask;
 	}
 	if (t->n >= UINT32_MAX - 1)
-		errx(1, "stack table full");
+		xnoroom("stack table full");
 	if (t->n == t->cap) {
 		t->cap *= 2;
 		t->nodes = xreallocarray(t->nodes, t->cap, sizeof(*t->nodes));

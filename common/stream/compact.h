@@ -2,7 +2,7 @@
  * compact.h: the compact form of the sst stream (sst(5), COMPACT FORM):
  * each distinct frame written once, each stack as the frames it keeps
  * of the record before and the frame numbers it adds.  rec.c reads it
- * as it reads the text form; cpw writes it.  Needs sst.h first.
+ * as it reads the text form; cpw writes it.
  */
 #ifndef COMPACT_H
 #define COMPACT_H
@@ -42,7 +42,7 @@ struct cpw;
 struct cpw *cpw_new(FILE *);
 /*
  * Write r; the first record is preceded by the \D line.  A record with
- * frames (sst.h's sst_frames) has its frames' text written once for
+ * frames (rec.h's sst_frames) has its frames' text written once for
  * each of the producer's frame numbers, as long as their serial stays.
  * 0, or -1 when the frames can be numbered no more (UINT32_MAX - 1 of
  * them): then cpw_error() says so and nothing more can be written.
