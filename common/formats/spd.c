@@ -89,18 +89,11 @@ enum json_tok
 sp_member(struct spd *s, char *k)
 {
 	enum json_tok t;
-	const char *v;
-	size_t len;
 
-	if ((t = sp_next(s)) != JT_KEY) {
-		k[0] = '\0';
+	if ((t = json_key(s->j, k, KEYMAX)) == JT_ERROR)
+		xjson_fail(s->j, "%s", json_errmsg(s->j));
+	if (t != JT_KEY)
 		return t;
-	}
-	v = json_text(s->j, &len);
-	if (len < KEYMAX && memchr(v, '\0', len) == NULL)
-		memcpy(k, v, len + 1);
-	else
-		k[0] = '\0';
 	if ((t = sp_next(s)) == JT_OBJ_END)
 		xjson_fail(s->j, "missing value");
 	return t;
