@@ -93,6 +93,9 @@ fold_weight(const char *s, size_t n, double *w, int *isint, struct buf *tmp)
 		*w = s[0] == '-' ? -(double)v : (double)v;
 		return 0;
 	}
+	/* Without '_' the text is fmt_strtod's: correctly rounded too. */
+	if (!under && n < 128)
+		return fmt_strtod(s, n, w);
 	buf_reset(tmp);
 	for (j = 0; j < n; j++)
 		if (s[j] != '_')
@@ -191,8 +194,51 @@ bymed(const void *a, const void *b)
 }
 
 /*
+ * Reorder m[0..n) so that m[k] is the one a sort by bymed() would put
+ * there (Hoare's selection, the pivot the median of three): linear,
+ * where a sort of a million weights took most of the report's time.
+ */
+static void
+select_k(struct fold_med *m, size_t n, size_t k)
+{
+	struct fold_med p, t;
+	size_t lo = 0, hi = n - 1, i, j, mid;
+
+	while (hi > lo) {
+		mid = lo + (hi - lo) / 2;
+		if (bymed(&m[mid], &m[lo]) < 0)
+			t = m[mid], m[mid] = m[lo], m[lo] = t;
+		if (bymed(&m[hi], &m[lo]) < 0)
+			t = m[hi], m[hi] = m[lo], m[lo] = t;
+		if (bymed(&m[hi], &m[mid]) < 0)
+			t = m[hi], m[hi] = m[mid], m[mid] = t;
+		p = m[mid];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (bymed(&m[i], &p) < 0)
+				i++;
+			while (bymed(&m[j], &p) > 0)
+				j--;
+			if (i <= j) {
+				t = m[i], m[i] = m[j], m[j] = t;
+				i++;
+				if (j-- == 0)
+					break;
+			}
+		}
+		if (k <= j && j != (size_t)-1)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/*
  * sorted(weights)[n // 2] into buf, as Python prints the int or float;
- * NULL if there are no weights.  The weights are sorted.
+ * NULL if there are no weights.  The weights are reordered.
  */
 char *
 fold_median(struct fold_meds *m, char *buf, size_t size)
@@ -201,7 +247,7 @@ fold_median(struct fold_meds *m, char *buf, size_t size)
 
 	if (m->n == 0)
 		return NULL;
-	qsort(m->m, m->n, sizeof(*m->m), bymed);
+	select_k(m->m, m->n, m->n / 2);
 	p = &m->m[m->n / 2];
 	if (p->isint)
 		snprintf(buf, size, "%.0f", p->w + 0.0);
