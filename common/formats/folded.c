@@ -135,6 +135,30 @@ fold_strip(struct buf *b, const char *s, size_t n, size_t *len)
 	return b->data;
 }
 
+/*
+ * Whether the stack k[0..n) is its own sst(5) field: no frame empty and
+ * no byte that esc_name() escapes in any.
+ */
+static int
+plainstack(const char *k, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)k, *e = p + n;
+	int semi = 1;	/* after a ';', or at the start */
+
+	for (; p < e; p++) {
+		if (*p == ';') {
+			if (semi)
+				return 0;
+			semi = 1;
+			continue;
+		}
+		if (*p < 0x20 || *p == '\\' || *p == 0x7f)
+			return 0;
+		semi = 0;
+	}
+	return !semi;
+}
+
 /* Into b (reset): the stack k[0..n) as an sst(5) stack field. */
 void
 fold_stack(struct buf *b, const char *k, size_t n)
@@ -142,6 +166,10 @@ fold_stack(struct buf *b, const char *k, size_t n)
 	const char *p, *f, *e = k + n;
 
 	buf_reset(b);
+	if (plainstack(k, n)) {
+		buf_add(b, k, n);
+		return;
+	}
 	for (p = k;; p = f + 1) {
 		if ((f = memchr(p, ';', (size_t)(e - p))) == NULL)
 			f = e;
