@@ -99,10 +99,13 @@ for k in rand 0.01; do
 		l="c2s 1M $k"
 		[ "$w" = old ] && l="$l before"
 		[ "$w" = ray ] && l="Ray's script 1M $k"
+		xw= xc=
+		if [ -n "$rw" ]; then
+			xw=$(echo "$rw $t" | awk '{ printf "%.1fx", $1 / $2 }')
+			xc=$(echo "$rc $u" | awk '{ printf "%.1fx", $1 / $2 }')
+		fi
 		printf '%-22s %7s %7s %7d %6s %9s %9s\n' "$l" "$t" "$u" \
-		    "$((m / 1024))" "$n" \
-		    "$([ -n "$rw" ] && echo "$rw $t" | awk '{ printf "%.1fx", $1 / $2 }')" \
-		    "$([ -n "$rc" ] && echo "$rc $u" | awk '{ printf "%.1fx", $1 / $2 }')"
+		    "$((m / 1024))" "$n" "$xw" "$xc"
 	done
 done
 rm -f "$dir"/.c2s.*
