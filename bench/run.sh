@@ -763,6 +763,12 @@ for k in p10 pbig col f1r f1n; do
 		l=${n}MB
 		[ "$k" = f1r ] && l="1M rand"
 		[ "$k" = f1n ] && l="1M 0.01"
+		if [ ! -f "$R/collapsed_to_speedscope.py" ]; then
+			echo "ref collapsed_to_speedscope $l: skipped (no" \
+			    "$R/collapsed_to_speedscope.py: Ray's script, not" \
+			    "part of sst)"
+			continue
+		fi
 		bench "ref collapsed_to_speedscope $l" "$k" \
 		    "python3 $R/collapsed_to_speedscope.py" \
 		    'python3 "$R"/collapsed_to_speedscope.py "$F" \

@@ -93,6 +93,9 @@ fold_weight(const char *s, size_t n, double *w, int *isint, struct buf *tmp)
 		*w = s[0] == '-' ? -(double)v : (double)v;
 		return 0;
 	}
+	/* Without '_' the text is fmt_strtod's: correctly rounded too. */
+	if (!under && n < 128)
+		return fmt_strtod(s, n, w);
 	buf_reset(tmp);
 	for (j = 0; j < n; j++)
 		if (s[j] != '_')
@@ -132,6 +135,30 @@ fold_strip(struct buf *b, const char *s, size_t n, size_t *len)
 	return b->data;
 }
 
+/*
+ * Whether the stack k[0..n) is its own sst(5) field: no frame empty and
+ * no byte that esc_name() escapes in any.
+ */
+static int
+plainstack(const char *k, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)k, *e = p + n;
+	int semi = 1;	/* after a ';', or at the start */
+
+	for (; p < e; p++) {
+		if (*p == ';') {
+			if (semi)
+				return 0;
+			semi = 1;
+			continue;
+		}
+		if (*p < 0x20 || *p == '\\' || *p == 0x7f)
+			return 0;
+		semi = 0;
+	}
+	return !semi;
+}
+
 /* Into b (reset): the stack k[0..n) as an sst(5) stack field. */
 void
 fold_stack(struct buf *b, const char *k, size_t n)
@@ -139,6 +166,10 @@ fold_stack(struct buf *b, const char *k, size_t n)
 	const char *p, *f, *e = k + n;
 
 	buf_reset(b);
+	if (plainstack(k, n)) {
+		buf_add(b, k, n);
+		return;
+	}
 	for (p = k;; p = f + 1) {
 		if ((f = memchr(p, ';', (size_t)(e - p))) == NULL)
 			f = e;
@@ -191,8 +222,51 @@ bymed(const void *a, const void *b)
 }
 
 /*
+ * Reorder m[0..n) so that m[k] is the one a sort by bymed() would put
+ * there (Hoare's selection, the pivot the median of three): linear,
+ * where a sort of a million weights took most of the report's time.
+ */
+static void
+select_k(struct fold_med *m, size_t n, size_t k)
+{
+	struct fold_med p, t;
+	size_t lo = 0, hi = n - 1, i, j, mid;
+
+	while (hi > lo) {
+		mid = lo + (hi - lo) / 2;
+		if (bymed(&m[mid], &m[lo]) < 0)
+			t = m[mid], m[mid] = m[lo], m[lo] = t;
+		if (bymed(&m[hi], &m[lo]) < 0)
+			t = m[hi], m[hi] = m[lo], m[lo] = t;
+		if (bymed(&m[hi], &m[mid]) < 0)
+			t = m[hi], m[hi] = m[mid], m[mid] = t;
+		p = m[mid];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (bymed(&m[i], &p) < 0)
+				i++;
+			while (bymed(&m[j], &p) > 0)
+				j--;
+			if (i <= j) {
+				t = m[i], m[i] = m[j], m[j] = t;
+				i++;
+				if (j-- == 0)
+					break;
+			}
+		}
+		if (k <= j && j != (size_t)-1)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/*
  * sorted(weights)[n // 2] into buf, as Python prints the int or float;
- * NULL if there are no weights.  The weights are sorted.
+ * NULL if there are no weights.  The weights are reordered.
  */
 char *
 fold_median(struct fold_meds *m, char *buf, size_t size)
@@ -201,7 +275,7 @@ fold_median(struct fold_meds *m, char *buf, size_t size)
 
 	if (m->n == 0)
 		return NULL;
-	qsort(m->m, m->n, sizeof(*m->m), bymed);
+	select_k(m->m, m->n, m->n / 2);
 	p = &m->m[m->n / 2];
 	if (p->isint)
 		snprintf(buf, size, "%.0f", p->w + 0.0);

@@ -55,7 +55,7 @@ struct fold_meds {
 void	 fold_medadd(struct fold_meds *, double, int);
 /*
  * sorted(weights)[n // 2] into the buffer as Python prints the int or
- * float read; NULL if there is none.  The weights get sorted.
+ * float read; NULL if there is none.  The weights get reordered.
  */
 char	*fold_median(struct fold_meds *, char *, size_t);
 

@@ -32,7 +32,7 @@ struct acc {
 /* A line kept as it is (each). */
 struct kept {
 	double		 w;
-	size_t		 id;			/* of its stack */
+	size_t		 off, len;		/* its stack in text */
 	uint64_t	 cnt;
 	int		 iscnt;
 };
@@ -42,6 +42,7 @@ struct foldrecs {
 	struct acc	*acc;			/* by stack id */
 	size_t		 accap;
 	struct kept	*ln;			/* with each */
+	struct buf	 text;			/* their stacks, end to end */
 	size_t		 nlines, cap;		/* lines added */
 	size_t		 nsmall;		/* weighing <= FOLDREC_NSMIN */
 	double		 sc[FOLDREC_NSMAX];
@@ -63,6 +64,7 @@ foldrec_new(const double *sc, int nsc, int each)
 	fr->stacks = ht_new();
 	buf_init(&fr->key);
 	buf_init(&fr->tmp);
+	buf_init(&fr->text);
 	return fr;
 }
 
@@ -114,15 +116,17 @@ foldrec_add(struct foldrecs *fr, const struct foldrec_line *l)
 	if (l->iscnt == -1)
 		r |= FOLDREC_BIGCNT;
 	fr->nsmall += l->w <= FOLDREC_NSMIN;
-	id = ht_intern(fr->stacks, l->stack, l->stackn, &isnew);
 	if (fr->each) {
+		/* Each line its own record: its stack copied, not looked up. */
 		if (fr->nlines == fr->cap)
 			fr->ln = xgrow(fr->ln, &fr->cap, fr->nlines + 1, 4096,
 			    sizeof(*fr->ln));
-		fr->ln[fr->nlines++] = (struct kept){ l->w, id, cnt,
-		    l->iscnt };
+		fr->ln[fr->nlines++] = (struct kept){ l->w, fr->text.len,
+		    l->stackn, cnt, l->iscnt };
+		buf_add(&fr->text, l->stack, l->stackn);
 		return r;
 	}
+	id = ht_intern(fr->stacks, l->stack, l->stackn, &isnew);
 	fr->nlines++;
 	if (isnew) {
 		if (id == fr->accap)
@@ -178,7 +182,8 @@ foldrec_get(const struct foldrecs *fr, size_t i, int sel, int counting,
 		k = &fr->ln[i];
 		foldrec_linerec(&(struct foldrec_line){ .w = k->w,
 		    .iscnt = k->iscnt, .cnt = k->cnt }, sc, counting, r);
-		return ht_key(fr->stacks, k->id, n);
+		*n = k->len;
+		return fr->text.data + k->off;
 	}
 	a = &fr->acc[i];
 	if (!counting)
@@ -204,5 +209,6 @@ foldrec_free(struct foldrecs *fr)
 	free(fr->ln);
 	buf_free(&fr->key);
 	buf_free(&fr->tmp);
+	buf_free(&fr->text);
 	free(fr);
 }

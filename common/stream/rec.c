@@ -124,7 +124,11 @@ rec_head(char *const *f, const size_t *fl, struct sst_rec *r,
 	}
 	if (fl[4] == 1 && f[4][0] == '-')
 		r->hasperiod = 0;
-	else if (fmt_strtod(f[4], fl[4], &r->period) == 0)
+	else if (fl[4] == fl[2] && memcmp(f[4], f[2], fl[2]) == 0) {
+		/* A record of one sample: the weight's text read once. */
+		r->period = r->weight;
+		r->hasperiod = 1;
+	} else if (fmt_strtod(f[4], fl[4], &r->period) == 0)
 		r->hasperiod = 1;
 	else {
 		*why = "bad period";
@@ -217,14 +221,16 @@ rec_parse(char *line, size_t len, struct sst_rec *r, const char **why)
 size_t
 rec_nums(char *buf, const struct sst_rec *r)
 {
-	char *q = buf;
+	char *q = buf, *w;
 	const char *t;
-	size_t n;
+	size_t n, wn;
 
 	q += fmt_u64(q, r->samples);
 	*q++ = '\t';
 	t = fmt_dshort(r->weight, &n);
 	memcpy(q, t, n);
+	w = q;
+	wn = n;
 	q += n;
 	*q++ = '\t';
 	t = rec_unitname(r->unit);
@@ -232,7 +238,12 @@ rec_nums(char *buf, const struct sst_rec *r)
 	memcpy(q, t, n);
 	q += n;
 	*q++ = '\t';
-	if (r->hasperiod) {
+	if (r->hasperiod &&
+	    memcmp(&r->period, &r->weight, sizeof(r->weight)) == 0) {
+		/* The same double (one sample): its text written once. */
+		memmove(q, w, wn);
+		q += wn;
+	} else if (r->hasperiod) {
 		t = fmt_dshort(r->period, &n);
 		memcpy(q, t, n);
 		q += n;

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,7 +307,10 @@ START_TEST(test_median)
 }
 END_TEST
 
-/* Many weights, in reverse: the arrays grow, the sort is by value. */
+/*
+ * Many weights, in reverse: the arrays grow, the median is by value,
+ * the smaller ones before it and the larger after.
+ */
 START_TEST(test_median_many)
 {
 	struct fold_meds m = { NULL, 0, 0 };
@@ -322,8 +326,47 @@ START_TEST(test_median_many)
 	}
 	ck_assert_str_eq(fold_median(&m, buf, sizeof(buf)), "1500");
 	for (i = 0; i < 3000; i++)
-		ck_assert(m.m[i].w == i);
+		ck_assert(i < 1500 ? m.m[i].w < 1500 : m.m[i].w >= 1500);
 	free(m.m);
+}
+END_TEST
+
+/*
+ * Many equal weights: Python's sorted() is stable, so the median is
+ * the line that an enumeration by value, then by line, puts at n // 2;
+ * whether it was an int literal decides "2" or "2.0".  The weights are
+ * 1, 2 or 3 by a fixed pseudo-random rule, the int literals every
+ * third line, for n from 1 to 400.
+ */
+START_TEST(test_median_ties)
+{
+	struct fold_meds m;
+	char buf[FMTBUF], want[8];
+	size_t n, i, pos;
+	double w[400], v;
+	int isint[400];
+
+	for (i = 0; i < 400; i++) {
+		w[i] = (double)((i * 7919 + i / 5) % 3 + 1);
+		isint[i] = i % 3 == 0;
+	}
+	for (n = 1; n <= 400; n++) {
+		memset(&m, 0, sizeof(m));
+		for (i = 0; i < n; i++)
+			fold_medadd(&m, w[i], isint[i]);
+		/* The line at n // 2 of the order by value, then line. */
+		pos = 0;
+		want[0] = '\0';
+		for (v = 1; v <= 3 && want[0] == '\0'; v++)
+			for (i = 0; i < n; i++)
+				if (w[i] == v && pos++ == n / 2) {
+					snprintf(want, sizeof(want), "%d%s",
+					    (int)v, isint[i] ? "" : ".0");
+					break;
+				}
+		ck_assert_str_eq(fold_median(&m, buf, sizeof(buf)), want);
+		free(m.m);
+	}
 }
 END_TEST
 
@@ -343,6 +386,7 @@ folded_suite(void)
 	tcase_add_test(tc, test_unit);
 	tcase_add_test(tc, test_median);
 	tcase_add_test(tc, test_median_many);
+	tcase_add_test(tc, test_median_ties);
 	suite_add_tcase(s, tc);
 	return s;
 }
