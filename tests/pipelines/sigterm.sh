@@ -39,6 +39,14 @@ done
 kill -s TERM -- "-$pid"
 # (Without the shell's own "Terminated" on its standard error.)
 { wait "$pid"; st=$?; } 2>/dev/null
+# The rest of the group (GNU parallel, the jobs) may still be cleaning
+# up after the script itself ended: list TMPDIR once all of it is gone
+# (5 s at most), or the listing races their removal of their files.
+i=0
+while kill -0 -- "-$pid" 2>/dev/null && [ "$i" -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
 echo "status $st"
 # The script's shell may report "Terminated" for the filter it was
 # waiting for, or may die first: that line is left out either way.
