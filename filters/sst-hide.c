@@ -24,8 +24,9 @@ usage(int help)
 int
 main(int argc, char *argv[])
 {
-	struct focus *f;
-	struct buf err;
+	/* Static: still reachable when errx(3) ends the program (no leak). */
+	static struct focus *f;
+	static struct buf err;
 	char msg[256];
 	int ch, flags = 0, i;
 
