@@ -226,13 +226,38 @@ usage(int help)
 	    "[-L thread] [-u unit] [file ...]\n");
 }
 
+/*
+ * Pick the scale of the weights (foldrec_pick()), check the sums made at
+ * it, and write every record; the scale picked.
+ */
+static int
+writeall(struct conv *c)
+{
+	struct foldrec_rec r;
+	const char *k;
+	size_t i, n;
+	int sel;
+
+	sel = foldrec_pick(c->recs);
+	if (counting(c, sel) && c->bigcnt.line != 0)
+		errx(1, "%s:%llu: sample count passes 2^64 - 1",
+		    c->bigcnt.name, c->bigcnt.line);
+	if (c->inf[sel].line != 0)
+		errx(1, "%s:%llu: summed weight of the stack overflows to inf",
+		    c->inf[sel].name, c->inf[sel].line);
+	for (i = 0; i < foldrec_count(c->recs); i++) {
+		k = foldrec_get(c->recs, i, sel, counting(c, sel), &r, &n);
+		emit(c, k, n, &r);
+	}
+	return sel;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct conv c;
-	struct foldrec_rec r;
-	const char *errstr, *k, *uarg = NULL;
-	size_t i, n;
+	const char *errstr, *uarg = NULL;
+	size_t i;
 	long long freq = 99;
 	int ch, sel;
 
@@ -303,17 +328,7 @@ main(int argc, char *argv[])
 		readfile(&c, argv[i]);
 	}
 
-	sel = foldrec_pick(c.recs);
-	if (counting(&c, sel) && c.bigcnt.line != 0)
-		errx(1, "%s:%llu: sample count passes 2^64 - 1",
-		    c.bigcnt.name, c.bigcnt.line);
-	if (c.inf[sel].line != 0)
-		errx(1, "%s:%llu: summed weight of the stack overflows to inf",
-		    c.inf[sel].name, c.inf[sel].line);
-	for (i = 0; i < foldrec_count(c.recs); i++) {
-		k = foldrec_get(c.recs, i, sel, counting(&c, sel), &r, &n);
-		emit(&c, k, n, &r);
-	}
+	sel = writeall(&c);
 	foldrec_free(c.recs);
 	buf_free(&c.thread);
 	buf_free(&c.stack);
