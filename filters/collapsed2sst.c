@@ -227,6 +227,26 @@ usage(int help)
 }
 
 /*
+ * The candidate scales of the weights to seconds: nanoseconds or samples
+ * at freq Hz, picked later by the weights; with -u (uarg), that unit's.
+ */
+static void
+scales(struct conv *c, const char *uarg, long long freq)
+{
+	c->nsc = 2;
+	c->sc[0] = 1e-9;
+	c->sc[1] = 1.0 / (double)freq;
+	c->unit = U_SECONDS;
+	if (uarg != NULL) {
+		if (fold_unit(uarg, c->sc[1], &c->sc[0], &c->unit) == -1)
+			errx(2, "-u: unknown unit: %s", uarg);
+		c->nsc = 1;
+		c->ucount = strcmp(uarg, "count") == 0 ||
+		    strcmp(uarg, "none") == 0;
+	}
+}
+
+/*
  * Pick the scale of the weights (foldrec_pick()), check the sums made at
  * it, and write every record; the scale picked.
  */
@@ -304,17 +324,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	c.nsc = 2;
-	c.sc[0] = 1e-9;
-	c.sc[1] = 1.0 / (double)freq;
-	c.unit = U_SECONDS;
-	if (uarg != NULL) {
-		if (fold_unit(uarg, c.sc[1], &c.sc[0], &c.unit) == -1)
-			errx(2, "-u: unknown unit: %s", uarg);
-		c.nsc = 1;
-		c.ucount = strcmp(uarg, "count") == 0 ||
-		    strcmp(uarg, "none") == 0;
-	}
+	scales(&c, uarg, freq);
 	c.recs = foldrec_new(c.sc, c.nsc, c.sflag);
 	buf_init(&c.thread);
 	buf_init(&c.stack);
