@@ -25,10 +25,8 @@ int
 main(int argc, char *argv[])
 {
 	/* Static: still reachable when errx(3) ends the program (no leak). */
-	static struct focus *f;
 	static struct buf err;
-	char msg[256];
-	int ch, flags = 0, i;
+	int ch, flags = 0, status;
 
 	sst_init();
 	sst_longhelp(argc, argv, usage);
@@ -47,17 +45,10 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		usage(0);
-	f = focus_new(FOCUS_PRUNE, argv[0], flags, msg, sizeof(msg));
-	if (f == NULL)
-		errx(2, "%s: %s", argv[0], msg);
 	buf_init(&err);
-	if (argc == 1 && focus_file(f, NULL, &err) == -1)
-		errx(1, "%s", err.data);
-	for (i = 1; i < argc; i++)
-		if (focus_file(f, argv[i], &err) == -1)
-			errx(1, "%s", err.data);
+	if (focus_run(FOCUS_PRUNE, flags, argc, argv, &err, &status) == -1)
+		errx(status, "%s", err.data);
 	buf_free(&err);
-	focus_free(f);
 	xfshut(stdout, "stdout");
 	return 0;
 }

@@ -213,3 +213,28 @@ focus_file(struct focus *f, const char *path, struct buf *err)
 	rec_close(rd);
 	return rc;
 }
+
+int
+focus_run(enum focus_op op, int flags, int argc, char *argv[],
+    struct buf *err, int *status)
+{
+	struct focus *f;
+	char msg[256];
+	int i, rc = 0;
+
+	if ((f = focus_new(op, argv[0], flags, msg, sizeof(msg))) == NULL) {
+		buf_reset(err);
+		buf_adds(err, argv[0]);
+		buf_adds(err, ": ");
+		buf_adds(err, msg);
+		*status = 2;
+		return -1;
+	}
+	*status = 1;
+	if (argc == 1)
+		rc = focus_file(f, NULL, err);
+	for (i = 1; i < argc && rc == 0; i++)
+		rc = focus_file(f, argv[i], err);
+	focus_free(f);
+	return rc;
+}

@@ -40,4 +40,12 @@ void	 focus_free(struct focus *);
  */
 int	 focus_file(struct focus *, const char *, struct buf *);
 
+/*
+ * The whole of a focus program after its options: argv[0] the ERE,
+ * the files after it (none: standard input), each filtered by op to
+ * stdout.  0, or -1 with the message in err and the exit status the
+ * program should end with in *status (2: a bad expression, 1: input).
+ */
+int	 focus_run(enum focus_op, int, int, char *[], struct buf *, int *);
+
 #endif

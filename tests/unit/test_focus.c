@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rec.h"
+#include "buf.h"
 #include "focus.h"
 
 static const char *apply(enum focus_op, int, const char *, const char *);
@@ -126,6 +127,27 @@ START_TEST(test_bad)
 }
 END_TEST
 
+/* focus_run(): a bad expression is status 2, a missing file status 1. */
+START_TEST(test_run_errors)
+{
+	char re[] = "a(", ok[] = "a", nofile[] = "/nonexistent/x.sst";
+	char *bad[] = { re }, *missing[] = { ok, nofile };
+	struct buf err;
+	int st = 0;
+
+	buf_init(&err);
+	ck_assert_int_eq(focus_run(FOCUS_KEEP, 0, 1, bad, &err, &st), -1);
+	ck_assert_int_eq(st, 2);
+	ck_assert(strncmp(err.data, "a(: ", 4) == 0);
+	ck_assert_int_eq(focus_run(FOCUS_KEEP, 0, 2, missing, &err, &st),
+	    -1);
+	ck_assert_int_eq(st, 1);
+	ck_assert_str_eq(err.data,
+	    "/nonexistent/x.sst: No such file or directory");
+	buf_free(&err);
+}
+END_TEST
+
 static Suite *
 focus_suite(void)
 {
@@ -140,6 +162,7 @@ focus_suite(void)
 	tcase_add_test(tc, test_prune_from);
 	tcase_add_test(tc, test_locations);
 	tcase_add_test(tc, test_bad);
+	tcase_add_test(tc, test_run_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
