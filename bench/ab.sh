@@ -36,7 +36,9 @@ summary() {
 			}
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	function pc(a, b) { return a > 0 ? sprintf("%+.1f", 100 * (b - a) / a) : "-" }
+	function pc(a, b) {
+		return a > 0 ? sprintf("%+.1f", 100 * (b - a) / a) : "-"
+	}
 	$8 != 0 { bad[$1, $2] = 1 }
 	{
 		if (!(($1) in seen)) { seen[$1] = 1; order[++nc] = $1 }
@@ -274,7 +276,8 @@ if [ "$want" -eq 1 ]; then
 	case "pprof2sst z200k profile" in
 	$only)
 		mkinput pprof-z200k.pb.gz sst2pprof "$dir/stream-z200k.sst"
-		F=$dir/pprof-z200k.pb.gz; ab "pprof2sst z200k profile" 'pprof2sst "$F"'
+		F=$dir/pprof-z200k.pb.gz
+		ab "pprof2sst z200k profile" 'pprof2sst "$F"'
 		;;
 	esac
 	for sk in p200 z200k; do
