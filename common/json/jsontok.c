@@ -225,6 +225,32 @@ bad:
 }
 
 /*
+ * The first byte from q that is not a plain string byte (a '"', '\\' or
+ * control character: C_STR), 8 bytes at a time.  A byte is marked when
+ * it xor '"' or xor '\\' is zero, or when it is below 0x20; as with
+ * nondigits(), borrows only mark bytes after a marked one, so the lowest
+ * mark is exact.  The NUL at the end of the data stops the scan, and the
+ * zero padding after it keeps the loads inside the buffer.
+ */
+static inline unsigned char *
+plain(unsigned char *q)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t w, x, y, m;
+
+	for (;; q += 8) {
+		w = load64(q);
+		x = w ^ 0x2222222222222222ULL;
+		y = w ^ 0x5c5c5c5c5c5c5c5cULL;
+		m = ((x - ones) & ~x) | ((y - ones) & ~y) |
+		    ((w - 0x2020202020202020ULL) & ~w);
+		if ((m &= high) != 0)
+			return q + (__builtin_ctzll(m) >> 3);
+	}
+}
+
+/*
  * Scan the string whose opening quote is at p; on success j->text is
  * its decoded text and *qp is just past the closing quote.
  */
@@ -233,9 +259,7 @@ scan_string(struct json *j, unsigned char *p, unsigned char **qp)
 {
 	unsigned char *q;
 
-	q = p + 1;
-	while (!(cls[*q] & C_STR))
-		q++;
+	q = plain(p + 1);
 	if (*q != '"')
 		return scan_escaped(j, p, q, qp);
 	j->text = (char *)p + 1;
@@ -336,8 +360,7 @@ scan_escaped(struct json *j, unsigned char *p, unsigned char *q,
 	buf_reset(b);
 	r = p + 1;
 	for (;;) {
-		while (!(cls[*q] & C_STR))
-			q++;
+		q = plain(q);
 		buf_add(b, r, q - r);
 		if (*q == '"')
 			break;
@@ -444,7 +467,7 @@ skipws(struct json *j, unsigned char *p)
 }
 
 /* The token of the text p..q just scanned (a string or a literal). */
-static enum json_tok
+static inline enum json_tok
 tok_done(struct json *j, unsigned char *p, unsigned char *q,
     enum json_tok tok)
 {
@@ -456,7 +479,7 @@ tok_done(struct json *j, unsigned char *p, unsigned char *q,
 }
 
 /* The closer c (']' or '}') at p. */
-static enum json_tok
+static inline enum json_tok
 tok_close(struct json *j, unsigned char *p, int c)
 {
 	j->depth--;
@@ -472,7 +495,7 @@ tok_close(struct json *j, unsigned char *p, int c)
  * closer right after the number is consumed now, as the state
  * remembers it; any other byte is saved and put back by the next call.
  */
-static enum json_tok
+static inline enum json_tok
 tok_number(struct json *j, unsigned char *p, unsigned char *q)
 {
 	int c, t;
@@ -501,7 +524,7 @@ tok_number(struct json *j, unsigned char *p, unsigned char *q)
 }
 
 /* The opener c ('[' or '{') at p. */
-static enum json_tok
+static inline enum json_tok
 tok_open(struct json *j, unsigned char *p, int c)
 {
 	enum json_tok tok;
@@ -704,24 +727,109 @@ next_token(struct json *j)
 }
 
 /*
- * The fast path: a '[' or a number after a ',' in an array, the number
- * with no sign, up to 7 integer digits, maybe a fraction of up to 7
- * digits and no exponent, wholly inside the buffer (the bulk of a
- * speedscope file: samples, frame indexes and weights).  It must agree
- * exactly with the general path in next_token().  In state S_ELEM no
+ * Past the whitespace from p, as skipws() but without reading on: at the
+ * end of the data the caller hands over to next_token(), which does.
+ */
+static inline unsigned char *
+fastws(struct json *j, unsigned char *p)
+{
+	if (*p == ' ')
+		p++;
+	while (cls[*p] & C_WS) {
+		if (*p == '\n') {
+			j->line++;
+			j->lineoff = OFF(j, p) + 1;
+		}
+		p++;
+	}
+	return p;
+}
+
+/*
+ * The fast path of a key at p (its blanks skipped): one without escapes
+ * whose ':' follows after spaces, wholly in the buffer; anything else
+ * goes to next_token(), in the same state.  As key_colon().
+ */
+static inline enum json_tok
+fast_key(struct json *j, unsigned char *p)
+{
+	unsigned char *q, *r;
+
+	if (*p == '"' && *(q = plain(p + 1)) == '"') {
+		for (r = q + 1; *r == ' '; r++)
+			;
+		if (*r == ':') {
+			*q = '\0';
+			j->text = (char *)p + 1;
+			j->textlen = q - p - 1;
+			j->tokoff = OFF(j, p);
+			j->kline = j->line;
+			j->klineoff = j->lineoff;
+			j->p = r + 1;
+			j->state = S_VALUE;
+			j->last = JT_KEY;
+			return JT_KEY;
+		}
+	}
+	j->p = p;
+	return next_token(j);
+}
+
+/*
+ * The fast path of a value at p (its blanks skipped): a string without
+ * escapes, a number, '[' or '{', wholly in the buffer; anything else
+ * (and a number in error: the state says so) goes to next_token().
+ */
+static inline enum json_tok
+fast_value(struct json *j, unsigned char *p)
+{
+	unsigned char *q;
+
+	switch (*p) {
+	case '"':
+		if (*(q = plain(p + 1)) != '"')
+			break;
+		*q = '\0';
+		j->text = (char *)p + 1;
+		j->textlen = q - p - 1;
+		return tok_done(j, p, q + 1, JT_STR);
+	case '[':
+	case '{':
+		return tok_open(j, p, *p);
+	case '-':
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9':
+		if (scan_number(j, p, &q) == SC_OK)
+			return tok_number(j, p, q);
+		break;
+	}
+	j->p = p;
+	return next_token(j);
+}
+
+/*
+ * An element at p after a ',': a '[' or a number with no sign, up to 7
+ * integer digits, maybe a fraction of up to 7 digits and no exponent,
+ * wholly inside the buffer (the bulk of a speedscope file: samples,
+ * frame indexes and weights), else fast_value().  In state S_ELEM no
  * saved byte is pending.
  */
-enum json_tok
-json_next(struct json *j)
+static inline enum json_tok
+fast_elem(struct json *j, unsigned char *p)
 {
-	unsigned char *p, *q;
+	unsigned char *q;
 	uint64_t w, m;
 	size_t n;
 	int isint;
 
-	p = j->p;
-	if (j->state != S_ELEM)
-		return next_token(j);
 	if (*p == '[' && j->depth < JSON_MAXDEPTH) {
 		j->stack[++j->depth] = T_ARR;
 		j->state = S_FIRSTELEM;
@@ -731,7 +839,7 @@ json_next(struct json *j)
 		return JT_ARR;
 	}
 	if (!ISDIGIT(*p))
-		return next_token(j);
+		return fast_value(j, fastws(j, p));
 	w = load64(p);
 	if ((m = nondigits(w)) == 0)
 		return next_token(j);
@@ -766,6 +874,58 @@ json_next(struct json *j)
 	}
 	*q = '\0';
 	return JT_NUM;
+}
+
+/*
+ * The next token: the common cases of a document in the buffer here,
+ * by state, each leaving the state and position as next_token() would
+ * at the point it hands over to it (blanks skipped, a ',' taken), so
+ * that it agrees with next_token() exactly.
+ */
+enum json_tok
+json_next(struct json *j)
+{
+	unsigned char *p;
+	int t;
+
+	if (j->state == S_ELEM)
+		return fast_elem(j, j->p);
+	*j->savep = j->savec;
+	j->savep = &j->dummy;
+	switch (j->state) {
+	case S_AFTER:
+		p = fastws(j, j->p);
+		t = j->stack[j->depth];
+		if (*p == ',' && t == T_OBJ) {
+			j->state = S_KEY;
+			return fast_key(j, fastws(j, p + 1));
+		}
+		if (*p == ',' && t == T_ARR) {
+			j->state = S_ELEM;
+			return fast_elem(j, j->p = p + 1);
+		}
+		if ((*p == '}' && t == T_OBJ) || (*p == ']' && t == T_ARR))
+			return tok_close(j, p, *p);
+		j->p = p;
+		break;
+	case S_KEY:
+		return fast_key(j, fastws(j, j->p));
+	case S_FIRSTKEY:
+		p = fastws(j, j->p);
+		if (*p == '}')
+			return tok_close(j, p, '}');
+		return fast_key(j, p);
+	case S_VALUE:
+		return fast_value(j, fastws(j, j->p));
+	case S_FIRSTELEM:
+		p = fastws(j, j->p);
+		if (*p == ']')
+			return tok_close(j, p, ']');
+		return fast_value(j, p);
+	default:
+		break;
+	}
+	return next_token(j);
 }
 
 const char *
