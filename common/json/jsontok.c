@@ -250,6 +250,15 @@ plain(unsigned char *q)
 	}
 }
 
+/* The same a byte at a time: faster for short strings. */
+static inline unsigned char *
+plainb(unsigned char *q)
+{
+	while (!(cls[*q] & C_STR))
+		q++;
+	return q;
+}
+
 /*
  * Scan the string whose opening quote is at p; on success j->text is
  * its decoded text and *qp is just past the closing quote.
@@ -755,7 +764,7 @@ fast_key(struct json *j, unsigned char *p)
 {
 	unsigned char *q, *r;
 
-	if (*p == '"' && *(q = plain(p + 1)) == '"') {
+	if (*p == '"' && *(q = plainb(p + 1)) == '"') {
 		for (r = q + 1; *r == ' '; r++)
 			;
 		if (*r == ':') {
@@ -787,7 +796,7 @@ fast_value(struct json *j, unsigned char *p)
 
 	switch (*p) {
 	case '"':
-		if (*(q = plain(p + 1)) != '"')
+		if (*(q = plainb(p + 1)) != '"')
 			break;
 		*q = '\0';
 		j->text = (char *)p + 1;
