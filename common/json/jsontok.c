@@ -785,6 +785,37 @@ fast_key(struct json *j, unsigned char *p)
 }
 
 /*
+ * The number at p a byte at a time when it has no exponent and is
+ * followed by a byte that cannot continue it, as scan_number() would
+ * have it: the end of the number, or NULL for scan_number() to decide.
+ */
+static inline unsigned char *
+fast_number(struct json *j, unsigned char *p)
+{
+	unsigned char *q, *r, *f;
+	int isint;
+
+	q = p + (*p == '-');
+	for (r = q; ISDIGIT(*r); r++)
+		;
+	if (r == q || (*q == '0' && r - q > 1))
+		return NULL;
+	isint = *p == '-' ? -1 : 1;
+	if (*r == '.') {
+		for (f = ++r; ISDIGIT(*r); r++)
+			;
+		if (r == f)
+			return NULL;
+		isint = 0;
+	}
+	if (cls[*r] & (C_NUM | C_NUL))
+		return NULL;
+	j->digits = load64(q) ^ ZEROS;
+	j->isint = isint;
+	return r;
+}
+
+/*
  * The fast path of a value at p (its blanks skipped): a string without
  * escapes, a number, '[' or '{', wholly in the buffer; anything else
  * (and a number in error: the state says so) goes to next_token().
@@ -816,7 +847,8 @@ fast_value(struct json *j, unsigned char *p)
 	case '7':
 	case '8':
 	case '9':
-		if (scan_number(j, p, &q) == SC_OK)
+		if ((q = fast_number(j, p)) != NULL ||
+		    scan_number(j, p, &q) == SC_OK)
 			return tok_number(j, p, q);
 		break;
 	}
