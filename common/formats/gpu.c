@@ -110,9 +110,13 @@ next(struct rd *d)
 	return tok;
 }
 
-static void
+/* Skip the value whose first token was tok (no call for a scalar). */
+static inline void
 skip(struct rd *d, enum json_tok tok)
 {
+	if (tok != JT_OBJ && tok != JT_ARR && tok != JT_KEY &&
+	    tok != JT_ERROR)
+		return;
 	if (json_skip(d->j, tok) == -1)
 		fail(d, "%s", json_errmsg(d->j));
 }

@@ -120,6 +120,8 @@ struct json {
 void	 jn_stopahead(struct json *);
 int	 jn_refill(struct json *);
 int	 jn_more(struct json *);
+int	 jn_escaped(struct json *, unsigned char *, unsigned char *,
+		    unsigned char **);
 int	 jn_fail(struct json *, const unsigned char *, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
 

@@ -1,6 +1,6 @@
 /*
  * jsontok.c: the tokens of the JSON tokenizer (json.c): the scanners of
- * numbers, strings, escapes and literals, next_token() (a dispatcher by
+ * numbers, strings and literals (escapes in jsonesc.c), next_token() (a dispatcher by
  * state to one function per kind of token) and json_next(), the fast
  * path for the bulk of a profile, which must agree with it exactly.
  */
@@ -45,15 +45,9 @@ static const unsigned char cls[256] = {
 
 static int	 unexpected(struct json *, const unsigned char *);
 static int	 start(struct json *);
-static int	 hexval(const unsigned char *, unsigned long *);
-static void	 put_utf8(struct buf *, unsigned long);
 static size_t	 ndigits(const unsigned char *);
 static int	 scan_number(struct json *, unsigned char *, unsigned char **);
 static int	 scan_string(struct json *, unsigned char *, unsigned char **);
-static int	 scan_u(struct json *, unsigned char *, unsigned char **);
-static int	 scan_escape(struct json *, unsigned char *, unsigned char **);
-static int	 scan_escaped(struct json *, unsigned char *, unsigned char *,
-		    unsigned char **);
 static int	 scan_literal(struct json *, unsigned char *, const char *);
 static enum json_tok key_colon(struct json *, unsigned char *,
 		    unsigned char *);
@@ -99,54 +93,6 @@ start(struct json *j)
 	}
 	j->state = S_TOP;
 	return 0;
-}
-
-/* Value of up to 4 hex digits at s; returns how many there were. */
-static int
-hexval(const unsigned char *s, unsigned long *v)
-{
-	unsigned long x;
-	int i, c;
-
-	x = 0;
-	for (i = 0; i < 4; i++) {
-		c = s[i];
-		if (ISDIGIT(c))
-			c -= '0';
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			c = (c | 0x20) - 'a' + 10;
-		else
-			break;
-		x = x << 4 | c;
-	}
-	*v = x;
-	return i;
-}
-
-/* Append code point cp as UTF-8 (surrogates as WTF-8). */
-static void
-put_utf8(struct buf *b, unsigned long cp)
-{
-	char s[4];
-
-	if (cp < 0x80) {
-		buf_addc(b, (int)cp);
-	} else if (cp < 0x800) {
-		s[0] = 0xc0 | cp >> 6;
-		s[1] = 0x80 | (cp & 0x3f);
-		buf_add(b, s, 2);
-	} else if (cp < 0x10000) {
-		s[0] = 0xe0 | cp >> 12;
-		s[1] = 0x80 | (cp >> 6 & 0x3f);
-		s[2] = 0x80 | (cp & 0x3f);
-		buf_add(b, s, 3);
-	} else {
-		s[0] = 0xf0 | cp >> 18;
-		s[1] = 0x80 | (cp >> 12 & 0x3f);
-		s[2] = 0x80 | (cp >> 6 & 0x3f);
-		s[3] = 0x80 | (cp & 0x3f);
-		buf_add(b, s, 4);
-	}
 }
 
 /*
@@ -225,6 +171,20 @@ bad:
 }
 
 /*
+ * The first byte from q that is not a plain string byte (a '"', '\\' or
+ * control character: C_STR), a byte at a time: faster on the short
+ * strings of a trace than 8 at a time (jsonesc.c's plain(), whose chain
+ * of dependent operations delays the next token).
+ */
+static inline unsigned char *
+plainb(unsigned char *q)
+{
+	while (!(cls[*q] & C_STR))
+		q++;
+	return q;
+}
+
+/*
  * Scan the string whose opening quote is at p; on success j->text is
  * its decoded text and *qp is just past the closing quote.
  */
@@ -233,127 +193,12 @@ scan_string(struct json *j, unsigned char *p, unsigned char **qp)
 {
 	unsigned char *q;
 
-	q = p + 1;
-	while (!(cls[*q] & C_STR))
-		q++;
+	q = plainb(p + 1);
 	if (*q != '"')
-		return scan_escaped(j, p, q, qp);
+		return jn_escaped(j, p, q, qp);
 	j->text = (char *)p + 1;
 	j->textlen = q - p - 1;
 	*q = '\0';
-	*qp = q + 1;
-	return SC_OK;
-}
-
-/*
- * The escape \uXXXX at q (in the buffer whole), and the low surrogate
- * escape that may follow a high one, decoded into j->tok; *qp past it.
- */
-static int
-scan_u(struct json *j, unsigned char *q, unsigned char **qp)
-{
-	unsigned long cp, lo;
-	int n;
-
-	if ((n = hexval(q + 2, &cp)) < 4) {
-		if (q + 2 + n == j->end)
-			return jn_fail(j, q + 2 + n, "unexpected end of input");
-		return jn_fail(j, q + 2 + n, "invalid \\u escape");
-	}
-	q += 6;
-	if (cp >= 0xd800 && cp < 0xdc00) {
-		/* A low surrogate escape may follow. */
-		if (j->end - q < 6 && !j->eof)
-			return SC_MORE;
-		if (q[0] == '\\' && q[1] == 'u' && hexval(q + 2, &lo) == 4 &&
-		    lo >= 0xdc00 && lo < 0xe000) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			q += 6;
-		}
-	}
-	put_utf8(&j->tok, cp);
-	*qp = q;
-	return SC_OK;
-}
-
-/*
- * The escape at q decoded into j->tok, *qp past it: SC_OK, SC_MORE when
- * the buffer may not hold all of it, or SC_ERR.
- */
-static int
-scan_escape(struct json *j, unsigned char *q, unsigned char **qp)
-{
-	int c;
-
-	/* Have the longest escape (\uXXXX) in the buffer. */
-	if (j->end - q < 6 && !j->eof)
-		return SC_MORE;
-	switch (c = q[1]) {
-	case '"':
-	case '\\':
-	case '/':
-		break;
-	case 'b':
-		c = '\b';
-		break;
-	case 'f':
-		c = '\f';
-		break;
-	case 'n':
-		c = '\n';
-		break;
-	case 'r':
-		c = '\r';
-		break;
-	case 't':
-		c = '\t';
-		break;
-	case 'u':
-		return scan_u(j, q, qp);
-	default:
-		if (q + 1 == j->end)
-			return jn_fail(j, q + 1, "unexpected end of input");
-		return jn_fail(j, q + 1, "invalid escape");
-	}
-	buf_addc(&j->tok, c);
-	*qp = q + 2;
-	return SC_OK;
-}
-
-/*
- * The slower part of scan_string: decode the string at p into j->tok,
- * going on from q, the first byte that is not a plain string byte.
- */
-static int
-scan_escaped(struct json *j, unsigned char *p, unsigned char *q,
-    unsigned char **qp)
-{
-	struct buf *b;
-	unsigned char *r;
-	int rc;
-
-	b = &j->tok;
-	buf_reset(b);
-	r = p + 1;
-	for (;;) {
-		while (!(cls[*q] & C_STR))
-			q++;
-		buf_add(b, r, q - r);
-		if (*q == '"')
-			break;
-		if (*q != '\\') {
-			if (q != j->end)
-				return jn_fail(j, q, "control character in string");
-			if (!j->eof)
-				return SC_MORE;
-			return jn_fail(j, q, "unexpected end of input");
-		}
-		if ((rc = scan_escape(j, q, &q)) != SC_OK)
-			return rc;
-		r = q;
-	}
-	j->text = b->data;
-	j->textlen = b->len;
 	*qp = q + 1;
 	return SC_OK;
 }
@@ -444,7 +289,7 @@ skipws(struct json *j, unsigned char *p)
 }
 
 /* The token of the text p..q just scanned (a string or a literal). */
-static enum json_tok
+static inline enum json_tok
 tok_done(struct json *j, unsigned char *p, unsigned char *q,
     enum json_tok tok)
 {
@@ -456,7 +301,7 @@ tok_done(struct json *j, unsigned char *p, unsigned char *q,
 }
 
 /* The closer c (']' or '}') at p. */
-static enum json_tok
+static inline enum json_tok
 tok_close(struct json *j, unsigned char *p, int c)
 {
 	j->depth--;
@@ -472,7 +317,7 @@ tok_close(struct json *j, unsigned char *p, int c)
  * closer right after the number is consumed now, as the state
  * remembers it; any other byte is saved and put back by the next call.
  */
-static enum json_tok
+static inline enum json_tok
 tok_number(struct json *j, unsigned char *p, unsigned char *q)
 {
 	int c, t;
@@ -501,7 +346,7 @@ tok_number(struct json *j, unsigned char *p, unsigned char *q)
 }
 
 /* The opener c ('[' or '{') at p. */
-static enum json_tok
+static inline enum json_tok
 tok_open(struct json *j, unsigned char *p, int c)
 {
 	enum json_tok tok;
@@ -704,24 +549,141 @@ next_token(struct json *j)
 }
 
 /*
- * The fast path: a '[' or a number after a ',' in an array, the number
- * with no sign, up to 7 integer digits, maybe a fraction of up to 7
- * digits and no exponent, wholly inside the buffer (the bulk of a
- * speedscope file: samples, frame indexes and weights).  It must agree
- * exactly with the general path in next_token().  In state S_ELEM no
+ * Past the whitespace from p, as skipws() but without reading on: at the
+ * end of the data the caller hands over to next_token(), which does.
+ */
+static inline unsigned char *
+fastws(struct json *j, unsigned char *p)
+{
+	if (*p == ' ')
+		p++;
+	while (cls[*p] & C_WS) {
+		if (*p == '\n') {
+			j->line++;
+			j->lineoff = OFF(j, p) + 1;
+		}
+		p++;
+	}
+	return p;
+}
+
+/*
+ * The fast path of a key at p (its blanks skipped): one without escapes
+ * whose ':' follows after spaces, wholly in the buffer; anything else
+ * goes to next_token(), in the same state.  As key_colon().
+ */
+static inline enum json_tok
+fast_key(struct json *j, unsigned char *p)
+{
+	unsigned char *q, *r;
+
+	if (*p == '"' && *(q = plainb(p + 1)) == '"') {
+		for (r = q + 1; *r == ' '; r++)
+			;
+		if (*r == ':') {
+			*q = '\0';
+			j->text = (char *)p + 1;
+			j->textlen = q - p - 1;
+			j->tokoff = OFF(j, p);
+			j->kline = j->line;
+			j->klineoff = j->lineoff;
+			j->p = r + 1;
+			j->state = S_VALUE;
+			j->last = JT_KEY;
+			return JT_KEY;
+		}
+	}
+	j->p = p;
+	return next_token(j);
+}
+
+/*
+ * The number at p a byte at a time when it has no exponent and is
+ * followed by a byte that cannot continue it, as scan_number() would
+ * have it: the end of the number, or NULL for scan_number() to decide.
+ */
+static inline unsigned char *
+fast_number(struct json *j, unsigned char *p)
+{
+	unsigned char *q, *r, *f;
+	int isint;
+
+	q = p + (*p == '-');
+	for (r = q; ISDIGIT(*r); r++)
+		;
+	if (r == q || (*q == '0' && r - q > 1))
+		return NULL;
+	isint = *p == '-' ? -1 : 1;
+	if (*r == '.') {
+		for (f = ++r; ISDIGIT(*r); r++)
+			;
+		if (r == f)
+			return NULL;
+		isint = 0;
+	}
+	if (cls[*r] & (C_NUM | C_NUL))
+		return NULL;
+	j->digits = load64(q) ^ ZEROS;
+	j->isint = isint;
+	return r;
+}
+
+/*
+ * The fast path of a value at p (its blanks skipped): a string without
+ * escapes, a number, '[' or '{', wholly in the buffer; anything else
+ * (and a number in error: the state says so) goes to next_token().
+ */
+static inline enum json_tok
+fast_value(struct json *j, unsigned char *p)
+{
+	unsigned char *q;
+
+	switch (*p) {
+	case '"':
+		if (*(q = plainb(p + 1)) != '"')
+			break;
+		*q = '\0';
+		j->text = (char *)p + 1;
+		j->textlen = q - p - 1;
+		return tok_done(j, p, q + 1, JT_STR);
+	case '[':
+	case '{':
+		return tok_open(j, p, *p);
+	case '-':
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9':
+		if ((q = fast_number(j, p)) != NULL ||
+		    scan_number(j, p, &q) == SC_OK)
+			return tok_number(j, p, q);
+		break;
+	}
+	j->p = p;
+	return next_token(j);
+}
+
+/*
+ * An element at p after a ',': a '[' or a number with no sign, up to 7
+ * integer digits, maybe a fraction of up to 7 digits and no exponent,
+ * wholly inside the buffer (the bulk of a speedscope file: samples,
+ * frame indexes and weights), else fast_value().  In state S_ELEM no
  * saved byte is pending.
  */
-enum json_tok
-json_next(struct json *j)
+static inline enum json_tok
+fast_elem(struct json *j, unsigned char *p)
 {
-	unsigned char *p, *q;
+	unsigned char *q;
 	uint64_t w, m;
 	size_t n;
 	int isint;
 
-	p = j->p;
-	if (j->state != S_ELEM)
-		return next_token(j);
 	if (*p == '[' && j->depth < JSON_MAXDEPTH) {
 		j->stack[++j->depth] = T_ARR;
 		j->state = S_FIRSTELEM;
@@ -731,7 +693,7 @@ json_next(struct json *j)
 		return JT_ARR;
 	}
 	if (!ISDIGIT(*p))
-		return next_token(j);
+		return fast_value(j, fastws(j, p));
 	w = load64(p);
 	if ((m = nondigits(w)) == 0)
 		return next_token(j);
@@ -766,6 +728,58 @@ json_next(struct json *j)
 	}
 	*q = '\0';
 	return JT_NUM;
+}
+
+/*
+ * The next token: the common cases of a document in the buffer here,
+ * by state, each leaving the state and position as next_token() would
+ * at the point it hands over to it (blanks skipped, a ',' taken), so
+ * that it agrees with next_token() exactly.
+ */
+enum json_tok
+json_next(struct json *j)
+{
+	unsigned char *p;
+	int t;
+
+	if (j->state == S_ELEM)
+		return fast_elem(j, j->p);
+	*j->savep = j->savec;
+	j->savep = &j->dummy;
+	switch (j->state) {
+	case S_AFTER:
+		p = fastws(j, j->p);
+		t = j->stack[j->depth];
+		if (*p == ',' && t == T_OBJ) {
+			j->state = S_KEY;
+			return fast_key(j, fastws(j, p + 1));
+		}
+		if (*p == ',' && t == T_ARR) {
+			j->state = S_ELEM;
+			return fast_elem(j, j->p = p + 1);
+		}
+		if ((*p == '}' && t == T_OBJ) || (*p == ']' && t == T_ARR))
+			return tok_close(j, p, *p);
+		j->p = p;
+		break;
+	case S_KEY:
+		return fast_key(j, fastws(j, j->p));
+	case S_FIRSTKEY:
+		p = fastws(j, j->p);
+		if (*p == '}')
+			return tok_close(j, p, '}');
+		return fast_key(j, p);
+	case S_VALUE:
+		return fast_value(j, fastws(j, j->p));
+	case S_FIRSTELEM:
+		p = fastws(j, j->p);
+		if (*p == ']')
+			return tok_close(j, p, ']');
+		return fast_value(j, p);
+	default:
+		break;
+	}
+	return next_token(j);
 }
 
 const char *

@@ -6,15 +6,17 @@
  * temporal: HTA merges the GPU intervals sorted by start; so does this,
  * with a window.  Each stream's events are merged into the stream's open
  * interval while they come in time order; an interval that closes (or
- * an event that comes before its stream's open interval) waits in a
- * min-heap by start, and once more than LAG wait, the earliest is merged
+ * an event that comes before its stream's open interval) waits, and
+ * once more than LAG wait, the earliest is merged
  * into the rank's busy time, after every open interval that starts no
  * later has been closed into the heap too.  Intervals are thus merged in
  * start order as long as none comes that starts before the last one
  * merged (the front): such an event sends the rank back to its rows.  So
  * a trace out of order by fewer than LAG intervals, or with a stream
  * quiet for long, is summarised exactly in bounded memory.  Computation
- * kernels the same, apart.
+ * kernels the same, apart.  The waiting intervals are a queue of those
+ * that came in start order (most of them: a push and a pop each in
+ * constant time) and a min-heap by start of the others.
  *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is
@@ -42,8 +44,10 @@ struct ivl {
 /* The union of one class of intervals (all GPU events, or computation). */
 struct uni {
 	struct ivl	*open;		/* per stream; s > e: none */
-	struct ivl	*h;		/* waiting: a min-heap by s */
-	size_t		 nh, caph;
+	struct ivl	*h;		/* waiting out of order: a min-heap */
+	size_t		 nh, caph;	/* by s */
+	struct ivl	*q;		/* waiting in order of s: a ring */
+	size_t		 q0, nq, capq;	/* capq a power of 2 */
 	int64_t		 gs, ge, busy;
 	int64_t		 front;		/* the start merged last */
 	int		 gon;
@@ -164,6 +168,56 @@ hpop(struct uni *u)
 	return top;
 }
 
+/* Put v in u's waiting intervals: at the end of the queue if in order. */
+static void
+wpush(struct uni *u, struct ivl v)
+{
+	struct ivl *nq;
+	size_t i, m = u->capq - 1;
+
+	if (u->nq > 0 && v.s < u->q[(u->q0 + u->nq - 1) & m].s) {
+		hpush(u, v);
+		return;
+	}
+	if (u->nq == u->capq) {
+		u->capq = u->capq == 0 ? 64 : 2 * u->capq;
+		nq = xreallocarray(NULL, u->capq, sizeof(*nq));
+		for (i = 0; i < u->nq; i++)
+			nq[i] = u->q[(u->q0 + i) & m];
+		free(u->q);
+		u->q = nq;
+		u->q0 = 0;
+		m = u->capq - 1;
+	}
+	u->q[(u->q0 + u->nq++) & m] = v;
+}
+
+/* The start of u's earliest waiting interval (one waits). */
+static int64_t
+wfirst(const struct uni *u)
+{
+	if (u->nq == 0 || (u->nh > 0 && u->h[0].s < u->q[u->q0].s))
+		return u->h[0].s;
+	return u->q[u->q0].s;
+}
+
+/*
+ * Take u's earliest waiting interval (one waits).  Of equal starts the
+ * heap's or the queue's may come first: their union is the same.
+ */
+static struct ivl
+wpop(struct uni *u)
+{
+	struct ivl v;
+
+	if (u->nq == 0 || (u->nh > 0 && u->h[0].s < u->q[u->q0].s))
+		return hpop(u);
+	v = u->q[u->q0];
+	u->q0 = (u->q0 + 1) & (u->capq - 1);
+	u->nq--;
+	return v;
+}
+
 /*
  * Merge the earliest waiting interval of u, the open intervals that start
  * no later closed into the heap first (n streams).
@@ -175,12 +229,12 @@ popone(struct uni *u, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (u->open[i].s <= u->open[i].e &&
-		    u->open[i].s <= u->h[0].s) {
-			hpush(u, u->open[i]);
+		    u->open[i].s <= wfirst(u)) {
+			wpush(u, u->open[i]);
 			u->open[i].s = 1;
 			u->open[i].e = 0;
 		}
-	gmerge(u, hpop(u));
+	gmerge(u, wpop(u));
 }
 
 /* Event [s, e) on stream st into u; -1 if it comes too late. */
@@ -201,11 +255,11 @@ uadd(struct glive *g, struct uni *u, size_t st, int64_t s, int64_t e)
 	if (o->s > o->e)
 		*o = v;
 	else if (s > o->e) {
-		hpush(u, *o);
+		wpush(u, *o);
 		*o = v;
 	} else
-		hpush(u, v);	/* before its stream's open interval */
-	while (u->nh > LAG)
+		wpush(u, v);	/* before its stream's open interval */
+	while (u->nh + u->nq > LAG)
 		popone(u, g->nst);
 	return 0;
 }
@@ -235,12 +289,12 @@ ubusy(struct glive *g, struct uni *u)
 
 	for (i = 0; i < g->nst; i++)
 		if (u->open[i].s <= u->open[i].e) {
-			hpush(u, u->open[i]);
+			wpush(u, u->open[i]);
 			u->open[i].s = 1;
 			u->open[i].e = 0;
 		}
-	while (u->nh > 0)
-		gmerge(u, hpop(u));
+	while (u->nh + u->nq > 0)
+		gmerge(u, wpop(u));
 	if (u->gon)
 		u->busy += u->ge - u->gs;
 	return u->busy;
@@ -541,7 +595,7 @@ glive_reset(struct glive *g)
 		g->all.open[i].s = g->comp.open[i].s = 1;
 		g->all.open[i].e = g->comp.open[i].e = 0;
 	}
-	g->all.nh = g->comp.nh = 0;
+	g->all.nh = g->comp.nh = g->all.nq = g->comp.nq = 0;
 	g->all.gon = g->comp.gon = 0;
 	g->all.busy = g->comp.busy = 0;
 	free(g->tab);
@@ -560,8 +614,10 @@ glive_free(struct glive *g)
 		return;
 	free(g->all.open);
 	free(g->all.h);
+	free(g->all.q);
 	free(g->comp.open);
 	free(g->comp.h);
+	free(g->comp.q);
 	free(g->tab);
 	free(g->it);
 	spill_free(g->pairs);

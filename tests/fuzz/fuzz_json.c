@@ -225,6 +225,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct walk a, b;
 
+	/*
+	 * A file that starts as a zstd skippable frame ("[*M\x18" is
+	 * one) is decompressed by the file reader and not from memory:
+	 * the two cannot agree on it.
+	 */
+	if (size >= 4 && (data[0] & 0xf0) == 0x50 && data[1] == 0x2a &&
+	    data[2] == 0x4d && data[3] == 0x18)
+		return 0;
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	a.data = b.data = data;
