@@ -22,6 +22,7 @@
 #include "json.h"
 #include "htab.h"
 #include "gpu.h"
+#include "gpustat.h"
 #include "label.h"
 
 static __dead void usage(int);

@@ -121,36 +121,4 @@ size_t	*gpu_bycorr(const struct grank *, unsigned, unsigned, size_t *);
 size_t	 gpu_findcorr(const struct grank *, const size_t *, size_t, int64_t);
 int	 gpu_ktype(const char *, size_t, int);
 
-/* gpuq.c: the queue table of a rank. */
-void	 gpu_queue(const struct grank *, const struct gpu_opt *, FILE *);
-
-/* gpulive.c: temporal and launch summarised as the rows are read. */
-struct glive;
-struct glive *glive_new(const struct gpu_opt *);
-/* The sink of gpu_opt. */
-void	 glive_row(void *, const struct grow *);
-/*
- * The view's table of the rank just read, 0; -1: its rows did not come
- * in an order it can summarise as read (temporal), use r's rows.
- */
-int	 glive_temporal(struct glive *, struct grank *, FILE *);
-void	 glive_launch(struct glive *, struct grank *, FILE *);
-/* Forget the rank: ready for the next. */
-void	 glive_reset(struct glive *);
-void	 glive_free(struct glive *);
-/* Ticks t as microseconds (scale ticks a us) into s; its length. */
-size_t	 gpu_fmtus(char *, int64_t, int64_t);
-
-/* gpustat.c */
-struct gstat;
-/* The tables of o's views to fp, one after another; sets o's sink. */
-struct gstat *gstat_new(struct gpu_opt *, FILE *);
-void	 gstat_rank(struct gstat *, struct grank *);
-/* Print the tables; 0, or -1 when a write failed. */
-int	 gstat_end(struct gstat *);
-/* The view called s, or -1. */
-int	 gpu_view(const char *);
-/* Add view v to o's (once); returns o's count of views. */
-size_t	 gpu_addview(struct gpu_opt *, enum gpu_view);
-
 #endif

@@ -33,6 +33,7 @@
 #include "util.h"
 #include "spill.h"
 #include "gpu.h"
+#include "gpulive.h"
 
 #define LAG	4096		/* intervals waiting (64 KiB a class) */
 #define NONE	UINT32_MAX

@@ -23,6 +23,7 @@
 #include "util.h"
 #include "sort.h"
 #include "gpu.h"
+#include "gpuq.h"
 
 #define SMALLQS		16
 #define QSSTACK		128

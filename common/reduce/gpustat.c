@@ -38,6 +38,9 @@
 #include "htab.h"
 #include "sort.h"
 #include "gpu.h"
+#include "gpuq.h"
+#include "gpulive.h"
+#include "gpustat.h"
 
 static const char *views[] = {
 	"temporal", "kernel-types", "kernels", "idle", "overlap", "launch",

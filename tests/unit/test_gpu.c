@@ -14,6 +14,8 @@
 #include "json.h"
 #include "tutil.h"
 #include "gpu.h"
+#include "gpulive.h"
+#include "gpustat.h"
 
 static char	*table(const char *, int, int);
 static Suite	*gpu_suite(void);
