@@ -182,10 +182,7 @@ pb_putbytes(struct buf *b, uint32_t num, const void *p, size_t n)
 static void *
 grow(void *a, size_t *cap, size_t n, size_t sz)
 {
-	if (n < *cap)
-		return a;
-	*cap = *cap ? *cap * 2 : 16;
-	return xreallocarray(a, *cap, sz);
+	return xgrow(a, cap, n + 1, 16, sz);
 }
 
 /* The field is of wire type w; else an error naming it. */

@@ -313,10 +313,7 @@ pprofr_add(struct pprofr *c, size_t i, char *err, size_t errlen)
 		per = v;
 	}
 	id = ht_intern(c->keys, c->key.data, c->key.len, &isnew);
-	if (id >= c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 1024;
-		c->tot = xreallocarray(c->tot, c->cap, sizeof(*c->tot));
-	}
+	c->tot = xgrow(c->tot, &c->cap, id + 1, 1024, sizeof(*c->tot));
 	t = &c->tot[id];
 	if (isnew)
 		memset(t, 0, sizeof(*t));

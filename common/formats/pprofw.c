@@ -133,11 +133,8 @@ frame(struct pprofw *o, const char *nm, size_t nn, const char *l, size_t ln)
 	id = ht_intern(o->raw, o->key.data, o->key.len, &isnew);
 	if (!isnew)
 		return o->rawloc[id];
-	if (id >= o->rawcap) {
-		o->rawcap = o->rawcap ? o->rawcap * 2 : 1024;
-		o->rawloc = xreallocarray(o->rawloc, o->rawcap,
-		    sizeof(*o->rawloc));
-	}
+	o->rawloc = xgrow(o->rawloc, &o->rawcap, id + 1, 1024,
+	    sizeof(*o->rawloc));
 	return o->rawloc[id] = newframe(o, nm, nn, l, ln);
 }
 
@@ -300,11 +297,8 @@ frames(struct pprofw *o, struct orec *x, const struct sst_rec *r)
 		ln = 0;
 		if (r->locslen > 0)
 			l = part(&lp, r->locs + r->locslen, &ln);
-		if (o->nids == o->idcap) {
-			o->idcap = o->idcap ? o->idcap * 2 : 4096;
-			o->ids = xreallocarray(o->ids, o->idcap,
-			    sizeof(*o->ids));
-		}
+		o->ids = xgrow(o->ids, &o->idcap, o->nids + 1, 4096,
+		    sizeof(*o->ids));
 		o->ids[o->nids++] = frame(o, nm, nn, l, ln);
 	}
 	for (k = 0; k < nf / 2; k++) {
@@ -324,10 +318,8 @@ pprofw_add(struct pprofw *o, const struct sst_rec *r, const char **why)
 		*why = "a second unit: a profile's values have one";
 		return -1;
 	}
-	if (o->nrec == o->reccap) {
-		o->reccap = o->reccap ? o->reccap * 2 : 1024;
-		o->recs = xreallocarray(o->recs, o->reccap, sizeof(*o->recs));
-	}
+	o->recs = xgrow(o->recs, &o->reccap, o->nrec + 1, 1024,
+	    sizeof(*o->recs));
 	x = &o->recs[o->nrec];
 	memset(x, 0, sizeof(*x));
 	if (r->samples > INT64_MAX) {

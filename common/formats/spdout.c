@@ -206,11 +206,7 @@ produce(struct spd *s, struct prof *p, struct obatch *b, uint64_t *pos)
 static void
 idsroom(struct obatch *b, size_t n)
 {
-	if (b->nids + n > b->idscap) {
-		while (b->nids + n > b->idscap)
-			b->idscap *= 2;
-		b->ids = xreallocarray(b->ids, b->idscap, sizeof(*b->ids));
-	}
+	b->ids = xgrow(b->ids, &b->idscap, b->nids + n, 1, sizeof(*b->ids));
 }
 
 /* Record o of batch b gets the frame ids of key k of len bytes. */

@@ -277,11 +277,8 @@ stk_text(struct stacktab *t, uint32_t id, struct buf *b)
 	size_t d, len;
 
 	for (d = 0; id != STK_ROOT; d++) {
-		if (d == t->wcap) {
-			t->wcap = t->wcap ? t->wcap * 2 : 64;
-			t->walk = xreallocarray(t->walk, t->wcap,
-			    sizeof(*t->walk));
-		}
+		t->walk = xgrow(t->walk, &t->wcap, d + 1, 64,
+		    sizeof(*t->walk));
 		t->walk[d] = t->nodes[id].frame;
 		id = t->nodes[id].parent;
 	}
