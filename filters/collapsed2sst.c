@@ -62,9 +62,6 @@ static void	addline(struct conv *, const char *, unsigned long long,
 		    const char *, size_t);
 static void	overflow(struct place *, const char *, unsigned long long);
 static void	readfile(struct conv *, const char *);
-static void	emit(struct conv *, const char *, size_t,
-		    const struct foldrec_rec *);
-static void	report(struct conv *, const char *);
 static __dead void usage(int);
 
 /* Whether a line of counts is N samples at scale sel. */
@@ -125,7 +122,8 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 			    lineno);
 		}
 		foldrec_linerec(&l, c->sc[0], counting(c, 0), &r);
-		emit(c, l.stack, l.stackn, &r);
+		foldrec_put(stdout, &c->thread, &c->stack, c->tname == NULL,
+		    l.stack, l.stackn, &r, c->unit);
 		return;
 	}
 	over = foldrec_add(c->recs, &l);
@@ -145,7 +143,6 @@ readfile(struct conv *c, const char *path)
 	unsigned long long lineno = 0, bytes = 0;
 	const char *head, *says;
 	char *s, *e, *cr, msg[256];
-	enum sniff k;
 	size_t n;
 	int fd;
 
@@ -172,10 +169,7 @@ readfile(struct conv *c, const char *path)
 	says = NULL;
 	if (!c->lflag && c->ntext > 0 && c->nread == 0) {
 		head = lines_head(l, &n);
-		k = sniff(head, n);
-		if ((says = sniff_says(k, msg, sizeof(msg))) == NULL)
-			says = k == SN_BINARY ? "this looks like binary data" :
-			    "not folded stacks";
+		says = fold_notfolded(head, n, msg, sizeof(msg));
 	}
 	lines_close(l);
 	if (fd != STDIN_FILENO)
@@ -185,65 +179,12 @@ readfile(struct conv *c, const char *path)
 		    strcmp(path, "-") != 0 ? path : "<stdin>", says);
 }
 
-/* Write record r of the stripped stack k[0..n). */
-static void
-emit(struct conv *c, const char *k, size_t n, const struct foldrec_rec *r)
-{
-	const char *f;
-
-	fold_stack(&c->stack, k, n);
-	if (c->tname == NULL) {
-		buf_reset(&c->thread);
-		f = memchr(k, ';', n);
-		esc_add(&c->thread, k, f != NULL ? (size_t)(f - k) : n);
-	}
-	rec_write(stdout, &(struct sst_rec){ .thread = c->thread.data,
-	    .threadlen = c->thread.len, .samples = r->samples,
-	    .weight = r->weight, .unit = c->unit, .hasperiod = r->hasper,
-	    .period = r->per, .stack = c->stack.data,
-	    .stacklen = c->stack.len, .locs = "" });
-}
-
-/* Report the lines read, their median weight and the unit taken. */
-static void
-report(struct conv *c, const char *unit)
-{
-	char n[FMTBUF], w[FMTBUF];
-	const char *l = c->med.n == 1 ? "line" : "lines";
-
-	fmt_commas(n, sizeof(n), c->med.n);
-	if (fold_median(&c->med, w, sizeof(w)) == NULL)
-		warnx("%s %s", n, l);
-	else
-		warnx("%s %s, median weight %s, unit %s", n, l, w, unit);
-}
-
 /* The usage line: on stdout for help (exit 0), else on stderr (2). */
 static void
 usage(int help)
 {
 	xusage(help, "usage: collapsed2sst [-hPpsV] [-F lines] [-f freq] "
 	    "[-L thread] [-u unit] [file ...]\n");
-}
-
-/*
- * The candidate scales of the weights to seconds: nanoseconds or samples
- * at freq Hz, picked later by the weights; with -u (uarg), that unit's.
- */
-static void
-scales(struct conv *c, const char *uarg, long long freq)
-{
-	c->nsc = 2;
-	c->sc[0] = 1e-9;
-	c->sc[1] = 1.0 / (double)freq;
-	c->unit = U_SECONDS;
-	if (uarg != NULL) {
-		if (fold_unit(uarg, c->sc[1], &c->sc[0], &c->unit) == -1)
-			errx(2, "-u: unknown unit: %s", uarg);
-		c->nsc = 1;
-		c->ucount = strcmp(uarg, "count") == 0 ||
-		    strcmp(uarg, "none") == 0;
-	}
 }
 
 /*
@@ -267,7 +208,8 @@ writeall(struct conv *c)
 		    c->inf[sel].name, c->inf[sel].line);
 	for (i = 0; i < foldrec_count(c->recs); i++) {
 		k = foldrec_get(c->recs, i, sel, counting(c, sel), &r, &n);
-		emit(c, k, n, &r);
+		foldrec_put(stdout, &c->thread, &c->stack, c->tname == NULL,
+		    k, n, &r, c->unit);
 	}
 	return sel;
 }
@@ -277,6 +219,7 @@ main(int argc, char *argv[])
 {
 	struct conv c;
 	const char *errstr, *uarg = NULL;
+	char vmsg[1024];
 	size_t i;
 	long long freq = 99;
 	int ch, sel;
@@ -324,7 +267,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	scales(&c, uarg, freq);
+	if ((c.nsc = foldrec_scales(uarg, freq, c.sc, &c.ucount,
+	    &c.unit)) == -1)
+		errx(2, "-u: unknown unit: %s", uarg);
 	c.recs = foldrec_new(c.sc, c.nsc, c.sflag);
 	buf_init(&c.thread);
 	buf_init(&c.stack);
@@ -344,7 +289,8 @@ main(int argc, char *argv[])
 	buf_free(&c.stack);
 	xfshut(stdout, "stdout");
 	if (c.vflag)
-		report(&c, uarg != NULL ? uarg : sel ? "count" : "ns");
+		warnx("%s", fold_summary(&c.med, uarg != NULL ? uarg :
+		    sel ? "count" : "ns", vmsg, sizeof(vmsg)));
 	free(c.med.m);
 	return 0;
 }

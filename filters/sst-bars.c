@@ -19,36 +19,15 @@
 #include "buf.h"
 #include "lines.h"
 #include "svg.h"
+#include "bars.h"
 
-#define WIDTH	800	/* the picture */
-#define PAD	10
-#define BAR	20	/* a bar's height */
-#define STEP	30	/* from one bar to the next */
-#define CHARW	7	/* a character's width at 12 px, roughly */
-#define LABMAX	40	/* characters of a label, the longer end in .. */
-#define MAXCOLS	64
+#define LABMAX	BARS_LABMAX
+#define MAXCOLS	BARS_MAXCOLS
 
 /* sst-gpu -F temporal's header: its columns 2 to 4 by default. */
 static const char temporal[] = "rank\tidle_time(us)\tcompute_time(us)\t"
     "non_compute_time(us)\tkernel_time(us)\tidle_time_pctg\t"
     "compute_time_pctg\tnon_compute_time_pctg";
-
-/* Colours of the segments, in turn: grey first (HTA's idle). */
-static const char *colour[] = {
-	"#bab0ac", "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-	"#edc948", "#b07aa1", "#ff9da7", "#9c755f"
-};
-
-struct table {
-	struct buf	 head[MAXCOLS];	/* header cells, as SVG text */
-	size_t		 ncols;
-	size_t		 col[MAXCOLS];	/* columns drawn, from 0 */
-	size_t		 ndraw;
-	struct buf	 lab;		/* labels, SVG text, NUL-ended */
-	struct buf	 tip;		/* drawn cells, ditto */
-	double		*v;		/* nrows x ndraw values */
-	size_t		 nrows, cap, labw;
-};
 
 static __dead void
 usage(int help)
@@ -57,20 +36,9 @@ usage(int help)
 	    "[file]\n");
 }
 
-/* The number of code points of s. */
-static size_t
-cplen(const char *s)
-{
-	size_t k = 0;
-
-	for (; *s != '\0'; s++)
-		k += ((unsigned char)*s & 0xc0) != 0x80;
-	return k;
-}
-
 /* Parse -B: 1-based column numbers and ranges a-b, comma-separated. */
 static void
-parsecols(struct table *t, const char *s)
+parsecols(struct bars *t, const char *s)
 {
 	const char *err;
 	char *d, *p, *q, *dash;
@@ -105,7 +73,7 @@ parsecols(struct table *t, const char *s)
 
 /* The header: its cells, and the columns drawn when -b gave none. */
 static void
-header(struct table *t, struct lines *l, const char *line, size_t len)
+header(struct bars *t, struct lines *l, const char *line, size_t len)
 {
 	const char *p = line, *e = line + len, *q;
 	size_t i;
@@ -139,7 +107,7 @@ header(struct table *t, struct lines *l, const char *line, size_t len)
 
 /* One data row: its label, and its drawn cells read as numbers. */
 static void
-row(struct table *t, struct lines *l, const char *line, size_t len)
+row(struct bars *t, struct lines *l, const char *line, size_t len)
 {
 	const char *cell[MAXCOLS], *p = line, *e = line + len, *q;
 	size_t n[MAXCOLS], k = 0, i, j;
@@ -183,101 +151,9 @@ row(struct table *t, struct lines *l, const char *line, size_t len)
 	i = t->lab.len;
 	svg_text(&t->lab, cell[0], n[0], SVG_XML, LABMAX);
 	buf_addc(&t->lab, '\0');
-	if ((j = cplen(t->lab.data + i)) > t->labw)
+	if ((j = bars_cplen(t->lab.data + i)) > t->labw)
 		t->labw = j;
 	t->nrows++;
-}
-
-/* The unit of the drawn columns when all headers end in the same (u). */
-static const char *
-unit(const struct table *t)
-{
-	static char u[64];
-	const char *h, *o;
-	size_t i;
-
-	for (i = 0; i < t->ndraw; i++) {
-		h = t->head[t->col[i]].data;
-		if ((o = strrchr(h, '(')) == NULL || h[strlen(h) - 1] != ')' ||
-		    strlen(o) > sizeof(u) || (i > 0 && strcmp(u, o + 1) != 0))
-			return "";
-		strlcpy(u, o + 1, sizeof(u));
-	}
-	u[strlen(u) - 1] = '\0';
-	return strcmp(u, "us") == 0 ? "\xc2\xb5s" : u;
-}
-
-/* The picture. */
-static void
-draw(const struct table *t, const char *title)
-{
-	struct buf tb;
-	const char *lab = t->lab.data, *tip = t->tip.data, *u;
-	char a[32], b[32], c[32];
-	double max = 0, s, scale, x0, plot;
-	size_t r, i;
-	int top, ax, ly, lx;
-
-	for (r = 0; r < t->nrows; r++) {
-		for (s = 0, i = 0; i < t->ndraw; i++)
-			s += t->v[r * t->ndraw + i];
-		if (s > max)
-			max = s;
-	}
-	x0 = PAD + CHARW * t->labw + PAD;
-	plot = WIDTH - x0 - PAD;
-	scale = max > 0 ? plot / max : 0;
-	top = title != NULL ? 40 : PAD;
-	ax = top + (int)t->nrows * STEP + 5;
-	ly = ax + 35;
-	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-	    "font-size=\"12\">\n", WIDTH, ly + 10, WIDTH, ly + 10);
-	buf_init(&tb);
-	if (title != NULL) {
-		svg_text(&tb, title, strlen(title), SVG_XML, 0);
-		printf("<title>%s</title>\n", tb.data);
-	}
-	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-	if (title != NULL)
-		printf("<text x=\"%d\" y=\"24\" font-size=\"16\" "
-		    "text-anchor=\"middle\">%s</text>\n", WIDTH / 2, tb.data);
-	buf_free(&tb);
-	for (r = 0; r < t->nrows; r++, lab += strlen(lab) + 1) {
-		int y = top + (int)r * STEP;
-
-		printf("<text x=\"%s\" y=\"%d\" text-anchor=\"end\">%s</text>"
-		    "\n", svg_num(a, sizeof(a), x0 - PAD / 2), y + 15, lab);
-		for (s = 0, i = 0; i < t->ndraw; i++, tip += strlen(tip) + 1) {
-			double v = t->v[r * t->ndraw + i];
-
-			printf("<rect x=\"%s\" y=\"%d\" width=\"%s\" "
-			    "height=\"%d\" fill=\"%s\"><title>%s %s: %s"
-			    "</title></rect>\n", svg_num(a, sizeof(a), x0 +
-			    s * scale), y, svg_num(b, sizeof(b), v * scale),
-			    BAR, colour[i % 10], lab,
-			    t->head[t->col[i]].data, tip);
-			s += v;
-		}
-	}
-	printf("<line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\" "
-	    "stroke=\"#000000\"/>\n", svg_num(a, sizeof(a), x0), ax,
-	    svg_num(b, sizeof(b), x0 + plot), ax);
-	u = unit(t);
-	printf("<text x=\"%s\" y=\"%d\">0</text>\n<text x=\"%s\" y=\"%d\" "
-	    "text-anchor=\"end\">%s%s%s</text>\n", a, ax + 15, b, ax + 15,
-	    svg_num(c, sizeof(c), max), *u != '\0' ? " " : "",
-	    u);
-	for (lx = (int)x0, i = 0; i < t->ndraw; i++) {
-		const char *h = t->head[t->col[i]].data;
-
-		printf("<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
-		    "fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%s</text>\n", lx,
-		    ly - 10, colour[i % 10], lx + 14, ly, h);
-		lx += 14 + CHARW * (int)cplen(h) + 16;
-	}
-	printf("</svg>\n");
 }
 
 int
@@ -288,7 +164,7 @@ main(int argc, char *argv[])
 		{ "title", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct table t;
+	static struct bars t;
 	struct lines *l;
 	const char *title = NULL, *path;
 	char *line;
@@ -329,7 +205,7 @@ main(int argc, char *argv[])
 	if (t.nrows == 0)
 		errx(1, "%s: no rows: sst-bars reads a TAB-separated table "
 		    "with a header row, as sst-gpu writes", lines_name(l));
-	draw(&t, title);
+	bars_draw(stdout, &t, title);
 	lines_close(l);
 	xfshut(stdout, "stdout");
 	return 0;

@@ -40,11 +40,8 @@ struct diff {
 };
 
 static int	bydelta(size_t, size_t, void *);
-static void	putval(double, enum sst_unit, int);
 static void	puttable(struct diff *, size_t *, size_t);
-static void	putfolded(struct diff *);
 static void	share(const struct diff *, size_t, double *, double *);
-static void	checkside(const struct dside *, const char *, int);
 static int	gate(struct diff *, double);
 static void	readsides(struct diff *, const char *, const char *, int,
 		    int);
@@ -59,26 +56,6 @@ bydelta(size_t x, size_t y, void *arg)
 	double dx = fabs(d[x]), dy = fabs(d[y]);
 
 	return dx > dy ? -1 : dx < dy;
-}
-
-/*
- * A weight in its unit, signed if asked to; seconds below 1 with three
- * significant digits in ms, µs or ns, so that a kernel is not 0.000s.
- */
-static void
-putval(double v, enum sst_unit u, int sign)
-{
-	char b[FMTBUF];
-
-	if (v == 0)
-		v = 0;
-	if (u == U_SECONDS && v != 0 && fabs(v) < 0.9995)
-		printf("%s%s", sign && v > 0 ? "+" : "",
-		    fmt_time(b, sizeof(b), v));
-	else if (u == U_SECONDS)
-		printf(sign ? "%+.3fs" : "%.3fs", v);
-	else
-		printf(sign ? "%+.6g%s" : "%.6g%s", v, u == U_BYTES ? " B" : "");
 }
 
 /* The table of functions ix[0..n), for sst-table(1). */
@@ -98,11 +75,11 @@ puttable(struct diff *d, size_t *ix, size_t n)
 		wa = dside_value(&d->a.fn, k, len);
 		wb = dside_value(&d->b.fn, k, len) * d->scale;
 		printf("%s\t", k);
-		putval(wa, d->a.unit, 0);
+		dside_putval(stdout, wa, d->a.unit, 0);
 		putchar('\t');
-		putval(wb, d->a.unit, 0);
+		dside_putval(stdout, wb, d->a.unit, 0);
 		putchar('\t');
-		putval(wb - wa, d->a.unit, 1);
+		dside_putval(stdout, wb - wa, d->a.unit, 1);
 		if (wa != 0)
 			printf("\t%+.1f%%", 100 * (wb - wa) / wa);
 		else
@@ -110,36 +87,6 @@ puttable(struct diff *d, size_t *ix, size_t n)
 		printf("\t%.1f%%\t%.1f%%\t%s\n", ta != 0 ? 100 * wa / ta : 0,
 		    tb != 0 ? 100 * wb / tb : 0,
 		    ina && inb ? "both" : ina ? "A only" : "B only");
-	}
-}
-
-/* "stack countA countB" for every stack of A, then B's new ones. */
-static void
-putfolded(struct diff *d)
-{
-	const struct tally *a = &d->a.fold, *b = &d->b.fold;
-	const char *k;
-	char buf[FMTBUF];
-	size_t i, len, id;
-	double v;
-
-	for (i = 0; i < tally_count(a) + tally_count(b); i++) {
-		if (i < tally_count(a))
-			k = ht_key(a->keys, i, &len);
-		else {
-			k = ht_key(b->keys, i - tally_count(a), &len);
-			if (ht_find(a->keys, k, len) != (size_t)-1)
-				continue;
-		}
-		id = ht_find(a->keys, k, len);
-		printf("%s %llu ", k, id == (size_t)-1 ? 0ULL :
-		    (unsigned long long)a->samples[id]);
-		id = ht_find(b->keys, k, len);
-		v = id == (size_t)-1 ? 0 : (double)b->samples[id] * d->scale;
-		if (v == floor(v) && v < 1e19)
-			printf("%.0f\n", v);
-		else
-			printf("%s\n", fmt_double(buf, sizeof(buf), v));
 	}
 }
 
@@ -163,23 +110,6 @@ share(const struct diff *d, size_t id, double *sa, double *sb)
 	if (!isfinite(*sa) || !isfinite(*sb))
 		errx(1, "%s: its share is not a finite number (%g%% -> %g%%): "
 		    "the gate cannot decide", k, *sa, *sb);
-}
-
-/*
- * A side the comparison cannot use: a total that overflowed, or, for
- * the gate, no weight at all, against which every share is 0 and so
- * never grows.
- */
-static void
-checkside(const struct dside *s, const char *path, int gating)
-{
-	if (strcmp(path, "-") == 0)
-		path = "<stdin>";
-	if (!isfinite(s->total))
-		errx(1, "%s: the total weight overflows to infinity", path);
-	if (gating && s->total == 0)
-		errx(1, "--fail-above: %s is empty (a total weight of 0): "
-		    "the gate cannot compare it", path);
 }
 
 /* Report the functions whose share grew by more than pct points. */
@@ -212,7 +142,7 @@ static void
 readsides(struct diff *d, const char *pa, const char *pb, int gating,
     int normalise)
 {
-	char msg[256];
+	char msg[4096];
 
 	if (dside_read(&d->a, d->incl, msg, sizeof(msg)) == -1 ||
 	    dside_read(&d->b, d->incl, msg, sizeof(msg)) == -1)
@@ -222,8 +152,9 @@ readsides(struct diff *d, const char *pa, const char *pb, int gating,
 		    pa, rec_unitname(d->a.unit), pb, rec_unitname(d->b.unit));
 	if (!d->a.hasunit)
 		d->a.unit = d->b.unit;
-	checkside(&d->a, pa, gating);
-	checkside(&d->b, pb, gating);
+	if (dside_check(&d->a, pa, gating, msg, sizeof(msg)) == -1 ||
+	    dside_check(&d->b, pb, gating, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	d->scale = 1;
 	if (normalise) {
 		if (d->b.total == 0)
@@ -339,7 +270,7 @@ main(int argc, char *argv[])
 	ix = rank(&d, &n);
 	bad = pct >= 0 && gate(&d, pct);
 	if (folded)
-		putfolded(&d);
+		dside_putfolded(stdout, &d.a, &d.b, d.scale);
 	else
 		puttable(&d, ix, n);
 	xfshut(stdout, "stdout");

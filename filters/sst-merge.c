@@ -58,9 +58,6 @@ struct key {
 #define PAIRED	(UINT32_MAX - 1)
 
 static void	grow(struct merge *, size_t);
-static size_t	pieces(const char *, size_t);
-static void	zip(struct buf *, const struct sst_rec *);
-static void	unzip(struct buf *, struct buf *);
 static void	add(struct merge *, const char *, const struct sst_rec *,
 		    struct sst_reader *);
 static void	mergefile(struct merge *, const char *, const char *);
@@ -79,70 +76,6 @@ grow(struct merge *m, size_t id)
 	m->period = xreallocarray(m->period, m->cap, sizeof(*m->period));
 	m->hasperiod = xreallocarray(m->hasperiod, m->cap, 1);
 	m->unit = xreallocarray(m->unit, m->cap, sizeof(*m->unit));
-}
-
-/* How many ';'-separated pieces the n bytes at s hold. */
-static size_t
-pieces(const char *s, size_t n)
-{
-	const char *e = s + n;
-	size_t k = 1;
-
-	while ((s = memchr(s, ';', (size_t)(e - s))) != NULL) {
-		s++;
-		k++;
-	}
-	return k;
-}
-
-/* Into b, r's frames each with its location: "frame TAB loc;...". */
-static void
-zip(struct buf *b, const struct sst_rec *r)
-{
-	const char *f = r->stack, *fe = f + r->stacklen, *l = r->locs;
-	const char *le = l + r->locslen, *p, *q;
-
-	buf_reset(b);
-	for (;;) {
-		if ((p = memchr(f, ';', (size_t)(fe - f))) == NULL)
-			p = fe;
-		if ((q = memchr(l, ';', (size_t)(le - l))) == NULL)
-			q = le;
-		buf_add(b, f, (size_t)(p - f));
-		buf_addc(b, '\t');
-		buf_add(b, l, (size_t)(q - l));
-		if (p == fe)
-			break;
-		buf_addc(b, ';');
-		f = p + 1;
-		l = q + 1;
-	}
-}
-
-/* Split zip()'s text z into frames (kept in z) and locations (to l). */
-static void
-unzip(struct buf *z, struct buf *l)
-{
-	char *p, *w, *e, *tab, *semi;
-
-	buf_reset(l);
-	p = w = z->data;
-	e = p + z->len;
-	for (;;) {
-		tab = memchr(p, '\t', (size_t)(e - p));
-		if ((semi = memchr(tab, ';', (size_t)(e - tab))) == NULL)
-			semi = e;
-		memmove(w, p, (size_t)(tab - p));
-		w += tab - p;
-		buf_add(l, tab + 1, (size_t)(semi - tab - 1));
-		if (semi == e)
-			break;
-		*w++ = ';';
-		buf_addc(l, ';');
-		p = semi + 1;
-	}
-	z->len = (size_t)(w - z->data);
-	*w = '\0';
 }
 
 /* Add record r of reader rd, its thread labelled. */
@@ -176,9 +109,9 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	if (r->locslen == 0) {
 		k.stack = stk_intern(m->stacks, r->stack, r->stacklen);
 		k.locs = NOLOCS;
-	} else if (r->stacklen > 0 && pieces(r->stack, r->stacklen) ==
-	    pieces(r->locs, r->locslen)) {
-		zip(&m->key, r);
+	} else if (r->stacklen > 0 && stack_pieces(r->stack, r->stacklen) ==
+	    stack_pieces(r->locs, r->locslen)) {
+		stack_zip(&m->key, r);
 		k.stack = stk_intern(m->stacks, m->key.data, m->key.len);
 		k.locs = PAIRED;
 	} else {
@@ -237,7 +170,7 @@ put(struct merge *m)
 		buf_reset(&m->lkey);
 		stk_text(m->stacks, k.stack, &m->key);
 		if (k.locs == PAIRED)
-			unzip(&m->key, &m->lkey);
+			stack_unzip(&m->key, &m->lkey);
 		else if (k.locs != NOLOCS)
 			stk_text(m->locs, k.locs, &m->lkey);
 		r.stack = m->key.data;

@@ -20,13 +20,11 @@
 
 #include "util.h"
 #include "buf.h"
-#include "esc.h"
 #include "fmt.h"
 #include "chain.h"
 #include "kind.h"
 
 enum view { V_CALLERS, V_FULL, V_GCALLERS, V_GCALLEES, NVIEWS };
-enum mark { M_LAST, M_NAME, M_CALLEE };
 
 struct tree {
 	struct chainset	 cs;
@@ -44,27 +42,11 @@ struct tree {
 	int		 threads;	/* rows name threads, or -W */
 };
 
-static const char *decode(struct tree *, const char *, size_t, size_t *);
 static double	pct(double, double);
-static size_t	shown(const struct tree *, size_t);
-static int	isdeep(const struct chainrow *);
-static void	putthread(struct tree *, const struct chainrow *);
-static void	putchain(struct tree *, const struct chainrow *, int,
-		    enum mark);
 static void	putstacks(struct tree *, double, int);
 static void	putgraph(struct tree *, int);
 static const char *wt(const struct tree *, double);
 static __dead void usage(int);
-
-/* s[0, n) decoded from its escapes, in the scratch buffer. */
-static const char *
-decode(struct tree *t, const char *s, size_t n, size_t *len)
-{
-	buf_reset(&t->scratch);
-	buf_grow(&t->scratch, n + 1);
-	*len = esc_decode(t->scratch.data, s, n);
-	return t->scratch.data;
-}
 
 /* w in the unit of the rows, in a static buffer kept for two calls. */
 static const char *
@@ -82,69 +64,6 @@ static double
 pct(double w, double total)
 {
 	return total != 0 ? 100 * w / total : 0;
-}
-
-/* How many of k rows Python's rows[:num] keeps. */
-static size_t
-shown(const struct tree *t, size_t k)
-{
-	if (!t->hasnum)
-		return k;
-	if (t->num >= 0)
-		return (unsigned long long)t->num < k ? (size_t)t->num : k;
-	return (unsigned long long)-t->num < k ? k - (size_t)-t->num : 0;
-}
-
-/* Does r hold more than one frame?  (Its chain has a ';'.) */
-static int
-isdeep(const struct chainrow *r)
-{
-	return memchr(r->chain, ';', r->chainlen) != NULL;
-}
-
-/* Print the short thread name of r. */
-static void
-putthread(struct tree *t, const struct chainrow *r)
-{
-	const char *s;
-	size_t len;
-
-	s = decode(t, r->thread, r->threadlen, &len);
-	s = chain_shortthread(s, len, &len);
-	fwrite(s, 1, len, stdout);
-}
-
-/* Print the frames of r, one a line, indented and marked as m says. */
-static void
-putchain(struct tree *t, const struct chainrow *r, int indent, enum mark m)
-{
-	const char *p, *e, *q, *s;
-	size_t d, len;
-	int hit;
-
-	p = r->chain;
-	e = p + r->chainlen;
-	for (d = 0; r->chainlen > 0; d++, p = q + 1) {
-		if ((q = memchr(p, ';', (size_t)(e - p))) == NULL)
-			q = e;
-		s = decode(t, p, (size_t)(q - p), &len);
-		printf("%*s", indent + 2 * (int)d, "");
-		if (m == M_LAST)
-			hit = q == e;
-		else if (m == M_NAME)
-			hit = strlen(t->name) == len &&
-			    memcmp(s, t->name, len) == 0;
-		else
-			hit = d == 0;
-		if (hit)
-			fputs("** ", stdout);
-		else if (m == M_CALLEE && q == e)
-			fputs("-> ", stdout);
-		fwrite(s, 1, len, stdout);
-		puts(hit ? " **" : "");
-		if (q == e)
-			break;
-	}
 }
 
 /*
@@ -176,7 +95,7 @@ putstacks(struct tree *t, double sum, int callers)
 			    t->timed ? "time" : "CPU");
 		fputs("\n\n", stdout);
 	}
-	for (i = 0, n = shown(t, t->cs.n); i < n; i++) {
+	for (i = 0, n = chain_shown(t->hasnum, t->num, t->cs.n); i < n; i++) {
 		r = &t->cs.rows[i];
 		printf("--- Stack #%zu: %s %s, %s (", i + 1,
 		    fmt_commas(sb, sizeof(sb), r->samples), t->noun,
@@ -193,12 +112,13 @@ putstacks(struct tree *t, double sum, int callers)
 			putchar(')');
 			if (t->threads) {
 				fputs(" [", stdout);
-				putthread(t, r);
+				chainrow_putthread(stdout, r, &t->scratch);
 				putchar(']');
 			}
 			puts(" ---");
 		}
-		putchain(t, r, 4, M_LAST);
+		chainrow_putframes(stdout, r, 4, CM_LAST, t->name,
+		    &t->scratch);
 		putchar('\n');
 	}
 }
@@ -219,7 +139,7 @@ putgraph(struct tree *t, int callers)
 
 	for (i = 0; i < t->cs.n; i++) {
 		r = &t->cs.rows[i];
-		if (callers || isdeep(r))
+		if (callers || chainrow_deep(r))
 			k++;
 		else if (r->chainlen > 0) {
 			nself++;
@@ -242,15 +162,16 @@ putgraph(struct tree *t, int callers)
 			printf(" -- '%s' is the leaf", t->name);
 		fputs("\n\n", stdout);
 	}
-	n = shown(t, k);
+	n = chain_shown(t->hasnum, t->num, k);
 	for (i = 0, j = 0; j < n; i++) {
 		r = &t->cs.rows[i];
-		if (!callers && !isdeep(r))
+		if (!callers && !chainrow_deep(r))
 			continue;
 		printf("  #%zu: %s %s, %s (%.1f%%)\n", ++j,
 		    fmt_commas(sb, sizeof(sb), r->samples), t->noun,
 		    wt(t, r->weight), pct(r->weight, t->total));
-		putchain(t, r, 6, callers ? M_NAME : M_CALLEE);
+		chainrow_putframes(stdout, r, 6,
+		    callers ? CM_NAME : CM_CALLEE, t->name, &t->scratch);
 		putchar('\n');
 	}
 }

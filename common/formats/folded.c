@@ -6,6 +6,7 @@
  * weight is printed as Python prints the int or float it read.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "buf.h"
 #include "esc.h"
 #include "fmt.h"
+#include "input.h"
 
 static int	isws(int);
 static size_t	digitpart(const char *, size_t, size_t *, int *);
@@ -310,4 +312,41 @@ fold_count(const char *s, size_t n, uint64_t *v)
 	}
 	*v = x;
 	return 1;
+}
+
+/*
+ * Why non-empty input with no folded stack in it is not folded stacks,
+ * from its first bytes head[0..n): what sniff() says it is (the message
+ * in the buffer), else a fixed text.
+ */
+const char *
+fold_notfolded(const char *head, size_t n, char *msg, size_t msgsz)
+{
+	const char *says;
+	enum sniff k;
+
+	k = sniff(head, n);
+	if ((says = sniff_says(k, msg, msgsz)) == NULL)
+		says = k == SN_BINARY ? "this looks like binary data" :
+		    "not folded stacks";
+	return says;
+}
+
+/*
+ * Into the buffer: the lines read, their median weight and the unit
+ * taken (-V), as "N lines, median weight W, unit U".
+ */
+char *
+fold_summary(struct fold_meds *m, const char *unit, char *b, size_t bsz)
+{
+	char n[FMTBUF], w[FMTBUF];
+	const char *l = m->n == 1 ? "line" : "lines";
+
+	fmt_commas(n, sizeof(n), m->n);
+	if (fold_median(m, w, sizeof(w)) == NULL)
+		snprintf(b, bsz, "%s %s", n, l);
+	else
+		snprintf(b, bsz, "%s %s, median weight %s, unit %s", n, l, w,
+		    unit);
+	return b;
 }

@@ -59,4 +59,12 @@ void	 fold_medadd(struct fold_meds *, double, int);
  */
 char	*fold_median(struct fold_meds *, char *, size_t);
 
+/*
+ * Why an input's first bytes, of which no folded stack was read, are
+ * not folded stacks: sniff()'s message (in the buffer) or a fixed text.
+ */
+const char *fold_notfolded(const char *, size_t, char *, size_t);
+/* Into the buffer: "N lines, median weight W, unit U" (-V); it. */
+char	*fold_summary(struct fold_meds *, const char *, char *, size_t);
+
 #endif /* FOLDED_H */

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@
 #include "fmt.h"
 #include "folded.h"
 #include "foldrec.h"
+#include "esc.h"
+#include "rec.h"
 
 /* The lines of a stack so far. */
 struct acc {
@@ -211,4 +214,50 @@ foldrec_free(struct foldrecs *fr)
 	buf_free(&fr->tmp);
 	buf_free(&fr->text);
 	free(fr);
+}
+
+/*
+ * Write record r of the stripped stack k[0..n) to fp, the stack made in
+ * the buffer stack; with setthread its thread is k's first frame, made
+ * in the buffer thread, else thread as it holds (-L).
+ */
+void
+foldrec_put(FILE *fp, struct buf *thread, struct buf *stack, int setthread,
+    const char *k, size_t n, const struct foldrec_rec *r, enum sst_unit u)
+{
+	const char *f;
+
+	fold_stack(stack, k, n);
+	if (setthread) {
+		buf_reset(thread);
+		f = memchr(k, ';', n);
+		esc_add(thread, k, f != NULL ? (size_t)(f - k) : n);
+	}
+	rec_write(fp, &(struct sst_rec){ .thread = thread->data,
+	    .threadlen = thread->len, .samples = r->samples,
+	    .weight = r->weight, .unit = u, .hasperiod = r->hasper,
+	    .period = r->per, .stack = stack->data,
+	    .stacklen = stack->len, .locs = "" });
+}
+
+/*
+ * The candidate scales of the weights to seconds into sc: nanoseconds
+ * or samples at freq Hz, picked later by the weights; with a unit name
+ * of -u (uarg), that unit's alone, and in *ucount whether a count is
+ * N samples.  How many (1 or 2), or -1 for a unit there is not.
+ */
+int
+foldrec_scales(const char *uarg, long long freq, double *sc, int *ucount,
+    enum sst_unit *u)
+{
+	sc[0] = 1e-9;
+	sc[1] = 1.0 / (double)freq;
+	*u = U_SECONDS;
+	*ucount = 0;
+	if (uarg == NULL)
+		return 2;
+	if (fold_unit(uarg, sc[1], &sc[0], u) == -1)
+		return -1;
+	*ucount = strcmp(uarg, "count") == 0 || strcmp(uarg, "none") == 0;
+	return 1;
 }

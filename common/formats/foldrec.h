@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "rec.h"
 
 #define FOLDREC_NSMAX	2	/* candidate scales at most */
 /* A weight above this makes a line's weight nanoseconds, not counts. */
@@ -79,5 +83,19 @@ size_t	 foldrec_count(const struct foldrecs *);
 const char *foldrec_get(const struct foldrecs *, size_t, int, int,
 	    struct foldrec_rec *, size_t *);
 void	 foldrec_free(struct foldrecs *);
+/*
+ * Write a record of stack k[0..n) in unit u, the stack made in the
+ * second buffer; with setthread its thread is k's first frame (made in
+ * the first buffer), else the first buffer as it is.
+ */
+void	 foldrec_put(FILE *, struct buf *, struct buf *, int, const char *,
+	    size_t, const struct foldrec_rec *, enum sst_unit);
+/*
+ * The candidate scales to seconds into sc (FOLDREC_NSMAX): ns and
+ * 1/freq, or with a -u unit name that unit's alone (*ucount: a count is
+ * N samples); how many, or -1 for an unknown unit.
+ */
+int	 foldrec_scales(const char *, long long, double *, int *,
+	    enum sst_unit *);
 
 #endif

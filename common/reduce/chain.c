@@ -336,3 +336,77 @@ chains_free(struct chains *c)
 	buf_free(&c->key);
 	free(c);
 }
+
+/* Does r hold more than one frame?  (Its chain has a ';'.) */
+int
+chainrow_deep(const struct chainrow *r)
+{
+	return memchr(r->chain, ';', r->chainlen) != NULL;
+}
+
+/* How many of k rows Python's rows[:num] keeps. */
+size_t
+chain_shown(int hasnum, long long num, size_t k)
+{
+	if (!hasnum)
+		return k;
+	if (num >= 0)
+		return (unsigned long long)num < k ? (size_t)num : k;
+	return (unsigned long long)-num < k ? k - (size_t)-num : 0;
+}
+
+/* s[0, n) decoded from its escapes into b; its length in *len. */
+static const char *
+chain_decode(struct buf *b, const char *s, size_t n, size_t *len)
+{
+	buf_reset(b);
+	buf_grow(b, n + 1);
+	*len = esc_decode(b->data, s, n);
+	return b->data;
+}
+
+/* Write the short thread name of r to fp, decoded in scratch. */
+void
+chainrow_putthread(FILE *fp, const struct chainrow *r, struct buf *scratch)
+{
+	const char *s;
+	size_t len;
+
+	s = chain_decode(scratch, r->thread, r->threadlen, &len);
+	s = chain_shortthread(s, len, &len);
+	fwrite(s, 1, len, fp);
+}
+
+/* Write the frames of r to fp, one a line, indented and marked as m says. */
+void
+chainrow_putframes(FILE *fp, const struct chainrow *r, int indent,
+    enum chainmark m, const char *name, struct buf *scratch)
+{
+	const char *p, *e, *q, *s;
+	size_t d, len;
+	int hit;
+
+	p = r->chain;
+	e = p + r->chainlen;
+	for (d = 0; r->chainlen > 0; d++, p = q + 1) {
+		if ((q = memchr(p, ';', (size_t)(e - p))) == NULL)
+			q = e;
+		s = chain_decode(scratch, p, (size_t)(q - p), &len);
+		fprintf(fp, "%*s", indent + 2 * (int)d, "");
+		if (m == CM_LAST)
+			hit = q == e;
+		else if (m == CM_NAME)
+			hit = strlen(name) == len &&
+			    memcmp(s, name, len) == 0;
+		else
+			hit = d == 0;
+		if (hit)
+			fputs("** ", fp);
+		else if (m == CM_CALLEE && q == e)
+			fputs("-> ", fp);
+		fwrite(s, 1, len, fp);
+		fputs(hit ? " **\n" : "\n", fp);
+		if (q == e)
+			break;
+	}
+}

@@ -94,4 +94,22 @@ struct kind;
  */
 void	 chains_kind(struct chains *, const struct sst_rec *);
 
+/* Does the row hold more than one frame? */
+int	 chainrow_deep(const struct chainrow *);
+/* How many of k rows Python's rows[:num] keeps (all without hasnum). */
+size_t	 chain_shown(int, long long, size_t);
+/* Write the short thread name of a row, decoded in the scratch buffer. */
+void	 chainrow_putthread(FILE *, const struct chainrow *, struct buf *);
+/*
+ * How chainrow_putframes() marks a frame "** f **": the last frame, the
+ * frames spelt name, or the first frame (with "-> " before the last).
+ */
+enum chainmark { CM_LAST, CM_NAME, CM_CALLEE };
+/*
+ * Write the frames of a row, decoded in the scratch buffer, one a line,
+ * frame d indented by indent + 2d spaces, marked as the mark says.
+ */
+void	 chainrow_putframes(FILE *, const struct chainrow *, int,
+	    enum chainmark, const char *, struct buf *);
+
 #endif /* CHAIN_H */

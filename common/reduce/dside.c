@@ -8,6 +8,7 @@
  * GB of z200k's stream and half of it, but 2.1 times the CPU time:
  * each frame of each line interned, where a line is hashed once.)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #include "rec.h"
 #include "recread.h"
 #include "htab.h"
+#include "fmt.h"
+#include "kind.h"
 #include "tally.h"
 #include "chain.h"
 #include "dside.h"
@@ -141,4 +144,83 @@ dside_value(const struct tally *t, const char *k, size_t n)
 	if ((id = ht_find(t->keys, k, n)) == (size_t)-1)
 		return 0;
 	return t->weight[id];
+}
+
+/*
+ * A side the comparison cannot use: a total that overflowed, or, for
+ * the gate, no weight at all, against which every share is 0 and so
+ * never grows.  0 ok, else -1 and the message in the buffer.
+ */
+int
+dside_check(const struct dside *s, const char *path, int gating, char *msg,
+    size_t msgsz)
+{
+	if (strcmp(path, "-") == 0)
+		path = "<stdin>";
+	if (!isfinite(s->total)) {
+		snprintf(msg, msgsz, "%s: the total weight overflows to "
+		    "infinity", path);
+		return -1;
+	}
+	if (gating && s->total == 0) {
+		snprintf(msg, msgsz, "--fail-above: %s is empty (a total "
+		    "weight of 0): the gate cannot compare it", path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A weight in its unit, signed if asked to; seconds below 1 with three
+ * significant digits in ms, µs or ns, so that a kernel is not 0.000s.
+ */
+void
+dside_putval(FILE *fp, double v, enum sst_unit u, int sign)
+{
+	char b[FMTBUF];
+
+	if (v == 0)
+		v = 0;
+	if (u == U_SECONDS && v != 0 && fabs(v) < 0.9995)
+		fprintf(fp, "%s%s", sign && v > 0 ? "+" : "",
+		    fmt_time(b, sizeof(b), v));
+	else if (u == U_SECONDS)
+		fprintf(fp, sign ? "%+.3fs" : "%.3fs", v);
+	else
+		fprintf(fp, sign ? "%+.6g%s" : "%.6g%s", v,
+		    u == U_BYTES ? " B" : "");
+}
+
+/*
+ * "stack countA countB" for every stack of a, then b's new ones, b's
+ * counts times scale.
+ */
+void
+dside_putfolded(FILE *fp, const struct dside *sa, const struct dside *sb,
+    double scale)
+{
+	const struct tally *a = &sa->fold, *b = &sb->fold;
+	const char *k;
+	char buf[FMTBUF];
+	size_t i, len, id;
+	double v;
+
+	for (i = 0; i < tally_count(a) + tally_count(b); i++) {
+		if (i < tally_count(a))
+			k = ht_key(a->keys, i, &len);
+		else {
+			k = ht_key(b->keys, i - tally_count(a), &len);
+			if (ht_find(a->keys, k, len) != (size_t)-1)
+				continue;
+		}
+		id = ht_find(a->keys, k, len);
+		fprintf(fp, "%s %llu ", k, id == (size_t)-1 ? 0ULL :
+		    (unsigned long long)a->samples[id]);
+		id = ht_find(b->keys, k, len);
+		v = id == (size_t)-1 ? 0 : (double)b->samples[id] * scale;
+		if (v == floor(v) && v < 1e19)
+			fprintf(fp, "%.0f\n", v);
+		else
+			fprintf(fp, "%s\n", fmt_double(buf, sizeof(buf), v));
+	}
 }

@@ -5,6 +5,8 @@
 #ifndef DSIDE_H
 #define DSIDE_H
 
+#include <stdio.h>
+
 #include "buf.h"
 #include "fmt.h"
 #include "tally.h"
@@ -35,5 +37,15 @@ int	 dside_read(struct dside *, int, char *, size_t);
 double	 dside_value(const struct tally *, const char *, size_t);
 /* Into the buffer: a decoded name for a folded line (';' as ':'). */
 void	 dside_foldname(struct buf *, const char *, size_t);
+/*
+ * A side the comparison cannot use (path "-": "<stdin>"): its total
+ * overflowed, or with gating it is 0.  0 ok, else -1 and the message.
+ */
+int	 dside_check(const struct dside *, const char *, int, char *, size_t);
+/* Write a weight in its unit, signed if asked to (sst-diff's table). */
+void	 dside_putval(FILE *, double, enum sst_unit, int);
+/* Write "stack countA countB" lines of a and b, b's counts scaled. */
+void	 dside_putfolded(FILE *, const struct dside *, const struct dside *,
+	    double);
 
 #endif

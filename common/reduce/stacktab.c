@@ -28,6 +28,7 @@
 #include "util.h"
 #include "buf.h"
 #include "htab.h"
+#include "rec.h"
 #include "stacktab.h"
 
 struct node {
@@ -328,4 +329,68 @@ size_t
 stk_nframes(const struct stacktab *t)
 {
 	return ht_count(t->frames);
+}
+
+/* How many ';'-separated pieces the n bytes at s hold. */
+size_t
+stack_pieces(const char *s, size_t n)
+{
+	const char *e = s + n;
+	size_t k = 1;
+
+	while ((s = memchr(s, ';', (size_t)(e - s))) != NULL) {
+		s++;
+		k++;
+	}
+	return k;
+}
+
+/* Into b, r's frames each with its location: "frame TAB loc;...". */
+void
+stack_zip(struct buf *b, const struct sst_rec *r)
+{
+	const char *f = r->stack, *fe = f + r->stacklen, *l = r->locs;
+	const char *le = l + r->locslen, *p, *q;
+
+	buf_reset(b);
+	for (;;) {
+		if ((p = memchr(f, ';', (size_t)(fe - f))) == NULL)
+			p = fe;
+		if ((q = memchr(l, ';', (size_t)(le - l))) == NULL)
+			q = le;
+		buf_add(b, f, (size_t)(p - f));
+		buf_addc(b, '\t');
+		buf_add(b, l, (size_t)(q - l));
+		if (p == fe)
+			break;
+		buf_addc(b, ';');
+		f = p + 1;
+		l = q + 1;
+	}
+}
+
+/* Split stack_zip()'s text z into frames (kept in z) and locations (to l). */
+void
+stack_unzip(struct buf *z, struct buf *l)
+{
+	char *p, *w, *e, *tab, *semi;
+
+	buf_reset(l);
+	p = w = z->data;
+	e = p + z->len;
+	for (;;) {
+		tab = memchr(p, '\t', (size_t)(e - p));
+		if ((semi = memchr(tab, ';', (size_t)(e - tab))) == NULL)
+			semi = e;
+		memmove(w, p, (size_t)(tab - p));
+		w += tab - p;
+		buf_add(l, tab + 1, (size_t)(semi - tab - 1));
+		if (semi == e)
+			break;
+		*w++ = ';';
+		buf_addc(l, ';');
+		p = semi + 1;
+	}
+	z->len = (size_t)(w - z->data);
+	*w = '\0';
 }

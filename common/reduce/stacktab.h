@@ -37,4 +37,18 @@ const char *stk_name(const struct stacktab *, uint32_t, size_t *);
 size_t	 stk_count(const struct stacktab *);
 size_t	 stk_nframes(const struct stacktab *);
 
+struct sst_rec;
+/* How many ';'-separated pieces the n bytes at s hold (at least 1). */
+size_t	 stack_pieces(const char *, size_t);
+/*
+ * Into the buffer (reset), the frames of a record with as many
+ * locations, each with its location: "frame TAB loc;...".
+ */
+void	 stack_zip(struct buf *, const struct sst_rec *);
+/*
+ * Split stack_zip()'s text in the first buffer into its frames (left
+ * there) and its locations (into the second, reset).
+ */
+void	 stack_unzip(struct buf *, struct buf *);
+
 #endif

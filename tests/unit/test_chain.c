@@ -32,6 +32,55 @@ static size_t	 find(const struct frames *, const char *, const char *,
 		    int);
 static const char *why(const char *);
 static const char *shortname(const char *);
+/* Python's rows[:num] on 5 rows, worked by hand; no -n keeps all. */
+START_TEST(test_shown)
+{
+	ck_assert_uint_eq(chain_shown(0, 2, 5), 5);
+	ck_assert_uint_eq(chain_shown(1, 2, 5), 2);
+	ck_assert_uint_eq(chain_shown(1, 9, 5), 5);
+	ck_assert_uint_eq(chain_shown(1, 0, 5), 0);
+	ck_assert_uint_eq(chain_shown(1, -2, 5), 3);
+	ck_assert_uint_eq(chain_shown(1, -5, 5), 0);
+	ck_assert_uint_eq(chain_shown(1, -9, 5), 0);
+}
+END_TEST
+
+/* The three marks, escapes decoded, and a one-frame deep test. */
+START_TEST(test_putframes)
+{
+	struct chainrow r;
+	struct buf b;
+	char *out;
+	size_t len;
+	FILE *fp;
+
+	memset(&r, 0, sizeof(r));
+	r.chain = "a;b\\x3b" "c;a";
+	r.chainlen = strlen(r.chain);
+	r.thread = "T \"main\" x";
+	r.threadlen = strlen(r.thread);
+	buf_init(&b);
+	ck_assert_int_eq(chainrow_deep(&r), 1);
+	fp = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(fp);
+	chainrow_putframes(fp, &r, 1, CM_LAST, "", &b);
+	chainrow_putframes(fp, &r, 0, CM_NAME, "a", &b);
+	chainrow_putframes(fp, &r, 0, CM_CALLEE, "", &b);
+	chainrow_putthread(fp, &r, &b);
+	fclose(fp);
+	ck_assert_str_eq(out,
+	    " a\n   b;c\n     ** a **\n"
+	    "** a **\n  b;c\n    ** a **\n"
+	    "** a **\n  b;c\n    -> a\n"
+	    "main");
+	free(out);
+	r.chain = "a";
+	r.chainlen = 1;
+	ck_assert_int_eq(chainrow_deep(&r), 0);
+	buf_free(&b);
+}
+END_TEST
+
 static Suite	*chain_suite(void);
 
 /* A record with only what chains_add reads. */
@@ -885,6 +934,8 @@ chain_suite(void)
 	tcase_add_test(tc, test_set_missing);
 	tcase_add_test(tc, test_set_badrow);
 	tcase_add_test(tc, test_shortthread);
+	tcase_add_test(tc, test_shown);
+	tcase_add_test(tc, test_putframes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,8 @@
  */
 
 #include <check.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -105,6 +107,61 @@ START_TEST(test_units)
 }
 END_TEST
 
+/* Two sides written as difffolded.pl would, B scaled by 0.5 by hand. */
+START_TEST(test_putfolded)
+{
+	struct dside a, b;
+	char err[128], *out;
+	size_t len;
+	FILE *fp;
+
+	ck_assert_int_eq(readtext(&a, S1, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(readtext(&b, "T\t5\t1\tnone\t-\tf;g;f\t\n"
+	    "V\t3\t1\tnone\t-\th\t\n", 0, err, sizeof(err)), 0);
+	fp = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(fp);
+	dside_putfolded(fp, &a, &b, 0.5);
+	fclose(fp);
+	ck_assert_str_eq(out, "T;f;g;f 2 2.5\nT;f;x:y 1 0\nU;g 3 0\n"
+	    "V;h 0 1.5\n");
+	free(out);
+	dside_free(&a);
+	dside_free(&b);
+}
+END_TEST
+
+/* Values in their units; -0 prints as 0; the checks' messages. */
+START_TEST(test_putval_check)
+{
+	struct dside s;
+	char err[128], *out;
+	size_t len;
+	FILE *fp;
+
+	fp = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(fp);
+	dside_putval(fp, 2.5, U_SECONDS, 1);
+	fputc('|', fp);
+	dside_putval(fp, -0.0, U_SECONDS, 1);
+	fputc('|', fp);
+	dside_putval(fp, 1024, U_BYTES, 0);
+	fputc('|', fp);
+	dside_putval(fp, -3, U_NONE, 1);
+	fclose(fp);
+	ck_assert_str_eq(out, "+2.500s|+0.000s|1024 B|-3");
+	free(out);
+	dside_init(&s, "-");
+	ck_assert_int_eq(dside_check(&s, "-", 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(dside_check(&s, "-", 1, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "--fail-above: <stdin> is empty (a total "
+	    "weight of 0): the gate cannot compare it");
+	s.total = HUGE_VAL;
+	ck_assert_int_eq(dside_check(&s, "a", 0, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "a: the total weight overflows to infinity");
+	dside_free(&s);
+}
+END_TEST
+
 static Suite *
 dside_suite(void)
 {
@@ -117,6 +174,8 @@ dside_suite(void)
 	tcase_add_test(tc, test_inclusive);
 	tcase_add_test(tc, test_fold);
 	tcase_add_test(tc, test_units);
+	tcase_add_test(tc, test_putfolded);
+	tcase_add_test(tc, test_putval_check);
 	suite_add_tcase(s, tc);
 	return s;
 }

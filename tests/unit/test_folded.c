@@ -370,6 +370,33 @@ START_TEST(test_median_ties)
 }
 END_TEST
 
+/*
+ * Plain text and binary data (a NUL byte: no reader for it, so no
+ * sniff_says() message) get the fixed texts; -V's line by hand.
+ */
+START_TEST(test_notfolded_summary)
+{
+	struct fold_meds m;
+	char msg[256], b[256];
+	const char bin[] = { 'a', 'b', '\0', 'c' };
+
+	ck_assert_str_eq(fold_notfolded("hello world\n", 12, msg,
+	    sizeof(msg)), "not folded stacks");
+	ck_assert_str_eq(fold_notfolded(bin, 4, msg, sizeof(msg)),
+	    "this looks like binary data");
+	memset(&m, 0, sizeof(m));
+	ck_assert_str_eq(fold_summary(&m, "ns", b, sizeof(b)), "0 lines");
+	fold_medadd(&m, 7, 1);
+	ck_assert_str_eq(fold_summary(&m, "count", b, sizeof(b)),
+	    "1 line, median weight 7, unit count");
+	fold_medadd(&m, 2.5, 0);
+	fold_medadd(&m, 1000, 1);
+	ck_assert_str_eq(fold_summary(&m, "ns", b, sizeof(b)),
+	    "3 lines, median weight 7, unit ns");
+	free(m.m);
+}
+END_TEST
+
 static Suite *
 folded_suite(void)
 {
@@ -387,6 +414,7 @@ folded_suite(void)
 	tcase_add_test(tc, test_median);
 	tcase_add_test(tc, test_median_many);
 	tcase_add_test(tc, test_median_ties);
+	tcase_add_test(tc, test_notfolded_summary);
 	suite_add_tcase(s, tc);
 	return s;
 }

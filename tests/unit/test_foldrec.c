@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,6 +305,52 @@ START_TEST(test_each)
 }
 END_TEST
 
+/* The scales: ns and 1/99 s by default, one for -u, none for a typo. */
+START_TEST(test_scales)
+{
+	double sc[FOLDREC_NSMAX];
+	enum sst_unit u;
+	int uc;
+
+	ck_assert_int_eq(foldrec_scales(NULL, 99, sc, &uc, &u), 2);
+	ck_assert(sc[0] == 1e-9 && sc[1] == 1.0 / 99);
+	ck_assert_int_eq(uc, 0);
+	ck_assert_int_eq(u, U_SECONDS);
+	ck_assert_int_eq(foldrec_scales("count", 100, sc, &uc, &u), 1);
+	ck_assert_int_eq(uc, 1);
+	ck_assert_int_eq(foldrec_scales("ns", 100, sc, &uc, &u), 1);
+	ck_assert_int_eq(uc, 0);
+	ck_assert(sc[0] == 1e-9);
+	ck_assert_int_eq(foldrec_scales("parsecs", 100, sc, &uc, &u), -1);
+}
+END_TEST
+
+/* The thread is the first frame, or the buffer as given (-L). */
+START_TEST(test_put)
+{
+	struct foldrec_rec r = { 3, 0.5, 0, 0 };
+	struct buf th, st;
+	char *out;
+	size_t len;
+	FILE *fp;
+
+	buf_init(&th);
+	buf_init(&st);
+	fp = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(fp);
+	foldrec_put(fp, &th, &st, 1, "main;f;g", 8, &r, U_NONE);
+	buf_reset(&th);
+	buf_add(&th, "L", 1);
+	foldrec_put(fp, &th, &st, 0, "x", 1, &r, U_NONE);
+	fclose(fp);
+	ck_assert_str_eq(out, "main\t3\t0.5\tnone\t-\tmain;f;g\t\n"
+	    "L\t3\t0.5\tnone\t-\tx\t\n");
+	free(out);
+	buf_free(&th);
+	buf_free(&st);
+}
+END_TEST
+
 static Suite *
 foldrec_suite(void)
 {
@@ -316,6 +363,8 @@ foldrec_suite(void)
 	tcase_add_test(tc, test_pick);
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_each);
+	tcase_add_test(tc, test_scales);
+	tcase_add_test(tc, test_put);
 	suite_add_tcase(s, tc);
 	return s;
 }

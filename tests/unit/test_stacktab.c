@@ -15,6 +15,7 @@
 
 #include "util.h"
 #include "buf.h"
+#include "rec.h"
 #include "stacktab.h"
 #include "tutil.h"
 
@@ -129,6 +130,33 @@ START_TEST(test_model)
 }
 END_TEST
 
+/* Pieces counted; frames zipped with their locations and back, by hand. */
+START_TEST(test_zip)
+{
+	struct sst_rec r;
+	struct buf z, l;
+
+	ck_assert_uint_eq(stack_pieces("", 0), 1);
+	ck_assert_uint_eq(stack_pieces("a;b;;c", 6), 4);
+	memset(&r, 0, sizeof(r));
+	r.stack = "main;f;g";
+	r.stacklen = 8;
+	r.locs = "m.c:1;;g.c:3";
+	r.locslen = 12;
+	buf_init(&z);
+	buf_init(&l);
+	stack_zip(&z, &r);
+	ck_assert_str_eq(z.data, "main\tm.c:1;f\t;g\tg.c:3");
+	stack_unzip(&z, &l);
+	ck_assert_str_eq(z.data, "main;f;g");
+	ck_assert_uint_eq(z.len, 8);
+	ck_assert_str_eq(l.data, "m.c:1;;g.c:3");
+	ck_assert_uint_eq(l.len, 12);
+	buf_free(&z);
+	buf_free(&l);
+}
+END_TEST
+
 static Suite *
 stacktab_suite(void)
 {
@@ -139,6 +167,7 @@ stacktab_suite(void)
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_zip);
 	suite_add_tcase(s, tc);
 	return s;
 }
