@@ -48,12 +48,12 @@ static const char *views[] = {
 };
 
 static const char *heads[] = {
-	"rank\tidle_time(us)\tcompute_time(us)\tnon_compute_time(us)\t"
+	("rank\tidle_time(us)\tcompute_time(us)\tnon_compute_time(us)\t"
 	    "kernel_time(us)\tidle_time_pctg\tcompute_time_pctg\t"
-	    "non_compute_time_pctg",
+	    "non_compute_time_pctg"),
 	"kernel_type\tsum\tpercentage",
-	"name\tsum (us)\tmax (us)\tmin (us)\tstddev\tmean (us)\t"
-	    "kernel_type\trank",
+	("name\tsum (us)\tmax (us)\tmin (us)\tstddev\tmean (us)\t"
+	    "kernel_type\trank"),
 	"rank\tstream\tidle_category\tidle_time\tidle_time_ratio",
 	"rank\tcomp_comm_overlap_pctg",
 	"rank\tcorrelation\tcpu_duration\tgpu_duration\tlaunch_delay",
