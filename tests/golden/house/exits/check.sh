@@ -3,19 +3,17 @@
 # (xmalloc, xjson_fail) or with _x in it (sp_xfail, spdw_xread).  Prints
 # each call outside one, "file:line: function", and ok when none is.
 top=$FIX/../..
-bad=0
-for f in "$top"/common/*/*.c; do
+out=$(for f in "$top"/common/*/*.c; do
 	awk -v f="${f#"$top"/}" '
 	/^[A-Za-z_][A-Za-z0-9_]*\(/ { fn = $0; sub(/\(.*/, "", fn) }
 	/^[ \t]*\*/ || /^\/\*/ { next }
 	/(^|[^A-Za-z0-9_])(exit|_exit|err|errx|verr|verrx|abort)\(/ {
 		if (fn !~ /^x/ && fn !~ /_x/)
 			printf "%s:%d: %s\n", f, NR, fn
-	}' "$f"
-done >exits.out
-if [ -s exits.out ]; then
-	cat exits.out
-	bad=1
+	}' "$f" || echo "check.sh: awk failed on $f"
+done)
+if [ -n "$out" ]; then
+	printf '%s\n' "$out"
+	exit 1
 fi
-rm -f exits.out
-[ "$bad" -eq 0 ] && echo ok
+echo ok
