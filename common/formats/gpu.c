@@ -427,17 +427,7 @@ events(struct rd *d)
 static __dead void
 refuse(struct rd *d, enum json_tok tok)
 {
-	const char *head, *says;
-	char msg[200];
-	size_t n;
-	enum sniff k;
-
-	head = json_head(d->j, &n);
-	k = sniff(head, n);
-	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
-	    (says = sniff_says(k, msg, sizeof(msg))) != NULL) {
-		snprintf(d->r->err, sizeof(d->r->err),
-		    "%s: not a Chrome trace: %s", json_name(d->j), says);
+	if (trace_notrace(d->j, d->r->err, sizeof(d->r->err)) != NULL) {
 		d->r->errloc = 0;
 		longjmp(d->jb, 1);
 	}

@@ -531,6 +531,23 @@ freetrace(struct trace *t)
 	free(t);
 }
 
+const char *
+trace_notrace(struct json *j, char *buf, size_t n)
+{
+	const char *head, *says;
+	char msg[256];
+	size_t len;
+	enum sniff k;
+
+	head = json_head(j, &len);
+	k = sniff(head, len);
+	if (k == SN_TRACE || k == SN_TRACEARRAY || sniff_reader(k) == NULL ||
+	    (says = sniff_says(k, msg, sizeof(msg))) == NULL)
+		return NULL;
+	snprintf(buf, n, "%s: not a Chrome trace: %s", json_name(j), says);
+	return buf;
+}
+
 /*
  * Fail for a document whose first token tok is no '[' or '{', saying
  * what it looks like and what reads it when that is known.
@@ -538,17 +555,10 @@ freetrace(struct trace *t)
 static void
 refuse(struct trace *t, enum json_tok tok)
 {
-	const char *head, *says;
-	char msg[256];
-	size_t n;
-	enum sniff k;
+	char msg[8192];		/* the file's name and what it is */
 
-	head = json_head(t->j, &n);
-	k = sniff(head, n);
-	if (k != SN_TRACE && k != SN_TRACEARRAY && sniff_reader(k) != NULL &&
-	    (says = sniff_says(k, msg, sizeof(msg))) != NULL)
-		tr_failx(t, "%s: not a Chrome trace: %s", json_name(t->j),
-		    says);
+	if (trace_notrace(t->j, msg, sizeof(msg)) != NULL)
+		tr_failx(t, "%s", msg);
 	if (tok == JT_ERROR)
 		tr_fail(t, "%s", json_errmsg(t->j));
 	tr_fail(t, "not a Chrome trace: expected an object with "

@@ -60,4 +60,11 @@ struct htab *trace_cats(const char *);
  */
 int	 trace_catok(const struct trace_opt *, const char *, size_t);
 
+/*
+ * When the first bytes of j's document look like another format that a
+ * program reads: "NAME: not a Chrome trace: what it is and what reads
+ * it" in buf (n bytes), returned; else NULL.
+ */
+const char *trace_notrace(struct json *, char *, size_t);
+
 #endif
