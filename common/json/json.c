@@ -497,3 +497,28 @@ json_setprogress(struct json *j, struct progress *pr)
 {
 	j->prog = pr;
 }
+
+/* The message of the last JT_ERROR. */
+const char *
+json_errmsg(const struct json *j)
+{
+	return j->state == S_ERROR ? j->errmsg : "no error";
+}
+
+/* Report "prog: NAME:LINE:COL: message" at the last token; exit 1. */
+void
+xjson_fail(struct json *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	jn_stopahead(j);
+	fflush(stdout);
+	progress_hide();
+	fprintf(stderr, "%s: %s:%llu:%llu: ", getprogname(), j->name,
+	    json_line(j), json_col(j));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}

@@ -781,26 +781,3 @@ json_next(struct json *j)
 	}
 	return next_token(j);
 }
-
-const char *
-json_errmsg(const struct json *j)
-{
-	return j->state == S_ERROR ? j->errmsg : "no error";
-}
-
-void
-xjson_fail(struct json *j, const char *fmt, ...)
-{
-	va_list ap;
-
-	jn_stopahead(j);
-	fflush(stdout);
-	progress_hide();
-	fprintf(stderr, "%s: %s:%llu:%llu: ", getprogname(), j->name,
-	    json_line(j), json_col(j));
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
