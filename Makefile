@@ -209,7 +209,7 @@ FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
 	  -Dreallocarray=fuzz_reallocarray -Daligned_alloc=fuzz_aligned_alloc \
 	  -Dstrdup=fuzz_strdup \
 	  -Dfree=fuzz_free -Dread=fuzz_read -Dfopen=fuzz_fopen \
-	  -Dfdopen=fuzz_fdopen -Dfclose=fuzz_fclose -DSPD_ONETHREAD
+	  -Dfdopen=fuzz_fdopen -Dfclose=fuzz_fclose -DSST_ONETHREAD
 FUZZ_FILTER_collapsed = collapsed2sst
 FUZZ_FILTER_categories = sst-categories
 FUZZ_FILTER_perf2sst = perf2sst

@@ -38,7 +38,7 @@ static double	 startof(struct prof *, uint64_t);
 static void	 lines(struct spd *, struct prof *, struct obatch *);
 static void	 linehead(struct buf *, const struct prof *,
 		    const struct sst_rec *);
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 static struct obatch *steal(struct spd *);
 static void	*producer(void *);
 #endif
@@ -362,7 +362,7 @@ sp_aset(struct spd *s, atomic_int *f, int v)
 	}
 }
 
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 /*
  * The batch made last whose lines no thread has claimed, claimed for
  * the making thread; NULL if there is none (or the writing thread took
@@ -462,7 +462,7 @@ consume(struct spd *s, struct prof *p, struct sst_rec *r, struct obatch *b)
  * them into lines, but the making one, when all are still to write,
  * makes those of the one it made last (see steal()), and whichever
  * makes a batch's lines makes the frame ids left to make first (see
- * fill()).  The fuzzers' build (SPD_ONETHREAD), whose allocator and err()
+ * fill()).  The fuzzers' build (SST_ONETHREAD), whose allocator and err()
  * are for one thread, makes and writes them in turns, as does a profile
  * whose thread cannot start.
  */
@@ -471,7 +471,7 @@ sp_emitprof(struct spd *s, struct prof *p)
 {
 	struct sst_rec r;
 	uint64_t pos = 0;
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 	struct obatch *b;
 	size_t i;
 	int end, z;
@@ -507,7 +507,7 @@ sp_emitprof(struct spd *s, struct prof *p)
 	r.stack = r.locs = "";
 	r.frames = &s->fr;
 	r.hasstart = hasstarts(p);
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 	s->op = p;
 	if (p->nrecs >= OTHREAD &&
 	    pthread_create(&s->oth, NULL, producer, s) == 0) {

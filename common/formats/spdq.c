@@ -25,7 +25,7 @@
 #include "spdint.h"
 
 static uint64_t	 keyof(struct spd *, const struct rawk *, struct qplace *);
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 static void	*intaker(void *);
 #endif
 static void	 qprep(struct spd *, struct qahead *, const unsigned char *);
@@ -190,7 +190,7 @@ sp_qdone(struct spd *s)
  * start filling the next one.  The first full block of an array starts
  * the thread that takes them in; the last one, if the thread has not
  * started, is taken in here, so that a small array does not wait for a
- * thread (nor does the fuzzers' build, SPD_ONETHREAD, ever start it).
+ * thread (nor does the fuzzers' build, SST_ONETHREAD, ever start it).
  * So is every block if the thread cannot start.  The thread is waited
  * for at the end of the array.
  */
@@ -200,7 +200,7 @@ sp_qhand(struct spd *s, int last)
 	struct qblock *q = &s->q[s->qi % QBLOCKS];
 
 	q->last = last;
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 	if (!s->qon && !last) {
 		s->qstart = s->qi;
 		atomic_store(&s->qtaken, s->qi);
@@ -225,7 +225,7 @@ sp_qhand(struct spd *s, int last)
 	buf_reset(&q->b);
 }
 
-#ifndef SPD_ONETHREAD
+#ifndef SST_ONETHREAD
 /* The thread that takes in the samples handed over, block after block. */
 static void *
 intaker(void *arg)
