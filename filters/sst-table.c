@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "lines.h"
 #include "esc.h"
+#include "mdcell.h"
 
 /* How cells are written (-F). */
 enum view {
@@ -38,90 +39,11 @@ struct table {
 	int		*numeric;
 };
 
-static size_t	cplen(const char *, size_t);
-static int	isnumeric(const char *, size_t);
-static void	mdcell(struct buf *, const char *, size_t);
 static void	addrow(struct table *, const char *, size_t);
 static void	readfile(struct table *, const char *, const char *);
 static void	putrow(const struct table *, size_t, const char *);
 static void	putsep(const struct table *, const char *);
 static __dead void usage(int);
-
-/* The number of code points in s: the bytes that are not 10xxxxxx. */
-static size_t
-cplen(const char *s, size_t n)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			k++;
-	return k;
-}
-
-/* Does s look like 1,234 or -12.5% or 0.37s, 12.0ms, 3µs or 4,096 B? */
-static int
-isnumeric(const char *s, size_t n)
-{
-	size_t i = 0, j;
-
-	if (n > 0 && s[n - 1] == 's') {
-		n--;
-		if (n > 0 && (s[n - 1] == 'm' || s[n - 1] == 'n'))
-			n--;
-		else if (n > 1 && (unsigned char)s[n - 2] == 0xc2 &&
-		    (unsigned char)s[n - 1] == 0xb5)
-			n -= 2;
-	} else if (n > 0 && s[n - 1] == '%')
-		n--;
-	else if (n > 2 && s[n - 2] == ' ' && s[n - 1] == 'B')
-		n -= 2;
-	if (i < n && s[i] == '-')
-		i++;
-	for (j = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (i == j || (i < n && s[i] == ',' && i - j > 3))
-		return 0;
-	while (i < n && s[i] == ',') {
-		for (j = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i - j != 3)
-			return 0;
-	}
-	if (i < n && s[i] == '.') {
-		for (j = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i == j)
-			return 0;
-	}
-	return i == n;
-}
-
-/*
- * Append cell s of n bytes to b as a Markdown table cell: a control
- * character (below 0x20, and 0x7f) as a space, so that no newline
- * splits the row, and '|' as '\|', so that it adds no column; the
- * backslashes right before a '|' are doubled, so that none of them
- * escapes the next.
- */
-static void
-mdcell(struct buf *b, const char *s, size_t n)
-{
-	size_t i, run = 0;
-	unsigned char c;
-
-	for (i = 0; i < n; i++) {
-		c = (unsigned char)s[i];
-		if (c == '|') {
-			for (; run > 0; run--)
-				buf_addc(b, '\\');
-			buf_add(b, "\\|", 2);
-			continue;
-		}
-		run = c == '\\' ? run + 1 : 0;
-		buf_addc(b, c < 0x20 || c == 0x7f ? ' ' : c);
-	}
-}
 
 /* Decode the TAB-separated cells of one line into the table. */
 static void
@@ -146,14 +68,14 @@ addrow(struct table *t, const char *line, size_t len)
 			buf_reset(&t->cell);
 			buf_grow(&t->cell, (size_t)(q - p));
 			n = esc_decode(t->cell.data, p, (size_t)(q - p));
-			mdcell(&t->text, t->cell.data, n);
+			md_cell(&t->text, t->cell.data, n);
 			n = t->text.len - t->off[t->ncells];
 		}
 		if (t->nrows > 0)
-			t->numeric[col] &= isnumeric(t->text.data +
+			t->numeric[col] &= md_isnumeric(t->text.data +
 			    t->off[t->ncells], n);
 		t->off[++t->ncells] = t->text.len;
-		n = cplen(t->text.data + t->off[t->ncells - 1], n);
+		n = md_cplen(t->text.data + t->off[t->ncells - 1], n);
 		if (n > t->width[col])
 			t->width[col] = n;
 		col++;
@@ -212,7 +134,7 @@ putrow(const struct table *t, size_t r, const char *align)
 		i = r * t->ncols + c;
 		s = t->text.data + t->off[i];
 		n = t->off[i + 1] - t->off[i];
-		pad = t->width[c] - cplen(s, n);
+		pad = t->width[c] - md_cplen(s, n);
 		if (c > 0)
 			fputs(" | ", stdout);
 		if (align[c] == 'r')
