@@ -35,18 +35,11 @@ struct stats {
 	enum sst_unit	 unit;
 };
 
-/* The columns of times, in order. */
-enum { C_TOTAL, C_AVG, C_MED, C_MIN, C_MAX, C_SD, NCOLS };
-
 static __dead void fail(struct sst_reader *, const char *,
 		    unsigned long long, const char *, ...)
 		    __attribute__((__format__(__printf__, 4, 5)));
 static void	readstream(struct stats *, const char *);
-static double	col(const struct dist_sum *, int);
 static const char *scale(double, double *);
-static int	cmpdouble(const void *, const void *);
-static double	colmedian(const struct dist_sum *, const size_t *, size_t,
-		    int, double *);
 static void	putnum(const struct stats *, double, double, int);
 static void	putrows(struct stats *, long long, int);
 static void	usage(int);
@@ -123,26 +116,6 @@ readstream(struct stats *st, const char *path)
 		close(fd);
 }
 
-/* Time column c of a summary. */
-static double
-col(const struct dist_sum *s, int c)
-{
-	switch (c) {
-	case C_TOTAL:
-		return s->total;
-	case C_AVG:
-		return s->avg;
-	case C_MED:
-		return s->med;
-	case C_MIN:
-		return s->min;
-	case C_MAX:
-		return s->max;
-	default:
-		return s->sd;
-	}
-}
-
 /*
  * The unit of seconds of a column whose median is m: the largest of s,
  * ms, µs and ns in which m is at least 1, so that the median row shows
@@ -158,32 +131,6 @@ scale(double m, double *f)
 	for (i = 0, *f = 1; i < 3 && m != 0 && m * *f < 1; i++)
 		*f *= 1e3;
 	return name[i];
-}
-
-/* qsort(3) order of doubles. */
-static int
-cmpdouble(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of the nonzero magnitudes of column c of rows ix[0..n). */
-static double
-colmedian(const struct dist_sum *s, const size_t *ix, size_t n, int c,
-    double *tmp)
-{
-	size_t i, k = 0;
-	double v;
-
-	for (i = 0; i < n; i++)
-		if ((v = fabs(col(&s[ix[i]], c))) != 0)
-			tmp[k++] = v;
-	if (k == 0)
-		return 0;
-	qsort(tmp, k, sizeof(*tmp), cmpdouble);
-	return tmp[(k - 1) / 2];
 }
 
 /* Print value v of a column scaled by f (raw: as it is). */
@@ -202,11 +149,11 @@ putnum(const struct stats *st, double v, double f, int raw)
 static void
 putrows(struct stats *st, long long max, int raw)
 {
-	static const char *hd[NCOLS] = { "Total Time", "Avg", "Med", "Min",
-	    "Max", "StdDev" };
+	static const char *hd[DIST_NCOLS] = { "Total Time", "Avg", "Med",
+	    "Min", "Max", "StdDev" };
 	struct dist_sum *s;
-	double *tot, f[NCOLS], pct;
-	const char *u[NCOLS], *k;
+	double *tot, f[DIST_NCOLS], pct;
+	const char *u[DIST_NCOLS], *k;
 	size_t *ix, i, n = ht_count(st->names), len;
 	char b[FMTBUF];
 	int c;
@@ -222,18 +169,18 @@ putrows(struct stats *st, long long max, int raw)
 	tally_sortw(ix, n, tot);
 	if (max >= 0 && (unsigned long long)max < n)
 		n = (size_t)max;
-	for (c = 0; c < NCOLS; c++)
-		u[c] = scale(colmedian(s, ix, n, c, tot), &f[c]);
+	for (c = 0; c < DIST_NCOLS; c++)
+		u[c] = scale(dist_colmedian(s, ix, n, c, tot), &f[c]);
 	if (!raw) {
 		printf("%s (%%)", st->unit == U_SECONDS ? "Time" : "Total");
-		for (c = 0; c < NCOLS; c++) {
-			printf("\t%s", c == C_TOTAL && st->unit != U_SECONDS ?
-			    "Total" : hd[c]);
+		for (c = 0; c < DIST_NCOLS; c++) {
+			printf("\t%s", c == DIST_TOTAL &&
+			    st->unit != U_SECONDS ? "Total" : hd[c]);
 			if (st->unit == U_SECONDS)
 				printf(" (%s)", u[c]);
 			else if (st->unit == U_BYTES)
 				fputs(" (B)", stdout);
-			if (c == C_TOTAL)
+			if (c == DIST_TOTAL)
 				fputs("\tInstances", stdout);
 		}
 		fputs("\tName\n", stdout);
@@ -244,11 +191,12 @@ putrows(struct stats *st, long long max, int raw)
 			fputs(fmt_double(b, sizeof(b), pct), stdout);
 		else
 			printf("%.1f", pct);
-		for (c = 0; c < NCOLS; c++) {
+		for (c = 0; c < DIST_NCOLS; c++) {
 			putchar('\t');
-			putnum(st, col(&s[ix[i]], c), f[c], raw);
-			if (c == C_TOTAL)
-				printf("\t%llu", (unsigned long long)s[ix[i]].n);
+			putnum(st, dist_col(&s[ix[i]], c), f[c], raw);
+			if (c == DIST_TOTAL)
+				printf("\t%llu",
+				    (unsigned long long)s[ix[i]].n);
 		}
 		k = ht_key(st->names, ix[i], &len);
 		putchar('\t');

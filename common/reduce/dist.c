@@ -27,6 +27,7 @@ static int	byvalue(const void *, const void *);
 static void	compact(struct dist *);
 static double	wsum(const struct dist_ent *, size_t);
 static double	nth(const struct dist *, uint64_t);
+static int	cmpdouble(const void *, const void *);
 
 void
 dist_init(struct dist *d)
@@ -168,4 +169,50 @@ dist_free(struct dist *d)
 {
 	free(d->e);
 	memset(d, 0, sizeof(*d));
+}
+
+/* Column c of a summary. */
+double
+dist_col(const struct dist_sum *s, int c)
+{
+	switch (c) {
+	case DIST_TOTAL:
+		return s->total;
+	case DIST_AVG:
+		return s->avg;
+	case DIST_MED:
+		return s->med;
+	case DIST_MIN:
+		return s->min;
+	case DIST_MAX:
+		return s->max;
+	default:
+		return s->sd;
+	}
+}
+
+/* qsort(3) order of doubles. */
+static int
+cmpdouble(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the nonzero magnitudes of column c of rows ix[0..n). */
+double
+dist_colmedian(const struct dist_sum *s, const size_t *ix, size_t n, int c,
+    double *tmp)
+{
+	size_t i, k = 0;
+	double v;
+
+	for (i = 0; i < n; i++)
+		if ((v = fabs(dist_col(&s[ix[i]], c))) != 0)
+			tmp[k++] = v;
+	if (k == 0)
+		return 0;
+	qsort(tmp, k, sizeof(*tmp), cmpdouble);
+	return tmp[(k - 1) / 2];
 }

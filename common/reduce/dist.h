@@ -1,6 +1,7 @@
 /*
  * dist.h: the distribution of a set of values (sst-stats): total,
- * count, mean, median, minimum, maximum and sample standard deviation.
+ * count, mean, median, minimum, maximum and sample standard deviation;
+ * the columns of summaries, as sst-stats prints them.
  */
 #ifndef DIST_H
 #define DIST_H
@@ -46,5 +47,18 @@ int	 dist_addn(struct dist *, double, uint64_t);
 /* The summary of d (n > 0); the entries get sorted. */
 void	 dist_summary(struct dist *, struct dist_sum *);
 void	 dist_free(struct dist *);
+
+/* The columns of a summary, in the order sst-stats prints them. */
+enum dist_col { DIST_TOTAL, DIST_AVG, DIST_MED, DIST_MIN, DIST_MAX,
+	DIST_SD, DIST_NCOLS };
+/* Column c of summary s. */
+double	 dist_col(const struct dist_sum *, int);
+/*
+ * The median of the nonzero magnitudes of column c of the summaries
+ * s[ix[0]], ..., s[ix[n - 1]] (of an even count, the lower of the
+ * middle two), 0 if all are zero; tmp holds n doubles.
+ */
+double	 dist_colmedian(const struct dist_sum *, const size_t *, size_t, int,
+	    double *);
 
 #endif

@@ -5,12 +5,15 @@
  * whose rounded total must not make them deviate; counted instances
  * (dist_addn): 10^12 of one value in constant memory, the same
  * statistics as one by one, a count past 2^64-1 refused, and memory
- * that follows the distinct values, not the instances.
+ * that follows the distinct values, not the instances; the columns
+ * of summaries (dist_col) and the median of a column's nonzero
+ * magnitudes over chosen rows (dist_colmedian), hand-worked.
  */
 
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tutil.h"
 #include "dist.h"
@@ -187,6 +190,51 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/* Each column of a summary, by its number. */
+START_TEST(test_col)
+{
+	struct dist_sum s = { 4, 10, 2.5, 2, 1, 5, 0.75 };
+
+	ck_assert(dist_col(&s, DIST_TOTAL) == 10);
+	ck_assert(dist_col(&s, DIST_AVG) == 2.5);
+	ck_assert(dist_col(&s, DIST_MED) == 2);
+	ck_assert(dist_col(&s, DIST_MIN) == 1);
+	ck_assert(dist_col(&s, DIST_MAX) == 5);
+	ck_assert(dist_col(&s, DIST_SD) == 0.75);
+	ck_assert_int_eq(DIST_NCOLS, 6);
+}
+END_TEST
+
+/*
+ * The median of the nonzero magnitudes of a column over the rows ix:
+ * totals 3, -7, 0, 5, 1 over rows {0, 1, 2, 3}: magnitudes 3 7 5 (the
+ * zero left out), sorted 3 5 7, median 5; over rows {0, 3, 4, 1}: 3 5
+ * 1 7, sorted 1 3 5 7, the lower middle 3; over row {2}: all zero, 0.
+ */
+START_TEST(test_colmedian)
+{
+	static const double tot[] = { 3, -7, 0, 5, 1 };
+	static const size_t a[] = { 0, 1, 2, 3 }, b[] = { 0, 3, 4, 1 },
+	    c[] = { 2 };
+	struct dist_sum s[5];
+	double tmp[5];
+	size_t i;
+
+	memset(s, 0, sizeof(s));
+	for (i = 0; i < 5; i++) {
+		s[i].total = tot[i];
+		s[i].max = 1;
+	}
+	ck_assert(dist_colmedian(s, a, 4, DIST_TOTAL, tmp) == 5);
+	ck_assert(dist_colmedian(s, b, 4, DIST_TOTAL, tmp) == 3);
+	ck_assert(dist_colmedian(s, c, 1, DIST_TOTAL, tmp) == 0);
+	ck_assert(dist_colmedian(s, a, 0, DIST_TOTAL, tmp) == 0);
+	/* another column: the maxima, all 1 */
+	ck_assert(dist_colmedian(s, b, 4, DIST_MAX, tmp) == 1);
+	ck_assert(dist_colmedian(s, b, 4, DIST_MIN, tmp) == 0);
+}
+END_TEST
+
 static Suite *
 dist_suite(void)
 {
@@ -201,6 +249,8 @@ dist_suite(void)
 	tcase_add_test(tc, test_huge);
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_col);
+	tcase_add_test(tc, test_colmedian);
 	suite_add_tcase(s, tc);
 	return s;
 }
