@@ -33,7 +33,6 @@
 
 static void	readfile(struct timeline *, const char *);
 static size_t	locfile(const char *, size_t);
-static void	axis(double, double, double, size_t, double);
 static void	head(struct timeline *, const char *, double, double, double,
 		    size_t *);
 static void	putbar(const struct tl_bar *, double, size_t, double,
@@ -85,30 +84,6 @@ locfile(const char *s, size_t n)
 	return k == 3 ? i : n;
 }
 
-/* The time axis from t0 to t1: ticks at a round step, grid lines. */
-static void
-axis(double t0, double t1, double scale, size_t height, double width)
-{
-	double raw, mag, step, v, x;
-	char lb[FMTBUF];
-	int i;
-
-	raw = (t1 - t0) / 10;
-	mag = pow(10, floor(log10(raw)));
-	step = mag;
-	for (i = 0; step < raw && i < 3; i++)
-		step = mag * (i == 0 ? 2 : i == 1 ? 5 : 10);
-	for (v = ceil(t0 / step) * step; v <= t1 + step * 1e-9; v += step) {
-		x = MARGIN + (v - t0) * scale;
-		printf("<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%zu\" "
-		    "class=\"grid\"/>\n", x, TOP - 8, x, height - MARGIN);
-		printf("<text x=\"%.2f\" y=\"%d\" class=\"tick\"%s>%s</text>\n",
-		    x + (x + 40 > width ? -2 : 2), TOP - 12,
-		    x + 40 > width ? " text-anchor=\"end\"" : "",
-		    svg_weight(lb, sizeof(lb), v, U_SECONDS));
-	}
-}
-
 /*
  * The SVG's head, title, time axis from from to to at scale pixels a
  * second, and the threads' names; the tops of their tracks in y.
@@ -145,7 +120,8 @@ head(struct timeline *t, const char *title, double width, double from,
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	printf("<text x=\"%d\" y=\"24\" class=\"title\">%s</text>\n", MARGIN,
 	    nb.data);
-	axis(from, to, scale, height, width);
+	svg_axis(stdout, from, to, MARGIN, scale, TOP, height - MARGIN,
+	    width);
 	for (th = 0; th < nth; th++) {
 		k = tl_thread(t, th, &n);
 		buf_reset(&nb);

@@ -265,3 +265,28 @@ svg_kindcolor(char *s, size_t n, enum svg_kind k, const char *name,
 	snprintf(s, n, "#%02x%02x%02x", r, g, b);
 	return s;
 }
+
+/* The time axis from t0 to t1: ticks at a round step, grid lines. */
+void
+svg_axis(FILE *fp, double t0, double t1, double left, double scale,
+    int top, size_t bottom, double width)
+{
+	double raw, mag, step, v, x;
+	char lb[FMTBUF];
+	int i;
+
+	raw = (t1 - t0) / 10;
+	mag = pow(10, floor(log10(raw)));
+	step = mag;
+	for (i = 0; step < raw && i < 3; i++)
+		step = mag * (i == 0 ? 2 : i == 1 ? 5 : 10);
+	for (v = ceil(t0 / step) * step; v <= t1 + step * 1e-9; v += step) {
+		x = left + (v - t0) * scale;
+		fprintf(fp, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
+		    "y2=\"%zu\" class=\"grid\"/>\n", x, top - 8, x, bottom);
+		fprintf(fp, "<text x=\"%.2f\" y=\"%d\" class=\"tick\"%s>"
+		    "%s</text>\n", x + (x + 40 > width ? -2 : 2), top - 12,
+		    x + 40 > width ? " text-anchor=\"end\"" : "",
+		    svg_weight(lb, sizeof(lb), v, U_SECONDS));
+	}
+}

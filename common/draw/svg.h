@@ -1,12 +1,13 @@
 /*
- * svg.h: what sst-dot(1) and sst-flame(1) share to draw: names of the
- * stream made safe for DOT and SVG text, weights written with their
- * unit, and colours.
+ * svg.h: what sst-dot(1), sst-flame(1) and sst-timeline(1) share to
+ * draw: names of the stream made safe for DOT and SVG text, weights
+ * written with their unit, colours, and a time axis.
  */
 #ifndef SVG_H
 #define SVG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "buf.h"
 #include "fmt.h"
@@ -51,5 +52,14 @@ enum svg_kind {
 enum svg_kind svg_kind(const char *, size_t, const char *, size_t);
 /* Its colour "#rrggbb", varied by a hash of the name as flamegraph.pl. */
 char	*svg_kindcolor(char *, size_t, enum svg_kind, const char *, size_t);
+/*
+ * The time axis of a timeline from t0 to t1 seconds, to fp: at each
+ * multiple of a round step (1, 2, 5 or 10 times a power of ten, the
+ * first at least a tenth of t1 - t0) a grid line at x = left + (v -
+ * t0) * scale from y top - 8 to bottom, and its time at y top - 12,
+ * set to the left of x when it would pass width.
+ */
+void	 svg_axis(FILE *, double, double, double, double, int, size_t,
+	    double);
 
 #endif

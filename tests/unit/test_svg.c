@@ -3,13 +3,15 @@
  * decoded and quoted for DOT and XML, control bytes and invalid UTF-8
  * as \xHH text, the length limit; numbers with two decimals at most;
  * weights scaled as pprof labels them; pprof's heat colours; the
- * palette; the kinds of frames and their colours.
+ * palette; the kinds of frames and their colours; a timeline's time
+ * axis, its round steps and tick positions worked out by hand.
  */
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tutil.h"
 #include "svg.h"
 #include "buf.h"
 #include "fmt.h"
@@ -183,6 +185,85 @@ START_TEST(test_kind)
 }
 END_TEST
 
+/* The arguments of one svg_axis() call, for tu_capture(). */
+struct axisarg {
+	double		 t0, t1, left, scale;
+	int		 top;
+	size_t		 bottom;
+	double		 width;
+};
+
+static void
+axis(void *arg)
+{
+	const struct axisarg *a = arg;
+
+	svg_axis(stdout, a->t0, a->t1, a->left, a->scale, a->top, a->bottom,
+	    a->width);
+}
+
+/*
+ * 0 to 25 s: a tenth is 2.5, its power of ten 1; steps 1 and 2 are
+ * below 2.5, so 5: ticks 0, 5, ..., 25 at x = 10 + 4v = 10, 30, ...,
+ * 110; lines from 64 - 8 to 100, labels at 64 - 12, two pixels right
+ * of x, or left of it (anchored at the end) where x + 40 > 120: 90, 110.
+ */
+START_TEST(test_axis)
+{
+	struct axisarg a = { 0, 25, 10, 4, 64, 100, 120 };
+	char *out;
+
+	out = tu_capture(axis, &a);
+	ck_assert_str_eq(out,
+	    "<line x1=\"10.00\" y1=\"56\" x2=\"10.00\" y2=\"100\" "
+	    "class=\"grid\"/>\n"
+	    "<text x=\"12.00\" y=\"52\" class=\"tick\">0</text>\n"
+	    "<line x1=\"30.00\" y1=\"56\" x2=\"30.00\" y2=\"100\" "
+	    "class=\"grid\"/>\n"
+	    "<text x=\"32.00\" y=\"52\" class=\"tick\">5s</text>\n"
+	    "<line x1=\"50.00\" y1=\"56\" x2=\"50.00\" y2=\"100\" "
+	    "class=\"grid\"/>\n"
+	    "<text x=\"52.00\" y=\"52\" class=\"tick\">10s</text>\n"
+	    "<line x1=\"70.00\" y1=\"56\" x2=\"70.00\" y2=\"100\" "
+	    "class=\"grid\"/>\n"
+	    "<text x=\"72.00\" y=\"52\" class=\"tick\">15s</text>\n"
+	    "<line x1=\"90.00\" y1=\"56\" x2=\"90.00\" y2=\"100\" "
+	    "class=\"grid\"/>\n"
+	    "<text x=\"88.00\" y=\"52\" class=\"tick\" "
+	    "text-anchor=\"end\">20s</text>\n"
+	    "<line x1=\"110.00\" y1=\"56\" x2=\"110.00\" y2=\"100\" "
+	    "class=\"grid\"/>\n"
+	    "<text x=\"108.00\" y=\"52\" class=\"tick\" "
+	    "text-anchor=\"end\">25s</text>\n");
+	free(out);
+}
+END_TEST
+
+/*
+ * 3 to 14 s: a tenth is 1.1, step 1 below it, so 2; the first tick is
+ * the first multiple of 2 from 3: 4, then 6, ..., 14, at x = (v - 3) *
+ * 10 = 10, 30, ..., 110.
+ */
+START_TEST(test_axis_offset)
+{
+	struct axisarg a = { 3, 14, 0, 10, 20, 50, 1000 };
+	char *out;
+	const char *p;
+	int n = 0;
+
+	out = tu_capture(axis, &a);
+	for (p = out; (p = strstr(p, "<line")) != NULL; p++)
+		n++;
+	ck_assert_int_eq(n, 6);
+	ck_assert(strncmp(out, "<line x1=\"10.00\" y1=\"12\" x2=\"10.00\" "
+	    "y2=\"50\" class=\"grid\"/>\n<text x=\"12.00\" y=\"8\" "
+	    "class=\"tick\">4s</text>\n", 104) == 0);
+	ck_assert(strstr(out, "<text x=\"112.00\" y=\"8\" class=\"tick\">"
+	    "14s</text>\n") != NULL);
+	free(out);
+}
+END_TEST
+
 static Suite *
 svg_suite(void)
 {
@@ -197,6 +278,8 @@ svg_suite(void)
 	tcase_add_test(tc, test_heat);
 	tcase_add_test(tc, test_palette);
 	tcase_add_test(tc, test_kind);
+	tcase_add_test(tc, test_axis);
+	tcase_add_test(tc, test_axis_offset);
 	suite_add_tcase(s, tc);
 	return s;
 }
