@@ -135,17 +135,15 @@ putlegend(struct dot *d)
 	buf_free(&b);
 }
 
-/* The nodes and edges. */
+/* The nodes, then the edges. */
 static void
 putnodes(struct dot *d)
 {
 	struct dg *g = &d->dg;
 	struct buf lab, fl;
-	char w1[FMTBUF], w2[FMTBUF], c1[16], c2[16];
+	char w1[FMTBUF], w2[FMTBUF], c1[16];
 	double maxflat = 0, tot = d->cg.total;
-	const char *s;
-	size_t i, fs, len;
-	const struct dg_edge *e;
+	size_t i, fs;
 
 	buf_init(&lab);
 	buf_init(&fl);
@@ -178,27 +176,7 @@ putnodes(struct dot *d)
 		    fs, lab.data, svg_heat(c1, sizeof(c1), g->cum[i] / tot, 0),
 		    strchr(fl.data, ';') ? "striped" : "filled", fl.data);
 	}
-	for (i = 0; i < g->ne; i++) {
-		e = &g->e[i];
-		if (e->dropped)
-			continue;
-		svg_weight(w1, sizeof(w1), e->w, d->cg.unit);
-		printf("N%u -> N%u [label=\" %s\"", g->index[e->from],
-		    g->index[e->to], w1);
-		if ((fs = 1 + (size_t)fmin(fabs(e->w * 100 / tot), 100)) > 1)
-			printf(" weight=%zu", fs);
-		if ((fs = 1 + (size_t)fmin(fabs(e->w * 5 / tot), 5)) > 1)
-			printf(" penwidth=%zu", fs);
-		buf_reset(&lab);
-		s = cg_name(&d->cg, e->from, &len);
-		svg_text(&lab, s, len, SVG_DOT, 0);
-		buf_adds(&lab, e->residual ? " ... " : " -> ");
-		s = cg_name(&d->cg, e->to, &len);
-		svg_text(&lab, s, len, SVG_DOT, 0);
-		printf(" color=\"%s\" tooltip=\"%s (%s)\"%s]\n", svg_heat(c2,
-		    sizeof(c2), e->w / tot, 0), lab.data, w1, e->residual ?
-		    " style=\"dashed\"" : "");
-	}
+	dg_putedges(stdout, g, &d->cg);
 	buf_free(&lab);
 	buf_free(&fl);
 }

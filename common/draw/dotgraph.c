@@ -222,3 +222,39 @@ dg_funclabel(struct buf *b, const struct cg *g, uint32_t id, enum svg_quote q)
 	if (q == SVG_XML)
 		buf_addc(b, ')');
 }
+
+/* The edges not dropped, in DOT: weight, width and colour by share. */
+void
+dg_putedges(FILE *fp, const struct dg *g, const struct cg *cg)
+{
+	struct buf lab;
+	char w1[FMTBUF], c2[16];
+	double tot = cg->total;
+	const char *s;
+	size_t i, fs, len;
+	const struct dg_edge *e;
+
+	buf_init(&lab);
+	for (i = 0; i < g->ne; i++) {
+		e = &g->e[i];
+		if (e->dropped)
+			continue;
+		svg_weight(w1, sizeof(w1), e->w, cg->unit);
+		fprintf(fp, "N%u -> N%u [label=\" %s\"", g->index[e->from],
+		    g->index[e->to], w1);
+		if ((fs = 1 + (size_t)fmin(fabs(e->w * 100 / tot), 100)) > 1)
+			fprintf(fp, " weight=%zu", fs);
+		if ((fs = 1 + (size_t)fmin(fabs(e->w * 5 / tot), 5)) > 1)
+			fprintf(fp, " penwidth=%zu", fs);
+		buf_reset(&lab);
+		s = cg_name(cg, e->from, &len);
+		svg_text(&lab, s, len, SVG_DOT, 0);
+		buf_adds(&lab, e->residual ? " ... " : " -> ");
+		s = cg_name(cg, e->to, &len);
+		svg_text(&lab, s, len, SVG_DOT, 0);
+		fprintf(fp, " color=\"%s\" tooltip=\"%s (%s)\"%s]\n",
+		    svg_heat(c2, sizeof(c2), e->w / tot, 0), lab.data, w1,
+		    e->residual ? " style=\"dashed\"" : "");
+	}
+	buf_free(&lab);
+}

@@ -8,6 +8,8 @@
 #ifndef DOTGRAPH_H
 #define DOTGRAPH_H
 
+#include <stdio.h>
+
 #include "callgraph.h"
 #include "svg.h"
 #include "htab.h"
@@ -62,5 +64,14 @@ struct dg_cuts {
 /* Function id's label: its name and, if it has one, its file's base. */
 void	 dg_funclabel(struct buf *, const struct cg *, uint32_t,
 	    enum svg_quote);
+/*
+ * The edges of the graph that are not dropped, to fp in DOT, as pprof
+ * draws them: "Nf -> Nt" (node indices from 1) labelled with the
+ * weight, a layout weight of 1 + its percentage of the total cg->total
+ * and a pen width of 1 + 5 times its share (each left out at 1), a heat
+ * colour by share, a tooltip "caller -> callee (weight)" (" ... " for
+ * a residual edge, which is dashed).
+ */
+void	 dg_putedges(FILE *, const struct dg *, const struct cg *);
 
 #endif

@@ -5,7 +5,8 @@
  * self edges, pruned functions making residual edges and taking the
  * flat weight of the leaf with them, pprof's entropy order, trimming
  * light edges, and the whole pruning of sst-dot; the entropy order is
- * checked here too (test_dotrank.c has the rest of dotrank.c).
+ * checked here too (test_dotrank.c has the rest of dotrank.c); the
+ * edges written in DOT (dg_putedges), weights and widths by hand.
  */
 
 #include <check.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tutil.h"
 #include "dotrank.h"
 #include "htab.h"
 
@@ -194,6 +196,71 @@ START_TEST(test_prune)
 }
 END_TEST
 
+/* What dg_putedges() writes for the graph of arg. */
+struct edgesarg {
+	struct dg	*g;
+	struct cg	*cg;
+};
+
+static void
+putedges(void *arg)
+{
+	struct edgesarg *a = arg;
+
+	dg_putedges(stdout, a->g, a->cg);
+}
+
+/*
+ * The graph of test_full, sorted (nodes c main a y z b x: N1 to N7),
+ * light edges trimmed (main -> y 6 and a -> z 4 dropped), a -> x made
+ * residual: five edges.  main -> a weighs 94 of 100: weight 1 + 94,
+ * pen width 1 + 4 (4.7 truncated); 60: 61 and 1 + 3; 30: 31 and 1 + 1.
+ */
+START_TEST(test_putedges)
+{
+	struct cg cg;
+	struct dg g;
+	struct edgesarg a = { &g, &cg };
+	char *out, c[16];
+	const char *p;
+	int n = 0;
+
+	prune(&cg, &g);
+	cg.total = 100;
+	cg.unit = U_NONE;
+	dg_build(&g, NULL);
+	dg_sort(&g, &cg);
+	ck_assert_uint_eq(dg_trimedges(&g, 10), 2);
+	g.e[edge(&g, 1, 4) - g.e].residual = 1;
+	out = tu_capture(putedges, &a);
+	for (p = out; (p = strchr(p, '\n')) != NULL; p++)
+		n++;
+	ck_assert_int_eq(n, 5);
+	ck_assert_ptr_nonnull(strstr(out, "N2 -> N3 [label=\" 94\" weight=95 "
+	    "penwidth=5 color=\""));
+	ck_assert_ptr_nonnull(strstr(out, "\" tooltip=\"main -> a (94)\"]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "N3 -> N6 [label=\" 60\" weight=61 "
+	    "penwidth=4 color=\""));
+	ck_assert_ptr_nonnull(strstr(out, "N6 -> N1 [label=\" 60\" weight=61 "
+	    "penwidth=4 color=\""));
+	ck_assert_ptr_nonnull(strstr(out, "N7 -> N1 [label=\" 30\" weight=31 "
+	    "penwidth=2 color=\""));
+	ck_assert_ptr_nonnull(strstr(out, "N3 -> N7 [label=\" 30\" weight=31 "
+	    "penwidth=2 color=\""));
+	ck_assert_ptr_nonnull(strstr(out, "\" tooltip=\"a ... x (30)\" "
+	    "style=\"dashed\"]\n"));
+	/* the colour is svg_heat's of the share (test_svg checks those) */
+	svg_heat(c, sizeof(c), 0.94, 0);
+	p = strstr(out, "N2 -> N3");
+	ck_assert(strncmp(strstr(p, "color=\"") + 7, c, strlen(c)) == 0);
+	ck_assert_ptr_null(strstr(out, "N2 -> N4"));
+	ck_assert_ptr_null(strstr(out, "N3 -> N5"));
+	free(out);
+	dg_free(&g);
+	cg_free(&cg);
+}
+END_TEST
+
 static Suite *
 dotgraph_suite(void)
 {
@@ -203,6 +270,7 @@ dotgraph_suite(void)
 	s = suite_create("dotgraph");
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_full);
+	tcase_add_test(tc, test_putedges);
 	tcase_add_test(tc, test_kept);
 	tcase_add_test(tc, test_recursion);
 	tcase_add_test(tc, test_prune);
