@@ -29,7 +29,7 @@
  *
  * Parents that form a cycle, and a stack deeper than SST_MAXDEPTH
  * frames, are errors naming the node; depths are worked out in one walk
- * (linear in the nodes).
+ * (linear in the nodes: ptree.c).
  *
  * Memory: the nodes (names and urls), and 16 bytes per sample, since
  * samples and their times may come in either order.
@@ -47,13 +47,12 @@
 #include "rec.h"
 #include "htab.h"
 #include "fmt.h"
+#include "ptree.h"
 #include "spd.h"
 #include "cpuprofile.h"
 
 #define KEYMAX		32
 #define NONE		((size_t)-1)
-#define UNKNOWN		((size_t)-1)	/* depth not worked out yet */
-#define ONPATH		((size_t)-2)	/* on the walk working it out */
 
 struct node {
 	long long	 id;
@@ -66,7 +65,6 @@ struct node {
 	long long	 d0;		/* the weight of the first */
 	int		 uniform;	/* every weight is d0 */
 	size_t		 stack;		/* its stack's index, once known */
-	size_t		 depth;		/* frames to it, or UNKNOWN, ONPATH */
 };
 
 /* A link between nodes: one end known by index, the other by id. */
@@ -456,49 +454,31 @@ linknodes(struct cp *c)
 }
 
 /*
- * Work out the depth of every node (the frames of its stack: the root
- * has none), failing on a cycle of parents, which would loop forever
- * when stacks are made, and on a stack deeper than SST_MAXDEPTH.  One
- * walk up from each node whose depth is not known yet, stopping at the
- * first that is: each node is walked once, so the cost is linear.  A
- * node met twice on one walk is its own ancestor.
+ * Check the parents (ptree.c works out the depths): a cycle of them
+ * would loop forever when stacks are made, and a stack may not be
+ * deeper than SST_MAXDEPTH.
  */
 static void
 depths(struct cp *c)
 {
 	struct node *nd = c->nodes.v;
-	size_t i, k, n, d, *path;
+	size_t i, bad, *par, *depth;
+	enum ptree_err e;
 
+	par = xreallocarray(NULL, c->nodes.n ? c->nodes.n : 1,
+	    sizeof(*par));
+	depth = xreallocarray(NULL, c->nodes.n ? c->nodes.n : 1,
+	    sizeof(*depth));
 	for (i = 0; i < c->nodes.n; i++)
-		nd[i].depth = UNKNOWN;
-	path = xreallocarray(NULL, c->nodes.n ? c->nodes.n : 1,
-	    sizeof(*path));
-	for (i = 0; i < c->nodes.n; i++) {
-		n = 0;
-		for (k = i; k != NONE && nd[k].depth >= ONPATH;
-		    k = nd[k].parent) {
-			if (nd[k].depth == ONPATH) {
-				free(path);
-				fail(c, 0, "node %lld is its own ancestor",
-				    nd[k].id);
-			}
-			nd[k].depth = ONPATH;
-			path[n++] = k;
-		}
-		d = k == NONE ? 0 : nd[k].depth;
-		while (n-- > 0) {
-			k = path[n];
-			/* The root, the node without a parent, has none. */
-			d = nd[k].parent == NONE ? 0 : d + 1;
-			if (d > SST_MAXDEPTH) {
-				free(path);
-				fail(c, 0, "node %lld: depth exceeds %d levels",
-				    nd[k].id, SST_MAXDEPTH);
-			}
-			nd[k].depth = d;
-		}
-	}
-	free(path);
+		par[i] = nd[i].parent == NONE ? PTREE_NONE : nd[i].parent;
+	e = ptree_depths(par, c->nodes.n, SST_MAXDEPTH, depth, &bad);
+	free(par);
+	free(depth);
+	if (e == PTREE_CYCLE)
+		fail(c, 0, "node %lld is its own ancestor", nd[bad].id);
+	if (e == PTREE_DEEP)
+		fail(c, 0, "node %lld: depth exceeds %d levels", nd[bad].id,
+		    SST_MAXDEPTH);
 }
 
 /* The weight of sample i in microseconds (see the top of the file). */
