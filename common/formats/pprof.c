@@ -25,10 +25,23 @@ struct dec {
 	size_t		 lcap, stcap, strcap, smpcap, loccap, fncap, mapcap;
 };
 
+/* What walk() reads of a message. */
+struct pbmsg {
+	const char	*what;		/* the message's name, for errors */
+	uint32_t	 want;		/* bit k: field k, a varint, into v[k] */
+	uint32_t	 sub;		/* a field of messages, for fn; 0: none */
+	int		(*fn)(void *, const struct pb_field *);
+	void		*arg;
+	uint64_t	 v[6];
+};
+
 static int	fail(char *, size_t, size_t, const char *, ...)
 		    __attribute__((__format__(__printf__, 4, 5)));
 static int	vtype(struct dec *, const struct pb_field *,
 		    struct pprof_vt *);
+static int	walk(const uint8_t *, const struct pb_field *, struct pbmsg *,
+		    char *, size_t);
+static int	line(void *, const struct pb_field *);
 static int	location(struct dec *, const struct pb_field *);
 static int	function(struct dec *, const struct pb_field *);
 static int	mapping(struct dec *, const struct pb_field *);
@@ -193,165 +206,153 @@ grow(void *a, size_t *cap, size_t n, size_t sz)
 		    (f)->wire, (w));					\
 } while (0)
 
-/* A ValueType message. */
+/*
+ * Read message mf, its offsets taken from base: each field whose number
+ * k is in m->want (a varint) into m->v[k], each field m->sub (0: none;
+ * a message) to m->fn(m->arg, field), the other fields skipped.  0, or
+ * -1 with the message in err: pb_next()'s, m->fn()'s, or "what: field
+ * k: wire type w, expected e" for a field of the wrong wire type.
+ */
 static int
-vtype(struct dec *d, const struct pb_field *mf, struct pprof_vt *vt)
+walk(const uint8_t *base, const struct pb_field *mf, struct pbmsg *m,
+    char *err, size_t errlen)
 {
-	struct pb m;
+	struct pb b;
 	struct pb_field f;
 	size_t off;
-	int r;
+	int r, w;
 
-	memset(vt, 0, sizeof(*vt));
-	vt->off = (size_t)(mf->data - d->p->data);
-	pb_init(&m, d->p->data, mf->data, mf->len);
+	memset(m->v, 0, sizeof(m->v));
+	pb_init(&b, base, mf->data, mf->len);
 	for (;;) {
-		off = (size_t)(m.p - m.base);
-		if ((r = pb_next(&m, &f, d->err, d->errlen)) <= 0)
+		off = (size_t)(b.p - b.base);
+		if ((r = pb_next(&b, &f, err, errlen)) <= 0)
 			return r;
-		if (f.num != 1 && f.num != 2)
-			continue;
-		WANT(d, &f, PB_VARINT, "value type");
-		if (f.num == 1)
-			vt->type = (int64_t)f.v;
+		if (f.num == m->sub)
+			w = PB_LEN;
+		else if (f.num < 32 && (m->want >> f.num & 1))
+			w = PB_VARINT;
 		else
-			vt->unit = (int64_t)f.v;
+			continue;
+		if (f.wire != w)
+			return fail(err, errlen, off, "%s: field %u: wire type "
+			    "%d, expected %d", m->what, f.num, f.wire, w);
+		if (w == PB_VARINT)
+			m->v[f.num] = f.v;
+		else if (m->fn(m->arg, &f) < 0)
+			return -1;
 	}
 }
 
-/* A Location message, its Line messages added to p->line. */
+/* A ValueType message: type (1) and unit (2). */
+static int
+vtype(struct dec *d, const struct pb_field *mf, struct pprof_vt *vt)
+{
+	struct pbmsg m = { "value type", 1 << 1 | 1 << 2, 0, NULL, NULL,
+	    { 0 } };
+
+	memset(vt, 0, sizeof(*vt));
+	vt->off = (size_t)(mf->data - d->p->data);
+	if (walk(d->p->data, mf, &m, d->err, d->errlen) < 0)
+		return -1;
+	vt->type = (int64_t)m.v[1];
+	vt->unit = (int64_t)m.v[2];
+	return 0;
+}
+
+/* A Line message of the last location, added to p->line. */
+static int
+line(void *arg, const struct pb_field *mf)
+{
+	struct dec *d = arg;
+	struct pprof *p = d->p;
+	struct pprof_line *ln;
+	struct pbmsg m = { "line", 1 << 1 | 1 << 2 | 1 << 3, 0, NULL, NULL,
+	    { 0 } };
+
+	p->line = grow(p->line, &d->lcap, p->nline, sizeof(*p->line));
+	ln = &p->line[p->nline++];
+	memset(ln, 0, sizeof(*ln));
+	p->loc[p->nloc - 1].nline++;
+	if (walk(p->data, mf, &m, d->err, d->errlen) < 0)
+		return -1;
+	ln->func = m.v[1];
+	ln->line = (int64_t)m.v[2];
+	ln->col = (int64_t)m.v[3];
+	return 0;
+}
+
+/* A Location message: id, mapping, address, and its Line messages. */
 static int
 location(struct dec *d, const struct pb_field *mf)
 {
 	struct pprof *p = d->p;
 	struct pprof_loc *l;
-	struct pprof_line *ln;
-	struct pb m, lm;
-	struct pb_field f, g;
-	size_t off;
-	int r;
+	struct pbmsg m = { "location", 1 << 1 | 1 << 2 | 1 << 3, 4, line, d,
+	    { 0 } };
 
 	p->loc = grow(p->loc, &d->loccap, p->nloc, sizeof(*p->loc));
 	l = &p->loc[p->nloc++];
 	memset(l, 0, sizeof(*l));
 	l->off = (size_t)(mf->data - p->data);
 	l->line0 = p->nline;
-	pb_init(&m, p->data, mf->data, mf->len);
-	for (;;) {
-		off = (size_t)(m.p - m.base);
-		if ((r = pb_next(&m, &f, d->err, d->errlen)) <= 0)
-			break;
-		if (f.num < 1 || f.num > 4)
-			continue;
-		if (f.num != 4) {
-			WANT(d, &f, PB_VARINT, "location");
-			if (f.num == 1)
-				l->id = f.v;
-			else if (f.num == 2)
-				l->mapping = f.v;
-			else
-				l->addr = f.v;
-			continue;
-		}
-		WANT(d, &f, PB_LEN, "location");
-		p->line = grow(p->line, &d->lcap, p->nline, sizeof(*p->line));
-		ln = &p->line[p->nline++];
-		memset(ln, 0, sizeof(*ln));
-		l->nline++;
-		pb_init(&lm, p->data, f.data, f.len);
-		for (;;) {
-			off = (size_t)(lm.p - lm.base);
-			if ((r = pb_next(&lm, &g, d->err, d->errlen)) <= 0)
-				break;
-			if (g.num < 1 || g.num > 3)
-				continue;
-			WANT(d, &g, PB_VARINT, "line");
-			if (g.num == 1)
-				ln->func = g.v;
-			else if (g.num == 2)
-				ln->line = (int64_t)g.v;
-			else
-				ln->col = (int64_t)g.v;
-		}
-		if (r < 0)
-			return -1;
-	}
-	if (r == 0 && l->id == 0)
-		return fail(d->err, d->errlen, (size_t)(mf->data - p->data),
-		    "location %zu has id 0", p->nloc);
-	return r;
+	if (walk(p->data, mf, &m, d->err, d->errlen) < 0)
+		return -1;
+	l->id = m.v[1];
+	l->mapping = m.v[2];
+	l->addr = m.v[3];
+	if (l->id == 0)
+		return fail(d->err, d->errlen, l->off, "location %zu has id 0",
+		    p->nloc);
+	return 0;
 }
 
-/* A Function message. */
+/* A Function message: id, name, system name, file (and start line). */
 static int
 function(struct dec *d, const struct pb_field *mf)
 {
 	struct pprof *p = d->p;
 	struct pprof_func *fn;
-	struct pb m;
-	struct pb_field f;
-	size_t off;
-	int r;
+	struct pbmsg m = { "function", 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 |
+	    1 << 5, 0, NULL, NULL, { 0 } };
 
 	p->fn = grow(p->fn, &d->fncap, p->nfn, sizeof(*p->fn));
 	fn = &p->fn[p->nfn++];
 	memset(fn, 0, sizeof(*fn));
 	fn->off = (size_t)(mf->data - p->data);
-	pb_init(&m, p->data, mf->data, mf->len);
-	for (;;) {
-		off = (size_t)(m.p - m.base);
-		if ((r = pb_next(&m, &f, d->err, d->errlen)) <= 0)
-			break;
-		if (f.num < 1 || f.num > 5)
-			continue;
-		WANT(d, &f, PB_VARINT, "function");
-		if (f.num == 1)
-			fn->id = f.v;
-		else if (f.num == 2)
-			fn->name = (int64_t)f.v;
-		else if (f.num == 3)
-			fn->sysname = (int64_t)f.v;
-		else if (f.num == 4)
-			fn->file = (int64_t)f.v;
-	}
-	if (r == 0 && fn->id == 0)
-		return fail(d->err, d->errlen, (size_t)(mf->data - p->data),
-		    "function %zu has id 0", p->nfn);
-	return r;
+	if (walk(p->data, mf, &m, d->err, d->errlen) < 0)
+		return -1;
+	fn->id = m.v[1];
+	fn->name = (int64_t)m.v[2];
+	fn->sysname = (int64_t)m.v[3];
+	fn->file = (int64_t)m.v[4];
+	if (fn->id == 0)
+		return fail(d->err, d->errlen, fn->off, "function %zu has id 0",
+		    p->nfn);
+	return 0;
 }
 
-/* A Mapping message: its id and file name. */
+/* A Mapping message: its id (1) and file name (5). */
 static int
 mapping(struct dec *d, const struct pb_field *mf)
 {
 	struct pprof *p = d->p;
 	struct pprof_map *mp;
-	struct pb m;
-	struct pb_field f;
-	size_t off;
-	int r;
+	struct pbmsg m = { "mapping", 1 << 1 | 1 << 5, 0, NULL, NULL,
+	    { 0 } };
 
 	p->map = grow(p->map, &d->mapcap, p->nmap, sizeof(*p->map));
 	mp = &p->map[p->nmap++];
 	memset(mp, 0, sizeof(*mp));
 	mp->off = (size_t)(mf->data - p->data);
-	pb_init(&m, p->data, mf->data, mf->len);
-	for (;;) {
-		off = (size_t)(m.p - m.base);
-		if ((r = pb_next(&m, &f, d->err, d->errlen)) <= 0)
-			break;
-		if (f.num != 1 && f.num != 5)
-			continue;
-		WANT(d, &f, PB_VARINT, "mapping");
-		if (f.num == 1)
-			mp->id = f.v;
-		else
-			mp->file = (int64_t)f.v;
-	}
-	if (r == 0 && mp->id == 0)
-		return fail(d->err, d->errlen, (size_t)(mf->data - p->data),
-		    "mapping %zu has id 0", p->nmap);
-	return r;
+	if (walk(p->data, mf, &m, d->err, d->errlen) < 0)
+		return -1;
+	mp->id = m.v[1];
+	mp->file = (int64_t)m.v[5];
+	if (mp->id == 0)
+		return fail(d->err, d->errlen, mp->off, "mapping %zu has id 0",
+		    p->nmap);
+	return 0;
 }
 
 static int
@@ -657,38 +658,21 @@ scalars(const struct pb_field *f, int64_t **a, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* A Label message into l; string indices checked. */
+/* A Label message into l: key, str, num, num_unit; strings checked. */
 static int
 label(const struct pprof *p, const struct pb_field *mf,
     struct pprof_label *l, char *err, size_t errlen)
 {
-	struct pb m;
-	struct pb_field f;
-	size_t off;
-	int r;
+	struct pbmsg m = { "label", 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4, 0,
+	    NULL, NULL, { 0 } };
 
 	memset(l, 0, sizeof(*l));
-	pb_init(&m, p->data, mf->data, mf->len);
-	for (;;) {
-		off = (size_t)(m.p - m.base);
-		if ((r = pb_next(&m, &f, err, errlen)) < 0)
-			return -1;
-		if (r == 0)
-			break;
-		if (f.num < 1 || f.num > 4)
-			continue;
-		if (f.wire != PB_VARINT)
-			return fail(err, errlen, off, "label: field %u: wire "
-			    "type %d, expected 0", f.num, f.wire);
-		if (f.num == 1)
-			l->key = (int64_t)f.v;
-		else if (f.num == 2)
-			l->str = (int64_t)f.v;
-		else if (f.num == 3)
-			l->num = (int64_t)f.v;
-		else
-			l->unit = (int64_t)f.v;
-	}
+	if (walk(p->data, mf, &m, err, errlen) < 0)
+		return -1;
+	l->key = (int64_t)m.v[1];
+	l->str = (int64_t)m.v[2];
+	l->num = (int64_t)m.v[3];
+	l->unit = (int64_t)m.v[4];
 	if (!strok(p, l->key) || !strok(p, l->str) || !strok(p, l->unit))
 		return fail(err, errlen, (size_t)(mf->data - p->data),
 		    "label: string index out of range (%zu strings)", p->nstr);
