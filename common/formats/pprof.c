@@ -27,9 +27,9 @@ struct dec {
 
 /* What walk() reads of a message. */
 struct pbmsg {
-	const char	*what;		/* the message's name, for errors */
-	uint32_t	 want;		/* bit k: field k, a varint, into v[k] */
-	uint32_t	 sub;		/* a field of messages, for fn; 0: none */
+	const char	*what;		/* its name, for errors */
+	uint32_t	 want;		/* bit k: field k, a varint: v[k] */
+	uint32_t	 sub;		/* a field of messages for fn, or 0 */
 	int		(*fn)(void *, const struct pb_field *);
 	void		*arg;
 	uint64_t	 v[6];

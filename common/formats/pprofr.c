@@ -69,6 +69,8 @@ static void	frames(const struct pprof *, struct lt *);
 static int	streq(const struct pprof *, int64_t, const char *);
 static int	pick(const struct pprof *, const char *, size_t *);
 static double	unitof(const struct pprof *, int64_t, enum sst_unit *);
+static int	addparts(struct buf *, const struct lt *, const char *, size_t,
+		    const size_t *, const size_t *);
 static void	put(struct pprofr *, size_t, FILE *);
 static int	labels(const struct pprofr *, const char **, size_t *,
 		    int64_t *);
@@ -331,6 +333,30 @@ pprofr_add(struct pprofr *c, size_t i, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Append to b, ';' between them, part [from[loc], to[loc]) of the text
+ * of the frames of key k (its nf canonical ids after the thread, leaf
+ * first), root first; whether one of them has a location.
+ */
+static int
+addparts(struct buf *b, const struct lt *lt, const char *k, size_t nf,
+    const size_t *from, const size_t *to)
+{
+	size_t j, loc;
+	uint32_t x;
+	int has = 0;
+
+	for (j = nf; j > 0; j--) {
+		memcpy(&x, k + j * sizeof(x), sizeof(x));
+		loc = lt->rep[x];
+		if (j < nf)
+			buf_addc(b, ';');
+		buf_add(b, lt->text.data + from[loc], to[loc] - from[loc]);
+		has |= lt->has[loc];
+	}
+	return has;
+}
+
 /* Write the record of key id. */
 static void
 put(struct pprofr *c, size_t id, FILE *fp)
@@ -339,9 +365,9 @@ put(struct pprofr *c, size_t id, FILE *fp)
 	const struct lt *lt = &c->lt;
 	struct sst_rec r;
 	const char *k;
-	size_t n, nf, j, loc, s0;
+	size_t n, nf, s0;
 	uint32_t x;
-	int has = 0;
+	int has;
 
 	memset(&r, 0, sizeof(r));
 	/* The key's ids, read with memcpy: keys are not aligned. */
@@ -350,24 +376,10 @@ put(struct pprofr *c, size_t id, FILE *fp)
 	memcpy(&x, k, sizeof(x));
 	r.thread = ht_key(c->threads, x, &r.threadlen);
 	buf_reset(&c->out);
-	for (j = nf; j > 0; j--) {
-		memcpy(&x, k + j * sizeof(x), sizeof(x));
-		loc = lt->rep[x];
-		if (j < nf)
-			buf_addc(&c->out, ';');
-		buf_add(&c->out, lt->text.data + lt->stk[loc],
-		    lt->locs[loc] - lt->stk[loc]);
-		has |= lt->has[loc];
-	}
+	has = addparts(&c->out, lt, k, nf, lt->stk, lt->locs);
 	s0 = c->out.len;
-	for (j = nf; has && j > 0; j--) {
-		memcpy(&x, k + j * sizeof(x), sizeof(x));
-		loc = lt->rep[x];
-		if (j < nf)
-			buf_addc(&c->out, ';');
-		buf_add(&c->out, lt->text.data + lt->locs[loc],
-		    lt->end[loc] - lt->locs[loc]);
-	}
+	if (has)
+		addparts(&c->out, lt, k, nf, lt->locs, lt->end);
 	r.stack = c->out.data;
 	r.stacklen = s0;
 	r.locs = c->out.data + s0;
