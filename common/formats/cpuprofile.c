@@ -116,6 +116,7 @@ struct cp {
 static __dead void fail(struct cp *, int, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
 static void	*grow(struct arr *, size_t);
+static enum json_tok ok(struct cp *, enum json_tok);
 static enum json_tok next(struct cp *);
 static enum json_tok key(struct cp *, char *);
 static enum json_tok member(struct cp *, char *);
@@ -171,15 +172,20 @@ grow(struct arr *a, size_t sz)
 	return (char *)a->v + sz * a->n++;
 }
 
-/* The next token; a tokenizer error fails. */
+/* Token t, unless it is the tokenizer's error: that fails. */
+static enum json_tok
+ok(struct cp *c, enum json_tok t)
+{
+	if (t == JT_ERROR)
+		fail(c, 1, "%s", json_errmsg(c->j));
+	return t;
+}
+
+/* The next token. */
 static enum json_tok
 next(struct cp *c)
 {
-	enum json_tok t;
-
-	if ((t = json_next(c->j)) == JT_ERROR)
-		fail(c, 1, "%s", json_errmsg(c->j));
-	return t;
+	return ok(c, json_next(c->j));
 }
 
 /*
@@ -189,22 +195,14 @@ next(struct cp *c)
 static enum json_tok
 key(struct cp *c, char *k)
 {
-	enum json_tok t;
-
-	if ((t = json_key(c->j, k, KEYMAX)) == JT_ERROR)
-		fail(c, 1, "%s", json_errmsg(c->j));
-	return t;
+	return ok(c, json_key(c->j, k, KEYMAX));
 }
 
 /* The key of the next member into k and the first token of its value. */
 static enum json_tok
 member(struct cp *c, char *k)
 {
-	enum json_tok t;
-
-	if ((t = json_member(c->j, k, KEYMAX)) == JT_ERROR)
-		fail(c, 1, "%s", json_errmsg(c->j));
-	return t;
+	return ok(c, json_member(c->j, k, KEYMAX));
 }
 
 /* The integer of token t, what naming the member. */
