@@ -76,10 +76,11 @@ readstream(struct stats *st, const char *path)
 	unsigned long long line = 0;
 	double v;
 	size_t len, id;
-	int fd, isnew;
+	int isnew;
+	char msg[1024];
 
-	fd = xopen(path);
-	rd = rec_open(fd, path);
+	if ((rd = rec_openfile(path, msg, sizeof(msg))) == NULL)
+		errx(1, "%s", msg);
 	while (xrec_read(rd, &r)) {
 		line++;
 		if (r.samples == 0)
@@ -112,8 +113,6 @@ readstream(struct stats *st, const char *path)
 			    "infinity");
 	}
 	rec_close(rd);
-	if (fd != STDIN_FILENO)
-		close(fd);
 }
 
 /*

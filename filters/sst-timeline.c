@@ -48,10 +48,10 @@ readfile(struct timeline *t, const char *path)
 	struct sst_reader *rd;
 	struct sst_rec r;
 	const char *why;
-	int fd;
+	char msg[1024];
 
-	fd = xopen(path);
-	rd = rec_open(fd, path);
+	if ((rd = rec_openfile(path, msg, sizeof(msg))) == NULL)
+		errx(1, "%s", msg);
 	while (xrec_read(rd, &r)) {
 		if (!r.hasstart) {
 			if (r.samples == 0 && r.stacklen == 0)
@@ -67,8 +67,6 @@ readfile(struct timeline *t, const char *path)
 			errx(1, "%s", why);
 	}
 	rec_close(rd);
-	if (fd != STDIN_FILENO)
-		close(fd);
 }
 
 /* The length of the file of location entry s[0..n): up to its third
