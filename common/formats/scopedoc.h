@@ -1,0 +1,36 @@
+/*
+ * scopedoc.h: a speedscope document made of sst(5) records, one sampled
+ * profile per thread, as Python's json.dump() writes it (scopedoc.c):
+ * sst2speedscope, and collapsed2sst -J.
+ */
+#ifndef SCOPEDOC_H
+#define SCOPEDOC_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "rec.h"
+
+struct scopedoc;
+struct scopedoc *scopedoc_new(void);
+/*
+ * Add a record (its stack as text); 0, or -1 with a message in the
+ * buffer: a unit not its thread's, a thread's samples past 2^64 - 1, a
+ * bad location.
+ */
+int	 scopedoc_add(struct scopedoc *, const struct sst_rec *, struct buf *);
+/*
+ * After the last record: number the threads (by name if sort, else in
+ * the order first met) and the frames (in the order of first use).
+ */
+void	 scopedoc_end(struct scopedoc *, int);
+/* Write the document, its name and exporter given, to standard output. */
+void	 scopedoc_put(struct scopedoc *, const char *, const char *);
+/*
+ * To standard error, each line after the program's name prog: "N
+ * frames, N profiles", then "THREAD: N samples" for each profile.
+ */
+void	 scopedoc_verbose(const struct scopedoc *, const char *);
+void	 scopedoc_free(struct scopedoc *);
+
+#endif /* SCOPEDOC_H */
