@@ -10,7 +10,9 @@
  * common/formats/foldrec.c.  With -V it reports the line count, the median
  * weight (as Python prints the int or float it reads) and the unit on
  * standard error.  Long runs show their progress on standard error when
- * it is a terminal (-p: always, -P: never).
+ * it is a terminal (-p: always, -P: never).  With -J the records make
+ * a speedscope document instead, as sst2speedscope writes one
+ * (common/formats/scopedoc.c), with no stream between.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -28,6 +30,7 @@
 #include "folded.h"
 #include "foldrec.h"
 #include "input.h"
+#include "scopedoc.h"
 
 #define NSMAX	FOLDREC_NSMAX	/* candidate scales: nanoseconds, counts */
 #define MAXWARN	10		/* warnings an input, but with -F lines */
@@ -53,6 +56,9 @@ struct conv {
 	struct place	 bigcnt;	/* a sample count past 2^64 - 1 */
 	struct place	 inf[NSMAX];	/* a weight summed to inf */
 	struct buf	 thread, stack;
+	struct scopedoc	*doc;		/* -J */
+	int		 defer;		/* -J -F lines -s: scale it picks */
+	struct buf	 err;
 };
 
 static int	counting(const struct conv *, int);
@@ -60,6 +66,8 @@ static void	skipline(struct conv *, const char *, unsigned long long,
 		    const char *);
 static void	addline(struct conv *, const char *, unsigned long long,
 		    const char *, size_t);
+static void	emit(struct conv *, const char *, size_t,
+		    const struct foldrec_rec *);
 static void	overflow(struct place *, const char *, unsigned long long);
 static void	readfile(struct conv *, const char *);
 static __dead void usage(int);
@@ -81,6 +89,22 @@ skipline(struct conv *c, const char *name, unsigned long long lineno,
 		warnx("%s:%llu: %s", name, lineno, why);
 	}
 	c->nbad++;
+}
+
+/* Write the record of stack k[0..n), or with -J add it to the document. */
+static void
+emit(struct conv *c, const char *k, size_t n, const struct foldrec_rec *r)
+{
+	struct sst_rec s;
+
+	foldrec_make(&c->thread, &c->stack, c->tname == NULL, k, n, r,
+	    c->unit, &s);
+	if (c->doc == NULL)
+		rec_write(stdout, &s);
+	else if (scopedoc_add(c->doc, &s, &c->err) == -1) {
+		progress_hide();
+		errx(1, "%s", c->err.data);
+	}
 }
 
 /* Note the first place p of an overflow. */
@@ -115,6 +139,13 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 	c->nread++;
 	if (c->vflag)
 		fold_medadd(&c->med, l.w, l.isint);
+	if (c->defer) {
+		/* Each line a sample to the document, its scale to come. */
+		foldrec_note(c->recs, &l);
+		foldrec_linerec(&l, 1, 0, &r);
+		emit(c, l.stack, l.stackn, &r);
+		return;
+	}
 	if (c->sflag && c->nsc == 1) {
 		if (l.iscnt == -1 && counting(c, 0)) {
 			progress_hide();
@@ -122,8 +153,7 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 			    lineno);
 		}
 		foldrec_linerec(&l, c->sc[0], counting(c, 0), &r);
-		foldrec_put(stdout, &c->thread, &c->stack, c->tname == NULL,
-		    l.stack, l.stackn, &r, c->unit);
+		emit(c, l.stack, l.stackn, &r);
 		return;
 	}
 	over = foldrec_add(c->recs, &l);
@@ -183,8 +213,9 @@ readfile(struct conv *c, const char *path)
 static void
 usage(int help)
 {
-	xusage(help, "usage: collapsed2sst [-hPpsV] [-F lines] [-f freq] "
-	    "[-L thread] [-u unit] [file ...]\n");
+	xusage(help, "usage: collapsed2sst [-hJPpSsV] [-D name] "
+	    "[-e exporter] [-F lines] [-f freq]\n"
+	    "                     [-L thread] [-u unit] [file ...]\n");
 }
 
 /*
@@ -206,10 +237,9 @@ writeall(struct conv *c)
 	if (c->inf[sel].line != 0)
 		errx(1, "%s:%llu: summed weight of the stack overflows to inf",
 		    c->inf[sel].name, c->inf[sel].line);
-	for (i = 0; i < foldrec_count(c->recs); i++) {
+	for (i = 0; !c->defer && i < foldrec_count(c->recs); i++) {
 		k = foldrec_get(c->recs, i, sel, counting(c, sel), &r, &n);
-		foldrec_put(stdout, &c->thread, &c->stack, c->tname == NULL,
-		    k, n, &r, c->unit);
+		emit(c, k, n, &r);
 	}
 	return sel;
 }
@@ -218,18 +248,25 @@ int
 main(int argc, char *argv[])
 {
 	struct conv c;
-	const char *errstr, *uarg = NULL;
+	const char *errstr, *uarg = NULL, *name = NULL;
+	const char *exporter = "collapsed2sst";
 	char vmsg[1024];
 	size_t i;
 	long long freq = 99;
-	int ch, sel;
+	int ch, sel, jflag = 0, Sflag = 0;
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
 	c.progress = -1;
 	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "F:f:hL:Ppsu:V")) != -1) {
+	while ((ch = getopt(argc, argv, "D:e:F:f:hJL:PpSsu:V")) != -1) {
 		switch (ch) {
+		case 'D':
+			name = optarg;
+			break;
+		case 'e':
+			exporter = optarg;
+			break;
 		case 'F':
 			if (strcmp(optarg, "lines") != 0)
 				errx(2, "-F: unknown form: %s", optarg);
@@ -242,6 +279,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(1);
+		case 'J':
+			jflag = 1;
+			break;
 		case 'L':
 			c.tname = optarg;
 			break;
@@ -250,6 +290,9 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			c.progress = 1;
+			break;
+		case 'S':
+			Sflag = 1;
 			break;
 		case 's':
 			c.sflag = 1;
@@ -273,6 +316,11 @@ main(int argc, char *argv[])
 	c.recs = foldrec_new(c.sc, c.nsc, c.sflag);
 	buf_init(&c.thread);
 	buf_init(&c.stack);
+	buf_init(&c.err);
+	if (jflag)
+		c.doc = scopedoc_new();
+	if ((c.defer = jflag && c.sflag && c.lflag && c.nsc > 1))
+		scopedoc_scales(c.doc, c.sc, c.nsc);
 	if (c.tname != NULL)
 		esc_add(&c.thread, c.tname, strlen(c.tname));
 	if (argc == 0)
@@ -285,12 +333,29 @@ main(int argc, char *argv[])
 
 	sel = writeall(&c);
 	foldrec_free(c.recs);
+	if (c.vflag)
+		fold_summary(&c.med, uarg != NULL ? uarg : sel ? "count" :
+		    "ns", vmsg, sizeof(vmsg));
+	if (c.doc != NULL) {
+		/* Its -V report comes first: the document may fail. */
+		if (c.vflag)
+			warnx("%s", vmsg);
+		if (name == NULL)
+			name = argc == 0 || strcmp(argv[0], "-") == 0 ?
+			    "<stdin>" : argv[0];
+		scopedoc_pick(c.doc, sel);
+		scopedoc_end(c.doc, Sflag);
+		scopedoc_put(c.doc, name, exporter);
+	}
+	xfshut(stdout, "stdout");
+	if (c.vflag && c.doc != NULL)
+		scopedoc_verbose(c.doc, getprogname());
+	else if (c.vflag)
+		warnx("%s", vmsg);
+	scopedoc_free(c.doc);
 	buf_free(&c.thread);
 	buf_free(&c.stack);
-	xfshut(stdout, "stdout");
-	if (c.vflag)
-		warnx("%s", fold_summary(&c.med, uarg != NULL ? uarg :
-		    sel ? "count" : "ns", vmsg, sizeof(vmsg)));
+	buf_free(&c.err);
 	free(c.med.m);
 	return 0;
 }

@@ -45,6 +45,9 @@ struct scopedoc {
 	uint32_t	*outid;
 	struct spdw_ids	 ids;
 	struct spill	*all;
+	double		 sc[SCOPEDOC_NSMAX];
+	int		 nsc;		/* 0: the weights as given */
+	double		*ends;		/* by thread and scale */
 };
 
 static struct spdw_thread *thread(struct scopedoc *,
@@ -65,6 +68,26 @@ scopedoc_new(void)
 	return g;
 }
 
+/* Weights to be multiplied by sc[i], i picked at the end. */
+void
+scopedoc_scales(struct scopedoc *g, const double *sc, int nsc)
+{
+	g->nsc = nsc < SCOPEDOC_NSMAX ? nsc : SCOPEDOC_NSMAX;
+	memcpy(g->sc, sc, (size_t)g->nsc * sizeof(*sc));
+}
+
+/* The scale picked: each thread's total at it, its weights times it. */
+void
+scopedoc_pick(struct scopedoc *g, int sel)
+{
+	size_t i;
+
+	for (i = 0; g->nsc > 0 && i < ht_count(g->thtab); i++) {
+		g->thr[i].end = g->ends[i * SCOPEDOC_NSMAX + sel];
+		g->thr[i].scale = g->sc[sel];
+	}
+}
+
 /* The thread of r, made on its first record; NULL if r's unit is not its. */
 static struct spdw_thread *
 thread(struct scopedoc *g, const struct sst_rec *r, size_t *tid,
@@ -74,12 +97,18 @@ thread(struct scopedoc *g, const struct sst_rec *r, size_t *tid,
 	int isnew;
 
 	*tid = ht_intern(g->thtab, r->thread, r->threadlen, &isnew);
-	if (*tid == g->thcap)
+	if (*tid == g->thcap) {
 		g->thr = xgrow(g->thr, &g->thcap, *tid + 1, 64,
 		    sizeof(*g->thr));
+		g->ends = xreallocarray(g->ends, g->thcap,
+		    SCOPEDOC_NSMAX * sizeof(*g->ends));
+	}
 	t = &g->thr[*tid];
 	if (isnew) {
 		memset(t, 0, sizeof(*t));
+		t->scale = 1;
+		memset(&g->ends[*tid * SCOPEDOC_NSMAX], 0,
+		    SCOPEDOC_NSMAX * sizeof(*g->ends));
 		buf_grow(&t->name, r->threadlen);
 		t->name.len = esc_decode(t->name.data, r->thread,
 		    r->threadlen);
@@ -100,6 +129,8 @@ scopedoc_add(struct scopedoc *g, const struct sst_rec *r, struct buf *err)
 	struct spdw_thread *t;
 	struct spdw_rec h;
 	size_t tid;
+	double *e;
+	int i;
 
 	if ((t = thread(g, r, &tid, err)) == NULL)
 		return -1;
@@ -116,7 +147,10 @@ scopedoc_add(struct scopedoc *g, const struct sst_rec *r, struct buf *err)
 	if (spdw_addrec(g->fr, r, &h, g->all, err) == -1)
 		return -1;
 	t->n += h.n;
-	t->end = fmt_pysum(t->end, h.w, h.n);
+	if (g->nsc == 0)
+		t->end = fmt_pysum(t->end, h.w, h.n);
+	for (i = 0, e = &g->ends[tid * SCOPEDOC_NSMAX]; i < g->nsc; i++)
+		e[i] = fmt_pysum(e[i], h.w * g->sc[i], h.n);
 	return 0;
 }
 
@@ -246,6 +280,7 @@ scopedoc_free(struct scopedoc *g)
 	free(g->forder);
 	free(g->first);
 	free(g->outid);
+	free(g->ends);
 	free(g->ids.id);
 	free(g);
 }

@@ -20,6 +20,15 @@ struct scopedoc *scopedoc_new(void);
  */
 int	 scopedoc_add(struct scopedoc *, const struct sst_rec *, struct buf *);
 /*
+ * Before the first record: its weights are to be multiplied by one of
+ * the nsc (at most SCOPEDOC_NSMAX) scales given, which one picked by
+ * scopedoc_pick() after the last; each thread's total is kept at each.
+ */
+#define SCOPEDOC_NSMAX	2
+void	 scopedoc_scales(struct scopedoc *, const double *, int);
+/* After the last record: the scale (index) of the weights. */
+void	 scopedoc_pick(struct scopedoc *, int);
+/*
  * After the last record: number the threads (by name if sort, else in
  * the order first met) and the frames (in the order of first use).
  */

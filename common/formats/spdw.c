@@ -331,7 +331,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 	for (sep = 0, xspill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", ", 2);
-		w = jsonw_floattext(h.w);
+		w = jsonw_floattext(h.w * t->scale);
 		buf_add(&tmp, w, strlen(w));
 		putn(&tmp, h.n, &sep);
 	}

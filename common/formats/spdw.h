@@ -53,6 +53,7 @@ struct spdw_thread {
 	enum sst_unit	 unit;
 	uint64_t	 n;		/* samples */
 	double		 end;		/* their weights summed in order */
+	double		 scale;		/* of the weights as written */
 	size_t		 rank;		/* in the output */
 };
 /*
