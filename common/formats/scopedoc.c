@@ -201,17 +201,18 @@ scopedoc_end(struct scopedoc *g, int sort)
 		sst_sort(g->order, nth, byname, g);
 	for (i = 0; i < nth; i++)
 		g->thr[g->order[i]].rank = i;
-	g->first = xreallocarray(NULL, nfr + 1, sizeof(*g->first));
 	g->forder = xreallocarray(NULL, nfr + 1, sizeof(*g->forder));
 	g->outid = xreallocarray(NULL, nfr + 1, sizeof(*g->outid));
 	for (i = 0; i < nfr; i++) {
-		g->first[i].rank = (size_t)-1;
 		g->forder[i] = i;
 		g->outid[i] = (uint32_t)i;
 	}
 	/* One thread: the frames were interned in the order of first use. */
 	if (nth == 1)
 		return;
+	g->first = xreallocarray(NULL, nfr + 1, sizeof(*g->first));
+	for (i = 0; i < nfr; i++)
+		g->first[i].rank = (size_t)-1;
 	xspill_rewind(g->all);
 	for (seq = 0; spdw_xread(g->all, &h, &g->ids); seq++)
 		for (k = 0, r = g->thr[h.tid].rank; k < h.nf; k++)
