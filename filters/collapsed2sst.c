@@ -214,8 +214,8 @@ static void
 usage(int help)
 {
 	xusage(help, "usage: collapsed2sst [-hJPpSsV] [-D name] "
-	    "[-e exporter] [-F lines] [-f freq]\n"
-	    "                     [-L thread] [-u unit] [file ...]\n");
+	    "[-e exporter] [-F lines] [-f freq] [-L thread] [-u unit] "
+	    "[file ...]\n");
 }
 
 /*
