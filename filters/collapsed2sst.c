@@ -22,28 +22,20 @@
 
 #include "util.h"
 #include "buf.h"
-#include "lines.h"
 #include "progress.h"
 #include "esc.h"
 #include "rec.h"
 #include "fmt.h"
 #include "folded.h"
 #include "foldrec.h"
-#include "input.h"
+#include "foldin.h"
 #include "scopedoc.h"
 
-#define NSMAX	FOLDREC_NSMAX	/* candidate scales: nanoseconds, counts */
 #define MAXWARN	10		/* warnings an input, but with -F lines */
-
-/* Where something first overflowed: file and line, or none (0). */
-struct place {
-	const char	*name;
-	unsigned long long line;
-};
 
 struct conv {
 	struct foldrecs	*recs;		/* by stack, or with -s by line */
-	double		 sc[NSMAX];
+	double		 sc[FOLDREC_NSMAX];	/* ns, counts */
 	int		 nsc;		/* 1 when -u fixes the scale */
 	int		 ucount;	/* -u count or none: N samples */
 	int		 lflag, sflag, vflag;
@@ -52,9 +44,9 @@ struct conv {
 	struct fold_meds med;		/* with -V: every line's weight */
 	enum sst_unit	 unit;
 	const char	*tname;		/* -L */
-	unsigned long long nread, nbad, ntext;	/* of the current input */
-	struct place	 bigcnt;	/* a sample count past 2^64 - 1 */
-	struct place	 inf[NSMAX];	/* a weight summed to inf */
+	unsigned long long nbad;	/* lines skipped of the input */
+	struct fold_place bigcnt;	/* a sample count past 2^64 - 1 */
+	struct fold_place inf[FOLDREC_NSMAX];	/* a weight summed to inf */
 	struct buf	 thread, stack;
 	struct scopedoc	*doc;		/* -J */
 	int		 defer;		/* -J -F lines -s: scale it picks */
@@ -62,13 +54,10 @@ struct conv {
 };
 
 static int	counting(const struct conv *, int);
-static void	skipline(struct conv *, const char *, unsigned long long,
-		    const char *);
-static void	addline(struct conv *, const char *, unsigned long long,
+static enum foldin_kind addline(void *, const char *, unsigned long long,
 		    const char *, size_t);
 static void	emit(struct conv *, const char *, size_t,
 		    const struct foldrec_rec *);
-static void	overflow(struct place *, const char *, unsigned long long);
 static void	readfile(struct conv *, const char *);
 static __dead void usage(int);
 
@@ -77,18 +66,6 @@ static int
 counting(const struct conv *c, int sel)
 {
 	return !c->lflag && (c->nsc == 1 ? c->ucount : sel == 1);
-}
-
-/* Warn of a skipped line; by default only the first MAXWARN. */
-static void
-skipline(struct conv *c, const char *name, unsigned long long lineno,
-    const char *why)
-{
-	if (c->lflag || c->nbad < MAXWARN) {
-		progress_hide();
-		warnx("%s:%llu: %s", name, lineno, why);
-	}
-	c->nbad++;
 }
 
 /* Write the record of stack k[0..n), or with -J add it to the document. */
@@ -107,36 +84,29 @@ emit(struct conv *c, const char *k, size_t n, const struct foldrec_rec *r)
 	}
 }
 
-/* Note the first place p of an overflow. */
-static void
-overflow(struct place *p, const char *name, unsigned long long lineno)
-{
-	if (p->line == 0) {
-		p->name = name;
-		p->line = lineno;
-	}
-}
-
 /* Parse one line (without its line end) and account for it. */
-static void
-addline(struct conv *c, const char *name, unsigned long long lineno,
+static enum foldin_kind
+addline(void *arg, const char *name, unsigned long long lineno,
     const char *s, size_t n)
 {
+	struct conv *c = arg;
 	struct foldrec_line l;
 	struct foldrec_rec r;
 	enum foldrec_kind k;
 	int i, over;
 
 	if ((k = foldrec_parse(c->recs, &l, s, n)) == FOLDREC_BLANK)
-		return;
-	c->ntext++;
+		return FOLDIN_BLANK;
 	if (k != FOLDREC_OK) {
-		skipline(c, name, lineno, k == FOLDREC_NOSPACE ?
-		    "skipping malformed line" :
-		    "skipping line with bad weight");
-		return;
+		/* Warned of; by default only the first MAXWARN. */
+		if (c->nbad++ < MAXWARN || c->lflag) {
+			progress_hide();
+			warnx("%s:%llu: %s", name, lineno, k ==
+			    FOLDREC_NOSPACE ? "skipping malformed line" :
+			    "skipping line with bad weight");
+		}
+		return FOLDIN_SKIPPED;
 	}
-	c->nread++;
 	if (c->vflag)
 		fold_medadd(&c->med, l.w, l.isint);
 	if (c->defer) {
@@ -144,7 +114,7 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 		foldrec_note(c->recs, &l);
 		foldrec_linerec(&l, 1, 0, &r);
 		emit(c, l.stack, l.stackn, &r);
-		return;
+		return FOLDIN_READ;
 	}
 	if (c->sflag && c->nsc == 1) {
 		if (l.iscnt == -1 && counting(c, 0)) {
@@ -154,59 +124,33 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 		}
 		foldrec_linerec(&l, c->sc[0], counting(c, 0), &r);
 		emit(c, l.stack, l.stackn, &r);
-		return;
+		return FOLDIN_READ;
 	}
 	over = foldrec_add(c->recs, &l);
 	if (over & FOLDREC_BIGCNT)
-		overflow(&c->bigcnt, name, lineno);
+		fold_placeat(&c->bigcnt, name, lineno);
 	for (i = 0; i < c->nsc; i++)
 		if (over & FOLDREC_INF(i))
-			overflow(&c->inf[i], name, lineno);
+			fold_placeat(&c->inf[i], name, lineno);
+	return FOLDIN_READ;
 }
 
-/* Read one input; a lone CR also ends a line, as in Python text files. */
+/* Read one input (foldin_read()). */
 static void
 readfile(struct conv *c, const char *path)
 {
-	struct lines *l;
-	struct progress *pr;
-	unsigned long long lineno = 0, bytes = 0;
-	const char *head, *says;
-	char *s, *e, *cr, msg[256];
-	size_t n;
-	int fd;
+	struct foldin_count n;
+	int r;
 
-	fd = xopen(path);
-	l = lines_open(fd, path);
-	pr = progress_open(fd, path, c->progress);
-	if (c->nfiles > 1)
-		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
-	c->nread = c->nbad = c->ntext = 0;
-	while ((s = xlines_next(l, &n)) != NULL) {
-		progress_poll(pr, bytes += n + 1);
-		for (e = s + n;; s = cr + 1) {
-			cr = memchr(s, '\r', (size_t)(e - s));
-			addline(c, lines_name(l), ++lineno, s,
-			    (size_t)((cr != NULL ? cr : e) - s));
-			if (cr == NULL || cr + 1 == e)
-				break;
-		}
-	}
-	progress_close(pr);
-	if (!c->lflag && c->nbad > MAXWARN)
-		warnx("%s: %llu more lines skipped", lines_name(l),
-		    c->nbad - MAXWARN);
-	says = NULL;
-	if (!c->lflag && c->ntext > 0 && c->nread == 0) {
-		head = lines_head(l, &n);
-		says = fold_notfolded(head, n, msg, sizeof(msg));
-	}
-	lines_close(l);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (says != NULL)
-		errx(1, "%s: no folded stack read: %s", path != NULL &&
-		    strcmp(path, "-") != 0 ? path : "<stdin>", says);
+	c->nbad = 0;
+	r = foldin_read(path, c->progress, (size_t)c->nth, (size_t)c->nfiles,
+	    addline, c, &n, &c->err);
+	if (!c->lflag && n.skipped > MAXWARN)
+		warnx("%s: %llu more lines skipped", path != NULL &&
+		    strcmp(path, "-") != 0 ? path : "<stdin>",
+		    n.skipped - MAXWARN);
+	if (r == -1 && !c->lflag)
+		errx(1, "%s", c->err.data);
 }
 
 /* The usage line: on stdout for help (exit 0), else on stderr (2). */
@@ -248,12 +192,12 @@ int
 main(int argc, char *argv[])
 {
 	struct conv c;
-	const char *errstr, *uarg = NULL, *name = NULL;
-	const char *exporter = "collapsed2sst";
+	struct scopedoc_opts o = { NULL, "collapsed2sst", 0 };
+	const char *errstr, *uarg = NULL;
 	char vmsg[1024];
 	size_t i;
 	long long freq = 99;
-	int ch, sel, jflag = 0, Sflag = 0;
+	int ch, sel, jflag = 0;
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
@@ -261,12 +205,6 @@ main(int argc, char *argv[])
 	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "D:e:F:f:hJL:PpSsu:V")) != -1) {
 		switch (ch) {
-		case 'D':
-			name = optarg;
-			break;
-		case 'e':
-			exporter = optarg;
-			break;
 		case 'F':
 			if (strcmp(optarg, "lines") != 0)
 				errx(2, "-F: unknown form: %s", optarg);
@@ -291,9 +229,6 @@ main(int argc, char *argv[])
 		case 'p':
 			c.progress = 1;
 			break;
-		case 'S':
-			Sflag = 1;
-			break;
 		case 's':
 			c.sflag = 1;
 			break;
@@ -304,7 +239,8 @@ main(int argc, char *argv[])
 			c.vflag = 1;
 			break;
 		default:
-			usage(0);
+			if (!scopedoc_opt(&o, ch, optarg))	/* D e S */
+				usage(0);
 		}
 	}
 	argc -= optind;
@@ -340,12 +276,8 @@ main(int argc, char *argv[])
 		/* Its -V report comes first: the document may fail. */
 		if (c.vflag)
 			warnx("%s", vmsg);
-		if (name == NULL)
-			name = argc == 0 || strcmp(argv[0], "-") == 0 ?
-			    "<stdin>" : argv[0];
 		scopedoc_pick(c.doc, sel);
-		scopedoc_end(c.doc, Sflag);
-		scopedoc_put(c.doc, name, exporter);
+		scopedoc_write(c.doc, &o, argc, argv);
 	}
 	xfshut(stdout, "stdout");
 	if (c.vflag && c.doc != NULL)

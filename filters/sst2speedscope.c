@@ -52,44 +52,32 @@ main(int argc, char *argv[])
 {
 	struct scopedoc *g;
 	struct buf err;
-	const char *exporter = "sst2speedscope", *name = NULL;
-	int ch, i, sflag = 0, vflag = 0;
+	struct scopedoc_opts o = { NULL, "sst2speedscope", 0 };
+	int ch, i, vflag = 0;
 
 	sst_init();
 	sst_longhelp(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "D:e:hSV")) != -1) {
 		switch (ch) {
-		case 'D':
-			name = optarg;
-			break;
-		case 'e':
-			exporter = optarg;
-			break;
 		case 'h':
 			usage(1);
-		case 'S':
-			sflag = 1;
-			break;
 		case 'V':
 			vflag = 1;
 			break;
 		default:
-			usage(0);
+			if (!scopedoc_opt(&o, ch, optarg))	/* D e S */
+				usage(0);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (name == NULL)
-		name = argc == 0 || strcmp(argv[0], "-") == 0 ? "<stdin>" :
-		    argv[0];
 	g = scopedoc_new();
 	buf_init(&err);
 	if (argc == 0)
 		readfile(g, NULL, &err);
 	for (i = 0; i < argc; i++)
 		readfile(g, argv[i], &err);
-	scopedoc_end(g, sflag);
-	scopedoc_put(g, name, exporter);
+	scopedoc_write(g, &o, argc, argv);
 	xfshut(stdout, "stdout");
 	if (vflag)
 		scopedoc_verbose(g, getprogname());

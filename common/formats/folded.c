@@ -350,3 +350,13 @@ fold_summary(struct fold_meds *m, const char *unit, char *b, size_t bsz)
 		    unit);
 	return b;
 }
+
+/* Note the first place p of an event (an overflow). */
+void
+fold_placeat(struct fold_place *p, const char *name, unsigned long long line)
+{
+	if (p->line == 0) {
+		p->name = name;
+		p->line = line;
+	}
+}

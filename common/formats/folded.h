@@ -41,6 +41,13 @@ void	 fold_stack(struct buf *, const char *, size_t);
  * count being the scale of "count"; -1 if there is no such unit.
  */
 int	 fold_unit(const char *, double, double *, enum sst_unit *);
+/* Where something first happened: file and line, or none (0). */
+struct fold_place {
+	const char	*name;
+	unsigned long long line;
+};
+/* Note the place p of an event unless one is noted. */
+void	 fold_placeat(struct fold_place *, const char *, unsigned long long);
 /* The weights of the lines, for their median. */
 struct fold_med {
 	double		 w;

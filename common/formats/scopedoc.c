@@ -285,3 +285,32 @@ scopedoc_free(struct scopedoc *g)
 	free(g->ids.id);
 	free(g);
 }
+
+/* Take option ch: -D name, -e exporter or -S; 0 if it is none of them. */
+int
+scopedoc_opt(struct scopedoc_opts *o, int ch, const char *arg)
+{
+	if (ch == 'D')
+		o->name = arg;
+	else if (ch == 'e')
+		o->exporter = arg;
+	else if (ch == 'S')
+		o->sort = 1;
+	else
+		return 0;
+	return 1;
+}
+
+/* Number the threads and frames and write the document of the inputs. */
+void
+scopedoc_write(struct scopedoc *g, const struct scopedoc_opts *o, int argc,
+    char *const *argv)
+{
+	const char *name = o->name;
+
+	if (name == NULL)
+		name = argc == 0 || strcmp(argv[0], "-") == 0 ? "<stdin>" :
+		    argv[0];
+	scopedoc_end(g, o->sort);
+	scopedoc_put(g, name, o->exporter);
+}

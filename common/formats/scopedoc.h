@@ -42,4 +42,20 @@ void	 scopedoc_put(struct scopedoc *, const char *, const char *);
 void	 scopedoc_verbose(const struct scopedoc *, const char *);
 void	 scopedoc_free(struct scopedoc *);
 
+/* The options of a document: -D name, -e exporter, -S. */
+struct scopedoc_opts {
+	const char	*name;		/* NULL: the first input's name */
+	const char	*exporter;
+	int		 sort;		/* the profiles by name */
+};
+/* Take option ch (D, e or S) of getopt(3), its argument; 0 if not one. */
+int	 scopedoc_opt(struct scopedoc_opts *, int, const char *);
+/*
+ * After the last record: number the threads and frames, and write the
+ * document as the options say, the inputs being the files given (none:
+ * standard input).
+ */
+void	 scopedoc_write(struct scopedoc *, const struct scopedoc_opts *,
+	    int, char *const *);
+
 #endif /* SCOPEDOC_H */
