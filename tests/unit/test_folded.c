@@ -397,6 +397,18 @@ START_TEST(test_notfolded_summary)
 }
 END_TEST
 
+/* The first place noted stays. */
+START_TEST(test_placeat)
+{
+	struct fold_place p = { NULL, 0 };
+
+	fold_placeat(&p, "a", 3);
+	fold_placeat(&p, "b", 5);
+	ck_assert_str_eq(p.name, "a");
+	ck_assert_uint_eq(p.line, 3);
+}
+END_TEST
+
 static Suite *
 folded_suite(void)
 {
@@ -415,6 +427,7 @@ folded_suite(void)
 	tcase_add_test(tc, test_median_many);
 	tcase_add_test(tc, test_median_ties);
 	tcase_add_test(tc, test_notfolded_summary);
+	tcase_add_test(tc, test_placeat);
 	suite_add_tcase(s, tc);
 	return s;
 }
