@@ -32,6 +32,7 @@
 #include "scopedoc.h"
 
 #define MAXWARN	10		/* warnings an input, but with -F lines */
+#define DOCMEM	(64 << 20)	/* -J: records kept in memory, bytes */
 
 struct conv {
 	struct foldrecs	*recs;		/* by stack, or with -s by line */
@@ -254,7 +255,7 @@ main(int argc, char *argv[])
 	buf_init(&c.stack);
 	buf_init(&c.err);
 	if (jflag)
-		c.doc = scopedoc_new();
+		c.doc = scopedoc_new(DOCMEM);
 	if ((c.defer = jflag && c.sflag && c.lflag && c.nsc > 1))
 		scopedoc_scales(c.doc, c.sc, c.nsc);
 	if (c.tname != NULL)

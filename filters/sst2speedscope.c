@@ -71,7 +71,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	g = scopedoc_new();
+	g = scopedoc_new(SCOPEDOC_MEM);
 	buf_init(&err);
 	if (argc == 0)
 		readfile(g, NULL, &err);

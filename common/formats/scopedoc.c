@@ -26,8 +26,6 @@
 #include "spdw.h"
 #include "scopedoc.h"
 
-#define SPILLMEM	(1 << 20)
-
 /* Where a frame is first used: profile, record, place in the stack. */
 struct first {
 	size_t		 rank;
@@ -55,16 +53,16 @@ static struct spdw_thread *thread(struct scopedoc *,
 static int	byname(size_t, size_t, void *);
 static int	byfirst(size_t, size_t, void *);
 
-/* A document of no record yet. */
+/* A document of no record yet, mem bytes of its records in memory. */
 struct scopedoc *
-scopedoc_new(void)
+scopedoc_new(size_t mem)
 {
 	struct scopedoc *g;
 
 	g = xcalloc(1, sizeof(*g));
 	g->thtab = ht_new();
 	g->fr = spdw_frames_new();
-	g->all = spill_new(SPILLMEM);
+	g->all = spill_new(mem > SCOPEDOC_MEM ? mem : SCOPEDOC_MEM);
 	return g;
 }
 
@@ -201,15 +199,18 @@ scopedoc_end(struct scopedoc *g, int sort)
 		sst_sort(g->order, nth, byname, g);
 	for (i = 0; i < nth; i++)
 		g->thr[g->order[i]].rank = i;
+	/*
+	 * One thread (or none): the frames were interned in the order of
+	 * first use, their ids are their numbers (forder, outid NULL).
+	 */
+	if (nth <= 1)
+		return;
 	g->forder = xreallocarray(NULL, nfr + 1, sizeof(*g->forder));
 	g->outid = xreallocarray(NULL, nfr + 1, sizeof(*g->outid));
 	for (i = 0; i < nfr; i++) {
 		g->forder[i] = i;
 		g->outid[i] = (uint32_t)i;
 	}
-	/* One thread: the frames were interned in the order of first use. */
-	if (nth == 1)
-		return;
 	g->first = xreallocarray(NULL, nfr + 1, sizeof(*g->first));
 	for (i = 0; i < nfr; i++)
 		g->first[i].rank = (size_t)-1;

@@ -12,7 +12,12 @@
 #include "rec.h"
 
 struct scopedoc;
-struct scopedoc *scopedoc_new(void);
+/*
+ * A document of no record; its records wait in memory up to the size
+ * given (SCOPEDOC_MEM at least), the rest in a temporary file.
+ */
+#define SCOPEDOC_MEM	(1 << 20)
+struct scopedoc *scopedoc_new(size_t);
 /*
  * Add a record (its stack as text); 0, or -1 with a message in the
  * buffer: a unit not its thread's, a thread's samples past 2^64 - 1, a

@@ -242,7 +242,10 @@ putframe(const char *k, size_t n)
 	oput("}", 1);
 }
 
-/* The entries of shared.frames: the keys of the frames ids[0..n) of h. */
+/*
+ * The entries of shared.frames: the keys of the frames ids[0..n) of h
+ * (ids NULL: 0 to n - 1).
+ */
 void
 spdw_putframes(const struct htab *h, const size_t *ids, size_t n)
 {
@@ -252,7 +255,7 @@ spdw_putframes(const struct htab *h, const size_t *ids, size_t n)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			oput(", ", 2);
-		k = ht_key(h, ids[i], &len);
+		k = ht_key(h, ids != NULL ? ids[i] : i, &len);
 		putframe(k, len);
 	}
 	oflush();
@@ -321,8 +324,8 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 			if (i > 0)
 				buf_add(&tmp, ", ", 2);
 			buf_grow(&tmp, 20);
-			tmp.len += fmt_u64(tmp.data + tmp.len,
-			    outid[ids->id[i]]);
+			tmp.len += fmt_u64(tmp.data + tmp.len, outid != NULL ?
+			    outid[ids->id[i]] : ids->id[i]);
 		}
 		buf_addc(&tmp, ']');
 		putn(&tmp, h.n, &sep);
@@ -381,7 +384,7 @@ putrange(struct spill *sp, const struct spdw_thread *thr,
 
 /*
  * The profiles of the records in all: the threads thr[order[0..nth)],
- * each record's frames numbered by outid.
+ * each record's frames numbered by outid (NULL: as they are).
  */
 void
 spdw_putprofiles(struct spill *all, const struct spdw_thread *thr,

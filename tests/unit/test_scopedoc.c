@@ -80,7 +80,7 @@ START_TEST(test_threads)
 	int sort;
 
 	for (sort = 0; sort < 2; sort++) {
-		d.g = scopedoc_new();
+		d.g = scopedoc_new(0);
 		d.o.sort = sort;
 		add(d.g, "z", 2, 1, "a;b");
 		add(d.g, "m", 1, 0.25, "a;c");
@@ -128,7 +128,7 @@ START_TEST(test_scales)
 	int sel;
 
 	for (sel = 0; sel < 2; sel++) {
-		d.g = scopedoc_new();
+		d.g = scopedoc_new(0);
 		scopedoc_scales(d.g, sc, 2);
 		add(d.g, "t", 1, 2, "f");
 		add(d.g, "t", 1, 4, "f");
@@ -155,7 +155,7 @@ END_TEST
 /* A record refused: the message, and the document goes on. */
 START_TEST(test_errors)
 {
-	struct scopedoc *g = scopedoc_new();
+	struct scopedoc *g = scopedoc_new(0);
 	struct sst_rec r;
 	struct buf err;
 
@@ -195,13 +195,13 @@ START_TEST(test_opts)
 	ck_assert_int_eq(d.o.sort, 1);
 	ck_assert_int_eq(scopedoc_opt(&d.o, 'V', NULL), 0);
 	d.o.name = NULL;
-	d.g = scopedoc_new();
+	d.g = scopedoc_new(0);
 	s = tu_capture(put, &d);
 	ck_assert_str_eq(s, HEAD "]}, \"profiles\": [], \"name\": "
 	    "\"<stdin>\", \"exporter\": \"exp\"}");
 	free(s);
 	scopedoc_free(d.g);
-	d.g = scopedoc_new();
+	d.g = scopedoc_new(0);
 	d.argc = 1;
 	d.argv = dash;
 	s = tu_capture(put, &d);
