@@ -182,6 +182,19 @@ fold_stack(struct buf *b, const char *k, size_t n)
 	}
 }
 
+/* Stack k[0..n) as a stack field: k when it is one, else in the buffer. */
+const char *
+fold_field(struct buf *b, const char *k, size_t n, size_t *len)
+{
+	if (plainstack(k, n)) {
+		*len = n;
+		return k;
+	}
+	fold_stack(b, k, n);
+	*len = b->len;
+	return b->data;
+}
+
 /*
  * The scale to seconds (or none) of unit name u of -u, count being
  * samples at a frequency (1 / Hz); -1 if no such unit.

@@ -37,6 +37,11 @@ const char *fold_strip(struct buf *, const char *, size_t, size_t *);
 /* Into the buffer (reset): a stack as an sst(5) stack field. */
 void	 fold_stack(struct buf *, const char *, size_t);
 /*
+ * A stack as an sst(5) stack field: s itself when it is one, else made
+ * in the buffer (fold_stack()); its length in *len.
+ */
+const char *fold_field(struct buf *, const char *, size_t, size_t *);
+/*
  * The scale to seconds (or none) and the unit of a unit name of -u,
  * count being the scale of "count"; -1 if there is no such unit.
  */

@@ -234,9 +234,10 @@ foldrec_make(struct buf *thread, struct buf *stack, int setthread,
     const char *k, size_t n, const struct foldrec_rec *r, enum sst_unit u,
     struct sst_rec *out)
 {
-	const char *f;
+	const char *f, *sf;
+	size_t sn;
 
-	fold_stack(stack, k, n);
+	sf = fold_field(stack, k, n, &sn);
 	if (setthread) {
 		buf_reset(thread);
 		f = memchr(k, ';', n);
@@ -245,8 +246,7 @@ foldrec_make(struct buf *thread, struct buf *stack, int setthread,
 	*out = (struct sst_rec){ .thread = thread->data,
 	    .threadlen = thread->len, .samples = r->samples,
 	    .weight = r->weight, .unit = u, .hasperiod = r->hasper,
-	    .period = r->per, .stack = stack->data,
-	    .stacklen = stack->len, .locs = "" };
+	    .period = r->per, .stack = sf, .stacklen = sn, .locs = "" };
 }
 
 /* Write record r of the stripped stack k[0..n) to fp (foldrec_make()). */

@@ -89,9 +89,10 @@ const char *foldrec_get(const struct foldrecs *, size_t, int, int,
 	    struct foldrec_rec *, size_t *);
 void	 foldrec_free(struct foldrecs *);
 /*
- * The record of stack k[0..n) in unit u into the sst_rec, the stack
- * made in the second buffer; with setthread its thread is k's first
- * frame (made in the first buffer), else the first buffer as it is.
+ * The record of stack k[0..n) in unit u into the sst_rec, its stack k or
+ * made in the second buffer (fold_field()); with setthread its thread is
+ * k's first frame (made in the first buffer), else the first buffer as
+ * it is.
  */
 void	 foldrec_make(struct buf *, struct buf *, int, const char *,
 	    size_t, const struct foldrec_rec *, enum sst_unit,

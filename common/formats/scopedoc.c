@@ -43,6 +43,7 @@ struct scopedoc {
 	uint32_t	*outid;
 	struct spdw_ids	 ids;
 	struct spill	*all;
+	size_t		 last;		/* the thread of the record before */
 	double		 sc[SCOPEDOC_NSMAX];
 	int		 nsc;		/* 0: the weights as given */
 	double		*ends;		/* by thread and scale */
@@ -63,6 +64,7 @@ scopedoc_new(size_t mem)
 	g->thtab = ht_new();
 	g->fr = spdw_frames_new();
 	g->all = spill_new(mem > SCOPEDOC_MEM ? mem : SCOPEDOC_MEM);
+	g->last = (size_t)-1;
 	return g;
 }
 
@@ -92,9 +94,17 @@ thread(struct scopedoc *g, const struct sst_rec *r, size_t *tid,
     struct buf *err)
 {
 	struct spdw_thread *t;
-	int isnew;
+	const char *k;
+	size_t kn;
+	int isnew = 0;
 
-	*tid = ht_intern(g->thtab, r->thread, r->threadlen, &isnew);
+	/* Records of a thread come in runs: the one before's, unlooked. */
+	if (g->last != (size_t)-1 && (k = ht_key(g->thtab, g->last, &kn),
+	    kn == r->threadlen) && memcmp(k, r->thread, kn) == 0)
+		*tid = g->last;
+	else
+		*tid = g->last = ht_intern(g->thtab, r->thread, r->threadlen,
+		    &isnew);
 	if (*tid == g->thcap) {
 		g->thr = xgrow(g->thr, &g->thcap, *tid + 1, 64,
 		    sizeof(*g->thr));
