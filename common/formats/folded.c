@@ -139,24 +139,28 @@ fold_strip(struct buf *b, const char *s, size_t n, size_t *len)
 
 /*
  * Whether the stack k[0..n) is its own sst(5) field: no frame empty and
- * no byte that esc_name() escapes in any.
+ * no byte that esc_name() escapes in any.  Bytes are looked up in a
+ * table, one test a byte: 1 a byte escaped, 2 a ';'.
  */
 static int
 plainstack(const char *k, size_t n)
 {
+	static const unsigned char kind[256] = {
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		[';'] = 2, ['\\'] = 1, [0x7f] = 1
+	};
 	const unsigned char *p = (const unsigned char *)k, *e = p + n;
 	int semi = 1;	/* after a ';', or at the start */
 
 	for (; p < e; p++) {
-		if (*p == ';') {
-			if (semi)
-				return 0;
-			semi = 1;
+		if (kind[*p] == 0) {
+			semi = 0;
 			continue;
 		}
-		if (*p < 0x20 || *p == '\\' || *p == 0x7f)
+		if (kind[*p] == 1 || semi)
 			return 0;
-		semi = 0;
+		semi = 1;
 	}
 	return !semi;
 }
