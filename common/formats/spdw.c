@@ -78,7 +78,6 @@ struct fix {
 /* The frames met, the stacks and records waiting for their ids. */
 struct spdw_frames {
 	struct htab	*tab;
-	struct buf	 key;
 	struct stk	 cur, prev;	/* this record's, the one before */
 	struct buf	 keys;		/* the keys waiting */
 	struct pkey	*pk;
@@ -403,7 +402,6 @@ spdw_frames_new(void)
 
 	f = xcalloc(1, sizeof(*f));
 	f->tab = ht_new();
-	buf_init(&f->key);
 	buf_init(&f->cur.text);
 	buf_init(&f->prev.text);
 	buf_init(&f->keys);
@@ -418,7 +416,6 @@ spdw_frames_free(struct spdw_frames *f)
 	if (f == NULL)
 		return;
 	ht_free(f->tab);
-	buf_free(&f->key);
 	stkfree(&f->cur);
 	stkfree(&f->prev);
 	buf_free(&f->keys);
@@ -500,19 +497,29 @@ frame(struct spdw_frames *f, size_t k, const char *s, size_t n,
 {
 	struct stk *c = &f->cur;
 	uint64_t hv;
+	size_t nl, len;
+	char *p;
 
 	if (ln > 0 && !spdw_locvalid(l, ln)) {
 		buf_reset(err);
 		buf_printf(err, "bad location: %.*s", (int)ln, l);
 		return -1;
 	}
-	spdw_framekey(&f->key, s, n, l, ln);
-	hv = ht_hash(f->key.data, f->key.len);
+	/* Its key (spdw_framekey()) made in place at the end of keys. */
+	if (ln == 3 && memcmp(l, ":::", 3) == 0)
+		ln = 0;
+	buf_grow(&f->keys, sizeof(nl) + n + ln);
+	p = f->keys.data + f->keys.len;
+	nl = esc_decode(p + sizeof(nl), s, n);
+	memcpy(p, &nl, sizeof(nl));
+	memcpy(p + sizeof(nl) + nl, l, ln);
+	len = sizeof(nl) + nl + ln;
+	hv = ht_hash(p, len);
 	if (f->npk == f->pkcap)
 		f->pk = xgrow(f->pk, &f->pkcap, f->npk + 1, 256,
 		    sizeof(*f->pk));
-	f->pk[f->npk] = (struct pkey){ f->keys.len, f->key.len, hv };
-	buf_add(&f->keys, f->key.data, f->key.len);
+	f->pk[f->npk] = (struct pkey){ f->keys.len, len, hv };
+	f->keys.len += len;
 	ht_prefetch(f->tab, hv, 0);
 	c->pend[k] = f->npk++;
 	return 0;
