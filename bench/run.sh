@@ -659,16 +659,18 @@ if [ "$fl" -eq 1 ]; then
 	in_j1r=$dir/speedscope-1m-rand.json in_j1n=$dir/speedscope-1m-0.01.json
 	O=$dir/.c2s.json
 	export O
-	# The programs of $BENCH_BEFORE beside a copy of today's script,
-	# which takes the filters beside it.
+	# The programs of $BENCH_BEFORE beside a copy of its tree's script
+	# (today's if it has none: the script since issue 35 runs
+	# collapsed2sst -J), which takes the filters beside it.
 	old=''
 	if [ -n "${BENCH_BEFORE:-}" ]; then
 		old=$dir/before
+		os=$BENCH_BEFORE/../pipelines/collapsed-to-speedscope
+		[ -f "$os" ] || os=$root/pipelines/collapsed-to-speedscope
 		rm -rf "$old" && mkdir -p "$old" &&
 		    ln -s "$BENCH_BEFORE"/collapsed2sst \
 		    "$BENCH_BEFORE"/sst2speedscope "$old"/ &&
-		    cp "$root"/pipelines/collapsed-to-speedscope "$old"/ ||
-		    exit 1
+		    cp "$os" "$old"/ || exit 1
 	fi
 	export old
 	# (once() and measure() set k and w: other names here.)

@@ -10,7 +10,9 @@
  * common/formats/foldrec.c.  With -V it reports the line count, the median
  * weight (as Python prints the int or float it reads) and the unit on
  * standard error.  Long runs show their progress on standard error when
- * it is a terminal (-p: always, -P: never).
+ * it is a terminal (-p: always, -P: never).  With -J the records make
+ * a speedscope document instead, as sst2speedscope writes one
+ * (common/formats/scopedoc.c), with no stream between.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -20,27 +22,21 @@
 
 #include "util.h"
 #include "buf.h"
-#include "lines.h"
 #include "progress.h"
 #include "esc.h"
 #include "rec.h"
 #include "fmt.h"
 #include "folded.h"
 #include "foldrec.h"
-#include "input.h"
+#include "foldin.h"
+#include "scopedoc.h"
 
-#define NSMAX	FOLDREC_NSMAX	/* candidate scales: nanoseconds, counts */
 #define MAXWARN	10		/* warnings an input, but with -F lines */
-
-/* Where something first overflowed: file and line, or none (0). */
-struct place {
-	const char	*name;
-	unsigned long long line;
-};
+#define DOCMEM	(64 << 20)	/* -J: records kept in memory, bytes */
 
 struct conv {
 	struct foldrecs	*recs;		/* by stack, or with -s by line */
-	double		 sc[NSMAX];
+	double		 sc[FOLDREC_NSMAX];	/* ns, counts */
 	int		 nsc;		/* 1 when -u fixes the scale */
 	int		 ucount;	/* -u count or none: N samples */
 	int		 lflag, sflag, vflag;
@@ -49,18 +45,20 @@ struct conv {
 	struct fold_meds med;		/* with -V: every line's weight */
 	enum sst_unit	 unit;
 	const char	*tname;		/* -L */
-	unsigned long long nread, nbad, ntext;	/* of the current input */
-	struct place	 bigcnt;	/* a sample count past 2^64 - 1 */
-	struct place	 inf[NSMAX];	/* a weight summed to inf */
+	unsigned long long nbad;	/* lines skipped of the input */
+	struct fold_place bigcnt;	/* a sample count past 2^64 - 1 */
+	struct fold_place inf[FOLDREC_NSMAX];	/* a weight summed to inf */
 	struct buf	 thread, stack;
+	struct scopedoc	*doc;		/* -J */
+	int		 defer;		/* -J -F lines -s: scale it picks */
+	struct buf	 err;
 };
 
 static int	counting(const struct conv *, int);
-static void	skipline(struct conv *, const char *, unsigned long long,
-		    const char *);
-static void	addline(struct conv *, const char *, unsigned long long,
+static enum foldin_kind addline(void *, const char *, unsigned long long,
 		    const char *, size_t);
-static void	overflow(struct place *, const char *, unsigned long long);
+static void	emit(struct conv *, const char *, size_t,
+		    const struct foldrec_rec *);
 static void	readfile(struct conv *, const char *);
 static __dead void usage(int);
 
@@ -71,50 +69,54 @@ counting(const struct conv *c, int sel)
 	return !c->lflag && (c->nsc == 1 ? c->ucount : sel == 1);
 }
 
-/* Warn of a skipped line; by default only the first MAXWARN. */
+/* Write the record of stack k[0..n), or with -J add it to the document. */
 static void
-skipline(struct conv *c, const char *name, unsigned long long lineno,
-    const char *why)
+emit(struct conv *c, const char *k, size_t n, const struct foldrec_rec *r)
 {
-	if (c->lflag || c->nbad < MAXWARN) {
-		progress_hide();
-		warnx("%s:%llu: %s", name, lineno, why);
-	}
-	c->nbad++;
-}
+	struct sst_rec s;
 
-/* Note the first place p of an overflow. */
-static void
-overflow(struct place *p, const char *name, unsigned long long lineno)
-{
-	if (p->line == 0) {
-		p->name = name;
-		p->line = lineno;
+	foldrec_make(&c->thread, &c->stack, c->tname == NULL, k, n, r,
+	    c->unit, &s);
+	if (c->doc == NULL)
+		rec_write(stdout, &s);
+	else if (scopedoc_add(c->doc, &s, &c->err) == -1) {
+		progress_hide();
+		errx(1, "%s", c->err.data);
 	}
 }
 
 /* Parse one line (without its line end) and account for it. */
-static void
-addline(struct conv *c, const char *name, unsigned long long lineno,
+static enum foldin_kind
+addline(void *arg, const char *name, unsigned long long lineno,
     const char *s, size_t n)
 {
+	struct conv *c = arg;
 	struct foldrec_line l;
 	struct foldrec_rec r;
 	enum foldrec_kind k;
 	int i, over;
 
 	if ((k = foldrec_parse(c->recs, &l, s, n)) == FOLDREC_BLANK)
-		return;
-	c->ntext++;
+		return FOLDIN_BLANK;
 	if (k != FOLDREC_OK) {
-		skipline(c, name, lineno, k == FOLDREC_NOSPACE ?
-		    "skipping malformed line" :
-		    "skipping line with bad weight");
-		return;
+		/* Warned of; by default only the first MAXWARN. */
+		if (c->nbad++ < MAXWARN || c->lflag) {
+			progress_hide();
+			warnx("%s:%llu: %s", name, lineno, k ==
+			    FOLDREC_NOSPACE ? "skipping malformed line" :
+			    "skipping line with bad weight");
+		}
+		return FOLDIN_SKIPPED;
 	}
-	c->nread++;
 	if (c->vflag)
 		fold_medadd(&c->med, l.w, l.isint);
+	if (c->defer) {
+		/* Each line a sample to the document, its scale to come. */
+		foldrec_note(c->recs, &l);
+		foldrec_linerec(&l, 1, 0, &r);
+		emit(c, l.stack, l.stackn, &r);
+		return FOLDIN_READ;
+	}
 	if (c->sflag && c->nsc == 1) {
 		if (l.iscnt == -1 && counting(c, 0)) {
 			progress_hide();
@@ -122,69 +124,43 @@ addline(struct conv *c, const char *name, unsigned long long lineno,
 			    lineno);
 		}
 		foldrec_linerec(&l, c->sc[0], counting(c, 0), &r);
-		foldrec_put(stdout, &c->thread, &c->stack, c->tname == NULL,
-		    l.stack, l.stackn, &r, c->unit);
-		return;
+		emit(c, l.stack, l.stackn, &r);
+		return FOLDIN_READ;
 	}
 	over = foldrec_add(c->recs, &l);
 	if (over & FOLDREC_BIGCNT)
-		overflow(&c->bigcnt, name, lineno);
+		fold_placeat(&c->bigcnt, name, lineno);
 	for (i = 0; i < c->nsc; i++)
 		if (over & FOLDREC_INF(i))
-			overflow(&c->inf[i], name, lineno);
+			fold_placeat(&c->inf[i], name, lineno);
+	return FOLDIN_READ;
 }
 
-/* Read one input; a lone CR also ends a line, as in Python text files. */
+/* Read one input (foldin_read()). */
 static void
 readfile(struct conv *c, const char *path)
 {
-	struct lines *l;
-	struct progress *pr;
-	unsigned long long lineno = 0, bytes = 0;
-	const char *head, *says;
-	char *s, *e, *cr, msg[256];
-	size_t n;
-	int fd;
+	struct foldin_count n;
+	int r;
 
-	fd = xopen(path);
-	l = lines_open(fd, path);
-	pr = progress_open(fd, path, c->progress);
-	if (c->nfiles > 1)
-		progress_file(pr, (size_t)c->nth, (size_t)c->nfiles);
-	c->nread = c->nbad = c->ntext = 0;
-	while ((s = xlines_next(l, &n)) != NULL) {
-		progress_poll(pr, bytes += n + 1);
-		for (e = s + n;; s = cr + 1) {
-			cr = memchr(s, '\r', (size_t)(e - s));
-			addline(c, lines_name(l), ++lineno, s,
-			    (size_t)((cr != NULL ? cr : e) - s));
-			if (cr == NULL || cr + 1 == e)
-				break;
-		}
-	}
-	progress_close(pr);
-	if (!c->lflag && c->nbad > MAXWARN)
-		warnx("%s: %llu more lines skipped", lines_name(l),
-		    c->nbad - MAXWARN);
-	says = NULL;
-	if (!c->lflag && c->ntext > 0 && c->nread == 0) {
-		head = lines_head(l, &n);
-		says = fold_notfolded(head, n, msg, sizeof(msg));
-	}
-	lines_close(l);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (says != NULL)
-		errx(1, "%s: no folded stack read: %s", path != NULL &&
-		    strcmp(path, "-") != 0 ? path : "<stdin>", says);
+	c->nbad = 0;
+	r = foldin_read(path, c->progress, (size_t)c->nth, (size_t)c->nfiles,
+	    addline, c, &n, &c->err);
+	if (!c->lflag && n.skipped > MAXWARN)
+		warnx("%s: %llu more lines skipped", path != NULL &&
+		    strcmp(path, "-") != 0 ? path : "<stdin>",
+		    n.skipped - MAXWARN);
+	if (r == -1 && !c->lflag)
+		errx(1, "%s", c->err.data);
 }
 
 /* The usage line: on stdout for help (exit 0), else on stderr (2). */
 static void
 usage(int help)
 {
-	xusage(help, "usage: collapsed2sst [-hPpsV] [-F lines] [-f freq] "
-	    "[-L thread] [-u unit] [file ...]\n");
+	xusage(help, "usage: collapsed2sst [-hJPpSsV] [-D name] "
+	    "[-e exporter] [-F lines] [-f freq] [-L thread] [-u unit] "
+	    "[file ...]\n");
 }
 
 /*
@@ -206,10 +182,9 @@ writeall(struct conv *c)
 	if (c->inf[sel].line != 0)
 		errx(1, "%s:%llu: summed weight of the stack overflows to inf",
 		    c->inf[sel].name, c->inf[sel].line);
-	for (i = 0; i < foldrec_count(c->recs); i++) {
+	for (i = 0; !c->defer && i < foldrec_count(c->recs); i++) {
 		k = foldrec_get(c->recs, i, sel, counting(c, sel), &r, &n);
-		foldrec_put(stdout, &c->thread, &c->stack, c->tname == NULL,
-		    k, n, &r, c->unit);
+		emit(c, k, n, &r);
 	}
 	return sel;
 }
@@ -218,17 +193,18 @@ int
 main(int argc, char *argv[])
 {
 	struct conv c;
+	struct scopedoc_opts o = { NULL, "collapsed2sst", 0 };
 	const char *errstr, *uarg = NULL;
 	char vmsg[1024];
 	size_t i;
 	long long freq = 99;
-	int ch, sel;
+	int ch, sel, jflag = 0;
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
 	c.progress = -1;
 	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "F:f:hL:Ppsu:V")) != -1) {
+	while ((ch = getopt(argc, argv, "D:e:F:f:hJL:PpSsu:V")) != -1) {
 		switch (ch) {
 		case 'F':
 			if (strcmp(optarg, "lines") != 0)
@@ -242,6 +218,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(1);
+		case 'J':
+			jflag = 1;
+			break;
 		case 'L':
 			c.tname = optarg;
 			break;
@@ -261,7 +240,8 @@ main(int argc, char *argv[])
 			c.vflag = 1;
 			break;
 		default:
-			usage(0);
+			if (!scopedoc_opt(&o, ch, optarg))	/* D e S */
+				usage(0);
 		}
 	}
 	argc -= optind;
@@ -273,6 +253,11 @@ main(int argc, char *argv[])
 	c.recs = foldrec_new(c.sc, c.nsc, c.sflag);
 	buf_init(&c.thread);
 	buf_init(&c.stack);
+	buf_init(&c.err);
+	if (jflag)
+		c.doc = scopedoc_new(DOCMEM);
+	if ((c.defer = jflag && c.sflag && c.lflag && c.nsc > 1))
+		scopedoc_scales(c.doc, c.sc, c.nsc);
 	if (c.tname != NULL)
 		esc_add(&c.thread, c.tname, strlen(c.tname));
 	if (argc == 0)
@@ -285,12 +270,25 @@ main(int argc, char *argv[])
 
 	sel = writeall(&c);
 	foldrec_free(c.recs);
+	if (c.vflag)
+		fold_summary(&c.med, uarg != NULL ? uarg : sel ? "count" :
+		    "ns", vmsg, sizeof(vmsg));
+	if (c.doc != NULL) {
+		/* Its -V report comes first: the document may fail. */
+		if (c.vflag)
+			warnx("%s", vmsg);
+		scopedoc_pick(c.doc, sel);
+		scopedoc_write(c.doc, &o, argc, argv);
+	}
+	xfshut(stdout, "stdout");
+	if (c.vflag && c.doc != NULL)
+		scopedoc_verbose(c.doc, getprogname());
+	else if (c.vflag)
+		warnx("%s", vmsg);
+	scopedoc_free(c.doc);
 	buf_free(&c.thread);
 	buf_free(&c.stack);
-	xfshut(stdout, "stdout");
-	if (c.vflag)
-		warnx("%s", fold_summary(&c.med, uarg != NULL ? uarg :
-		    sel ? "count" : "ns", vmsg, sizeof(vmsg)));
+	buf_free(&c.err);
 	free(c.med.m);
 	return 0;
 }

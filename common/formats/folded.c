@@ -5,6 +5,7 @@
  * their "+0x<hex>" offsets, stacks become sst(5) fields, and the median
  * weight is printed as Python prints the int or float it read.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,28 +138,36 @@ fold_strip(struct buf *b, const char *s, size_t n, size_t *len)
 	return b->data;
 }
 
+/* Whether a byte of x is below 0x20, a backslash or DEL (x's bytes). */
+#define ONES		0x0101010101010101ULL
+#define HIGHS		0x8080808080808080ULL
+#define ZERO(x)		(((x) - ONES) & ~(x) & HIGHS)
+#define ESCBYTE(x)	((((x) - ONES * 0x20) & ~(x) & HIGHS) | \
+			    ZERO((x) ^ (ONES * '\\')) | ZERO((x) ^ (ONES * 0x7f)))
+
 /*
  * Whether the stack k[0..n) is its own sst(5) field: no frame empty and
- * no byte that esc_name() escapes in any.
+ * no byte that esc_name() escapes in any.  Eight bytes at a time.
  */
 static int
 plainstack(const char *k, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)k, *e = p + n;
-	int semi = 1;	/* after a ';', or at the start */
+	const unsigned char *p = (const unsigned char *)k;
+	uint64_t x;
+	size_t i;
 
-	for (; p < e; p++) {
-		if (*p == ';') {
-			if (semi)
-				return 0;
-			semi = 1;
-			continue;
-		}
-		if (*p < 0x20 || *p == '\\' || *p == 0x7f)
+	if (n == 0 || k[0] == ';' || k[n - 1] == ';' ||
+	    memmem(k, n, ";;", 2) != NULL)
+		return 0;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, p + i, 8);
+		if (ESCBYTE(x) != 0)
 			return 0;
-		semi = 0;
 	}
-	return !semi;
+	for (; i < n; i++)
+		if (p[i] < 0x20 || p[i] == '\\' || p[i] == 0x7f)
+			return 0;
+	return 1;
 }
 
 /* Into b (reset): the stack k[0..n) as an sst(5) stack field. */
@@ -180,6 +189,19 @@ fold_stack(struct buf *b, const char *k, size_t n)
 			break;
 		buf_addc(b, ';');
 	}
+}
+
+/* Stack k[0..n) as a stack field: k when it is one, else in the buffer. */
+const char *
+fold_field(struct buf *b, const char *k, size_t n, size_t *len)
+{
+	if (plainstack(k, n)) {
+		*len = n;
+		return k;
+	}
+	fold_stack(b, k, n);
+	*len = b->len;
+	return b->data;
 }
 
 /*
@@ -349,4 +371,14 @@ fold_summary(struct fold_meds *m, const char *unit, char *b, size_t bsz)
 		snprintf(b, bsz, "%s %s, median weight %s, unit %s", n, l, w,
 		    unit);
 	return b;
+}
+
+/* Note the first place p of an event (an overflow). */
+void
+fold_placeat(struct fold_place *p, const char *name, unsigned long long line)
+{
+	if (p->line == 0) {
+		p->name = name;
+		p->line = line;
+	}
 }

@@ -37,10 +37,22 @@ const char *fold_strip(struct buf *, const char *, size_t, size_t *);
 /* Into the buffer (reset): a stack as an sst(5) stack field. */
 void	 fold_stack(struct buf *, const char *, size_t);
 /*
+ * A stack as an sst(5) stack field: s itself when it is one, else made
+ * in the buffer (fold_stack()); its length in *len.
+ */
+const char *fold_field(struct buf *, const char *, size_t, size_t *);
+/*
  * The scale to seconds (or none) and the unit of a unit name of -u,
  * count being the scale of "count"; -1 if there is no such unit.
  */
 int	 fold_unit(const char *, double, double *, enum sst_unit *);
+/* Where something first happened: file and line, or none (0). */
+struct fold_place {
+	const char	*name;
+	unsigned long long line;
+};
+/* Note the place p of an event unless one is noted. */
+void	 fold_placeat(struct fold_place *, const char *, unsigned long long);
 /* The weights of the lines, for their median. */
 struct fold_med {
 	double		 w;

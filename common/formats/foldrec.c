@@ -158,6 +158,14 @@ foldrec_add(struct foldrecs *fr, const struct foldrec_line *l)
 	return r;
 }
 
+/* Count a line for foldrec_pick() alone: neither kept nor summed. */
+void
+foldrec_note(struct foldrecs *fr, const struct foldrec_line *l)
+{
+	fr->nsmall += l->w <= FOLDREC_NSMIN;
+	fr->nlines++;
+}
+
 /* sorted(weights)[n // 2] <= FOLDREC_NSMIN: counts, else nanoseconds. */
 int
 foldrec_pick(const struct foldrecs *fr)
@@ -217,27 +225,39 @@ foldrec_free(struct foldrecs *fr)
 }
 
 /*
- * Write record r of the stripped stack k[0..n) to fp, the stack made in
+ * Record r of the stripped stack k[0..n) into *out, the stack made in
  * the buffer stack; with setthread its thread is k's first frame, made
  * in the buffer thread, else thread as it holds (-L).
  */
 void
-foldrec_put(FILE *fp, struct buf *thread, struct buf *stack, int setthread,
-    const char *k, size_t n, const struct foldrec_rec *r, enum sst_unit u)
+foldrec_make(struct buf *thread, struct buf *stack, int setthread,
+    const char *k, size_t n, const struct foldrec_rec *r, enum sst_unit u,
+    struct sst_rec *out)
 {
-	const char *f;
+	const char *f, *sf;
+	size_t sn;
 
-	fold_stack(stack, k, n);
+	sf = fold_field(stack, k, n, &sn);
 	if (setthread) {
 		buf_reset(thread);
 		f = memchr(k, ';', n);
 		esc_add(thread, k, f != NULL ? (size_t)(f - k) : n);
 	}
-	rec_write(fp, &(struct sst_rec){ .thread = thread->data,
+	*out = (struct sst_rec){ .thread = thread->data,
 	    .threadlen = thread->len, .samples = r->samples,
 	    .weight = r->weight, .unit = u, .hasperiod = r->hasper,
-	    .period = r->per, .stack = stack->data,
-	    .stacklen = stack->len, .locs = "" });
+	    .period = r->per, .stack = sf, .stacklen = sn, .locs = "" };
+}
+
+/* Write record r of the stripped stack k[0..n) to fp (foldrec_make()). */
+void
+foldrec_put(FILE *fp, struct buf *thread, struct buf *stack, int setthread,
+    const char *k, size_t n, const struct foldrec_rec *r, enum sst_unit u)
+{
+	struct sst_rec out;
+
+	foldrec_make(thread, stack, setthread, k, n, r, u, &out);
+	rec_write(fp, &out);
 }
 
 /*

@@ -69,6 +69,11 @@ enum foldrec_kind foldrec_parse(struct foldrecs *, struct foldrec_line *,
 /* Add a line; the FOLDREC_BIGCNT and FOLDREC_INF flags of it, or 0. */
 int	 foldrec_add(struct foldrecs *, const struct foldrec_line *);
 /*
+ * Count a line for foldrec_pick() only: the caller keeps it (records
+ * are not to be read from the table then).
+ */
+void	 foldrec_note(struct foldrecs *, const struct foldrec_line *);
+/*
  * The scale the median weight picks: with two, the second (counts)
  * when sorted(weights)[n // 2] is at most FOLDREC_NSMIN, else the
  * first (nanoseconds); with one, that one (0).
@@ -84,10 +89,15 @@ const char *foldrec_get(const struct foldrecs *, size_t, int, int,
 	    struct foldrec_rec *, size_t *);
 void	 foldrec_free(struct foldrecs *);
 /*
- * Write a record of stack k[0..n) in unit u, the stack made in the
- * second buffer; with setthread its thread is k's first frame (made in
- * the first buffer), else the first buffer as it is.
+ * The record of stack k[0..n) in unit u into the sst_rec, its stack k or
+ * made in the second buffer (fold_field()); with setthread its thread is
+ * k's first frame (made in the first buffer), else the first buffer as
+ * it is.
  */
+void	 foldrec_make(struct buf *, struct buf *, int, const char *,
+	    size_t, const struct foldrec_rec *, enum sst_unit,
+	    struct sst_rec *);
+/* Write that record (foldrec_make()) to the file. */
 void	 foldrec_put(FILE *, struct buf *, struct buf *, int, const char *,
 	    size_t, const struct foldrec_rec *, enum sst_unit);
 /*

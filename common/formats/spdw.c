@@ -78,7 +78,6 @@ struct fix {
 /* The frames met, the stacks and records waiting for their ids. */
 struct spdw_frames {
 	struct htab	*tab;
-	struct buf	 key;
 	struct stk	 cur, prev;	/* this record's, the one before */
 	struct buf	 keys;		/* the keys waiting */
 	struct pkey	*pk;
@@ -242,7 +241,10 @@ putframe(const char *k, size_t n)
 	oput("}", 1);
 }
 
-/* The entries of shared.frames: the keys of the frames ids[0..n) of h. */
+/*
+ * The entries of shared.frames: the keys of the frames ids[0..n) of h
+ * (ids NULL: 0 to n - 1).
+ */
 void
 spdw_putframes(const struct htab *h, const size_t *ids, size_t n)
 {
@@ -252,7 +254,7 @@ spdw_putframes(const struct htab *h, const size_t *ids, size_t n)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			oput(", ", 2);
-		k = ht_key(h, ids[i], &len);
+		k = ht_key(h, ids != NULL ? ids[i] : i, &len);
 		putframe(k, len);
 	}
 	oflush();
@@ -321,8 +323,8 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 			if (i > 0)
 				buf_add(&tmp, ", ", 2);
 			buf_grow(&tmp, 20);
-			tmp.len += fmt_u64(tmp.data + tmp.len,
-			    outid[ids->id[i]]);
+			tmp.len += fmt_u64(tmp.data + tmp.len, outid != NULL ?
+			    outid[ids->id[i]] : ids->id[i]);
 		}
 		buf_addc(&tmp, ']');
 		putn(&tmp, h.n, &sep);
@@ -331,7 +333,7 @@ putthread(const struct spdw_thread *t, struct spill *sp,
 	for (sep = 0, xspill_rewind(sp); spdw_xread(sp, &h, ids); ) {
 		buf_reset(&tmp);
 		buf_add(&tmp, ", ", 2);
-		w = jsonw_floattext(h.w);
+		w = jsonw_floattext(h.w * t->scale);
 		buf_add(&tmp, w, strlen(w));
 		putn(&tmp, h.n, &sep);
 	}
@@ -381,7 +383,7 @@ putrange(struct spill *sp, const struct spdw_thread *thr,
 
 /*
  * The profiles of the records in all: the threads thr[order[0..nth)],
- * each record's frames numbered by outid.
+ * each record's frames numbered by outid (NULL: as they are).
  */
 void
 spdw_putprofiles(struct spill *all, const struct spdw_thread *thr,
@@ -400,7 +402,6 @@ spdw_frames_new(void)
 
 	f = xcalloc(1, sizeof(*f));
 	f->tab = ht_new();
-	buf_init(&f->key);
 	buf_init(&f->cur.text);
 	buf_init(&f->prev.text);
 	buf_init(&f->keys);
@@ -415,7 +416,6 @@ spdw_frames_free(struct spdw_frames *f)
 	if (f == NULL)
 		return;
 	ht_free(f->tab);
-	buf_free(&f->key);
 	stkfree(&f->cur);
 	stkfree(&f->prev);
 	buf_free(&f->keys);
@@ -497,19 +497,29 @@ frame(struct spdw_frames *f, size_t k, const char *s, size_t n,
 {
 	struct stk *c = &f->cur;
 	uint64_t hv;
+	size_t nl, len;
+	char *p;
 
 	if (ln > 0 && !spdw_locvalid(l, ln)) {
 		buf_reset(err);
 		buf_printf(err, "bad location: %.*s", (int)ln, l);
 		return -1;
 	}
-	spdw_framekey(&f->key, s, n, l, ln);
-	hv = ht_hash(f->key.data, f->key.len);
+	/* Its key (spdw_framekey()) made in place at the end of keys. */
+	if (ln == 3 && memcmp(l, ":::", 3) == 0)
+		ln = 0;
+	buf_grow(&f->keys, sizeof(nl) + n + ln);
+	p = f->keys.data + f->keys.len;
+	nl = esc_decode(p + sizeof(nl), s, n);
+	memcpy(p, &nl, sizeof(nl));
+	memcpy(p + sizeof(nl) + nl, l, ln);
+	len = sizeof(nl) + nl + ln;
+	hv = ht_hash(p, len);
 	if (f->npk == f->pkcap)
 		f->pk = xgrow(f->pk, &f->pkcap, f->npk + 1, 256,
 		    sizeof(*f->pk));
-	f->pk[f->npk] = (struct pkey){ f->keys.len, f->key.len, hv };
-	buf_add(&f->keys, f->key.data, f->key.len);
+	f->pk[f->npk] = (struct pkey){ f->keys.len, len, hv };
+	f->keys.len += len;
 	ht_prefetch(f->tab, hv, 0);
 	c->pend[k] = f->npk++;
 	return 0;

@@ -30,7 +30,8 @@ void	 spdw_framekey(struct buf *, const char *, size_t, const char *,
 int	 spdw_locvalid(const char *, size_t);
 /*
  * Write the entries of shared.frames to standard output: the keys of
- * the frames of the table, in the order of the ids given.
+ * the frames of the table, in the order of the ids given (NULL: of
+ * their ids).
  */
 void	 spdw_putframes(const struct htab *, const size_t *, size_t);
 /* A record in a spill: n samples of weight w, then nf frame ids. */
@@ -53,11 +54,13 @@ struct spdw_thread {
 	enum sst_unit	 unit;
 	uint64_t	 n;		/* samples */
 	double		 end;		/* their weights summed in order */
+	double		 scale;		/* of the weights as written */
 	size_t		 rank;		/* in the output */
 };
 /*
  * Write the profiles of threads thr[order[0..n)] from the records of
- * the spill (thread ids index thr) with frame ids mapped by the array.
+ * the spill (thread ids index thr) with frame ids mapped by the array
+ * (NULL: as they are).
  */
 void	 spdw_putprofiles(struct spill *, const struct spdw_thread *,
 	    const size_t *, size_t, const uint32_t *, struct spdw_ids *);

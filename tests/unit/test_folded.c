@@ -397,6 +397,56 @@ START_TEST(test_notfolded_summary)
 }
 END_TEST
 
+/*
+ * fold_field: a stack that is its own field is itself (no copy), every
+ * other one fold_stack's text; the bytes escaped checked at each place
+ * of a word of eight bytes and after it, empty frames at either end and
+ * inside.  Expected fields written by hand (sst(5) ESCAPES).
+ */
+START_TEST(test_field)
+{
+	static const char *plain[] = { "a", "main;run;work_1;leaf_2",
+	    "0123456789abcdef;\xc3\xa9t\xc3\xa9", "x;\x80\xff" };
+	static const char *esc[][2] = {
+		{ "", "\\e" }, { ";a", "\\e;a" }, { "a;", "a;\\e" },
+		{ "abcdefgh;;x", "abcdefgh;\\e;x" },
+		{ "abcdefg\\h", "abcdefg\\\\h" },
+		{ "abcdefgh\tij", "abcdefgh\\tij" },
+		{ "abcdefghijklmno\x7f", "abcdefghijklmno\\x7f" },
+		{ "\x1f", "\\x1f" }
+	};
+	struct buf b;
+	const char *f;
+	size_t i, n;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		f = fold_field(&b, plain[i], strlen(plain[i]), &n);
+		ck_assert_ptr_eq(f, plain[i]);
+		ck_assert_uint_eq(n, strlen(plain[i]));
+	}
+	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
+		f = fold_field(&b, esc[i][0], strlen(esc[i][0]), &n);
+		ck_assert_ptr_ne(f, esc[i][0]);
+		ck_assert_uint_eq(n, strlen(esc[i][1]));
+		ck_assert_mem_eq(f, esc[i][1], n);
+	}
+	buf_free(&b);
+}
+END_TEST
+
+/* The first place noted stays. */
+START_TEST(test_placeat)
+{
+	struct fold_place p = { NULL, 0 };
+
+	fold_placeat(&p, "a", 3);
+	fold_placeat(&p, "b", 5);
+	ck_assert_str_eq(p.name, "a");
+	ck_assert_uint_eq(p.line, 3);
+}
+END_TEST
+
 static Suite *
 folded_suite(void)
 {
@@ -415,6 +465,8 @@ folded_suite(void)
 	tcase_add_test(tc, test_median_many);
 	tcase_add_test(tc, test_median_ties);
 	tcase_add_test(tc, test_notfolded_summary);
+	tcase_add_test(tc, test_placeat);
+	tcase_add_test(tc, test_field);
 	suite_add_tcase(s, tc);
 	return s;
 }

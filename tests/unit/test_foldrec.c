@@ -351,6 +351,44 @@ START_TEST(test_put)
 }
 END_TEST
 
+/*
+ * foldrec_make: the record foldrec_put writes, as fields; foldrec_note:
+ * lines counted for the pick alone (2 of 3 weigh at most 100000, so
+ * the median picks counts), the table holding no record of them.
+ */
+START_TEST(test_make_note)
+{
+	static const double sc[] = { 1e-9, 0.01 };
+	struct foldrec_rec r = { 1, 0.25, 1, 0.25 };
+	struct foldrec_line l;
+	struct foldrecs *fr;
+	struct sst_rec s;
+	struct buf th, st;
+
+	buf_init(&th);
+	buf_init(&st);
+	foldrec_make(&th, &st, 1, "t;a b", 5, &r, U_SECONDS, &s);
+	ck_assert_mem_eq(s.thread, "t", 1);
+	ck_assert_uint_eq(s.threadlen, 1);
+	ck_assert_mem_eq(s.stack, "t;a b", 5);
+	ck_assert_uint_eq(s.stacklen, 5);
+	ck_assert_uint_eq(s.samples, 1);
+	ck_assert(s.weight == 0.25 && s.hasperiod && s.period == 0.25);
+	ck_assert_str_eq(s.locs, "");
+	fr = foldrec_new(sc, 2, 1);
+	ck_assert_int_eq(parse(fr, "a 5", &l), FOLDREC_OK);
+	foldrec_note(fr, &l);
+	ck_assert_int_eq(parse(fr, "a 200000", &l), FOLDREC_OK);
+	foldrec_note(fr, &l);
+	ck_assert_int_eq(parse(fr, "a 100000", &l), FOLDREC_OK);
+	foldrec_note(fr, &l);
+	ck_assert_int_eq(foldrec_pick(fr), 1);
+	foldrec_free(fr);
+	buf_free(&th);
+	buf_free(&st);
+}
+END_TEST
+
 static Suite *
 foldrec_suite(void)
 {
@@ -365,6 +403,7 @@ foldrec_suite(void)
 	tcase_add_test(tc, test_each);
 	tcase_add_test(tc, test_scales);
 	tcase_add_test(tc, test_put);
+	tcase_add_test(tc, test_make_note);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -108,6 +108,7 @@ thread(struct spdw_thread *t, const char *name, enum sst_unit unit,
 	buf_adds(&t->name, name);
 	t->unit = unit;
 	t->rank = rank;
+	t->scale = 1;
 }
 
 START_TEST(test_framekey)
