@@ -50,6 +50,13 @@ int	 json_depth(const struct json *);
 /* The last NUM as a double / as an integer; 0 on success, -1 if not. */
 int	 json_double(const struct json *, double *);
 int	 json_int(const struct json *, long long *);
+/*
+ * The last NUM times 10^scale (0 to 3) as an exact integer, for a number
+ * of the usual form: no exponent, at most 18 - scale integer digits and
+ * at most scale decimals; 0 on success, -1 for any other number (the
+ * caller reads those another way).
+ */
+int	 json_scaled(const struct json *, int, int64_t *);
 /* Skip the value whose first token was just returned. */
 int	 json_skip(struct json *, enum json_tok);
 /* Position of the last token start: byte offset, line, column (1-based). */

@@ -20,7 +20,7 @@
 
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
-#define JSON_PAD	8		/* zero bytes kept after the data */
+#define JSON_PAD	16		/* zero bytes kept after the data */
 #define AHEAD		(JSON_BUFSZ / 4)	/* room before a chunk read */
 #define JSON_READSZ	(1024 * 1024)	/* a chunk the reader thread reads */
 

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "buf.h"
 #include "progress.h"
@@ -172,16 +175,34 @@ bad:
 
 /*
  * The first byte from q that is not a plain string byte (a '"', '\\' or
- * control character: C_STR), a byte at a time: faster on the short
- * strings of a trace than 8 at a time (jsonesc.c's plain(), whose chain
- * of dependent operations delays the next token).
+ * control character: C_STR).  With SSE2, 16 bytes at a time: one
+ * well-predicted branch per 16 bytes rather than a loop whose exit (a
+ * mispredicted branch) comes after a few bytes of a trace's short
+ * strings.  The NUL sentinel stops the scan, and the JSON_PAD zero bytes
+ * after it keep the loads inside the buffer.
  */
 static inline unsigned char *
 plainb(unsigned char *q)
 {
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bsl = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+	__m128i v;
+	unsigned m;
+
+	for (;; q += 16) {
+		v = _mm_loadu_si128((const __m128i *)(void *)q);
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bsl)),
+		    _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl)));
+		if (m != 0)
+			return q + __builtin_ctz(m);
+	}
+#else
 	while (!(cls[*q] & C_STR))
 		q++;
 	return q;
+#endif
 }
 
 /*
@@ -601,6 +622,7 @@ fast_key(struct json *j, unsigned char *p)
  * The number at p a byte at a time when it has no exponent and is
  * followed by a byte that cannot continue it, as scan_number() would
  * have it: the end of the number, or NULL for scan_number() to decide.
+ * (16 bytes at a time with SSE2, as plainb(), was no faster.)
  */
 static inline unsigned char *
 fast_number(struct json *j, unsigned char *p)
@@ -781,3 +803,4 @@ json_next(struct json *j)
 	}
 	return next_token(j);
 }
+

@@ -329,6 +329,48 @@ json_int(const struct json *j, long long *vp)
 	return 0;
 }
 
+int
+json_scaled(const struct json *j, int scale, int64_t *vp)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
+	const unsigned char *s;
+	uint64_t m, v, f;
+	size_t i, n, ni, nf;
+	int neg;
+
+	if (j->last != JT_NUM || scale < 0 || scale > 3)
+		return -1;
+	s = (const unsigned char *)j->text;
+	neg = *s == '-';
+	s += neg;
+	n = j->textlen - neg;
+	/* The first 8 bytes as the scanner kept them (as json_int()). */
+	m = nondigits(j->digits ^ ZEROS);
+	ni = m != 0 ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+	if (ni == 0 || ni > n)
+		return -1;
+	v = digitsval(j->digits, ni);
+	for (i = ni; ni == 8 && i < n && ISDIGIT(s[i]); i++)
+		v = v * 10 + (s[i] - '0');
+	if (i > (size_t)(18 - scale))
+		return -1;
+	f = 0;
+	if (i < n) {
+		if (s[i] != '.' || (nf = n - i - 1) == 0 ||
+		    nf > (size_t)scale)
+			return -1;
+		for (i++; i < n; i++) {
+			if (!ISDIGIT(s[i]))
+				return -1;
+			f = f * 10 + (s[i] - '0');
+		}
+		f *= pow10[scale - nf];
+	}
+	v = v * pow10[scale] + f;
+	*vp = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
 enum json_tok
 json_key(struct json *j, char *k, size_t size)
 {
