@@ -113,7 +113,7 @@ json_new(int fd, const char *name, size_t cap)
 	j->p = j->end = j->buf;
 	j->savep = &j->dummy;
 	j->state = S_START;
-	j->last = JT_EOF;
+	j->lt.tok = JT_EOF;
 	j->line = 1;
 	j->kline = 1;
 	j->stack[0] = T_TOP;
