@@ -9,7 +9,8 @@
  * Input is read with read(2) into a buffer of JSON_BUFSZ bytes, kept
  * NUL-terminated and followed by zero padding: the NUL is a sentinel that
  * stops every scanning loop, so the loops need no bounds checks, and the
- * padding lets digits be scanned 8 bytes at a time.  A scanner that
+ * padding (JSON_PAD, 16 bytes) lets digits be scanned 8 bytes and
+ * strings 16 bytes at a time.  A scanner that
  * reaches the end of the data without finishing its token asks for more:
  * the unfinished token is moved to the front of the buffer, more input is
  * read behind it and the token is scanned again from its start; a long
