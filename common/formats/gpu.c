@@ -130,9 +130,11 @@ evnum(struct rd *d, const char *what, double *dv, int64_t *nv)
 
 	if (next(d) != JT_NUM)
 		fail(d, "%s: expected a number", what);
+	if (d->o->hta ? json_double(d->j, dv) == 0 && isfinite(*dv) :
+	    json_scaled(d->j, 3, nv) == 0)
+		return;
 	s = json_text(d->j, &n);
-	if (d->o->hta ? json_double(d->j, dv) == -1 || !isfinite(*dv) :
-	    trace_ns(s, n, nv) == -1)
+	if (d->o->hta || trace_ns(s, n, nv) == -1)
 		fail(d, "%s: %s out of range", what, s);
 }
 

@@ -9,7 +9,8 @@
  * Input is read with read(2) into a buffer of JSON_BUFSZ bytes, kept
  * NUL-terminated and followed by zero padding: the NUL is a sentinel that
  * stops every scanning loop, so the loops need no bounds checks, and the
- * padding lets digits be scanned 8 bytes at a time.  A scanner that
+ * padding (JSON_PAD, 16 bytes) lets digits be scanned 8 bytes and
+ * strings 16 bytes at a time.  A scanner that
  * reaches the end of the data without finishing its token asks for more:
  * the unfinished token is moved to the front of the buffer, more input is
  * read behind it and the token is scanned again from its start; a long
@@ -113,7 +114,7 @@ json_new(int fd, const char *name, size_t cap)
 	j->p = j->end = j->buf;
 	j->savep = &j->dummy;
 	j->state = S_START;
-	j->last = JT_EOF;
+	j->lt.tok = JT_EOF;
 	j->line = 1;
 	j->kline = 1;
 	j->stack[0] = T_TOP;

@@ -43,13 +43,42 @@ struct json *json_open(int, const char *);
 struct json *json_open_mem(const void *, size_t, const char *);
 void	 json_close(struct json *);
 enum json_tok json_next(struct json *);
+/*
+ * The last token and its text, the first member of the tokenizer's
+ * structure (jsonint.h), so that json_text() is inline: a reader calls
+ * it for nearly every token.  Not to be written outside json/.
+ */
+struct json_last {
+	const char	*text;
+	size_t		 textlen;
+	enum json_tok	 tok;
+};
+
 /* Text of the last KEY or STR (decoded, NUL-terminated) or NUM (raw). */
-const char *json_text(const struct json *, size_t *);
+static inline const char *
+json_text(const struct json *j, size_t *lenp)
+{
+	/* A structure's address is that of its first member. */
+	const struct json_last *l = (const struct json_last *)(const void *)j;
+	int text;
+
+	text = l->tok == JT_KEY || l->tok == JT_STR || l->tok == JT_NUM;
+	if (lenp != NULL)
+		*lenp = text ? l->textlen : 0;
+	return text ? l->text : "";
+}
 /* Depth of the current container after the last token (0 = top level). */
 int	 json_depth(const struct json *);
 /* The last NUM as a double / as an integer; 0 on success, -1 if not. */
 int	 json_double(const struct json *, double *);
 int	 json_int(const struct json *, long long *);
+/*
+ * The last NUM times 10^scale (0 to 3) as an exact integer, for a number
+ * of the usual form: no exponent, at most 15 integer digits and at most
+ * scale decimals; 0 on success, -1 for any other number (the caller
+ * reads those another way).
+ */
+int	 json_scaled(const struct json *, int, int64_t *);
 /* Skip the value whose first token was just returned. */
 int	 json_skip(struct json *, enum json_tok);
 /* Position of the last token start: byte offset, line, column (1-based). */

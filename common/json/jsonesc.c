@@ -192,8 +192,8 @@ jn_escaped(struct json *j, unsigned char *p, unsigned char *q,
 			return rc;
 		r = q;
 	}
-	j->text = b->data;
-	j->textlen = b->len;
+	j->lt.text = b->data;
+	j->lt.textlen = b->len;
 	*qp = q + 1;
 	return SC_OK;
 }

@@ -20,7 +20,7 @@
 
 #define JSON_BUFSZ	(256 * 1024)	/* normal size of the read buffer */
 #define JSON_MEMBUFSZ	64		/* smallest buffer for memory input */
-#define JSON_PAD	8		/* zero bytes kept after the data */
+#define JSON_PAD	16		/* zero bytes kept after the data */
 #define AHEAD		(JSON_BUFSZ / 4)	/* room before a chunk read */
 #define JSON_READSZ	(1024 * 1024)	/* a chunk the reader thread reads */
 
@@ -73,6 +73,7 @@ enum { T_TOP, T_ARR, T_OBJ };
 enum { SC_ERR = -1, SC_OK, SC_MORE };
 
 struct json {
+	struct json_last lt;		/* first: json_text() reads it */
 	unsigned char	*p;		/* scan position */
 	unsigned char	*end;		/* end of the data, *end == 0 */
 	unsigned char	*buf;		/* cap + JSON_PAD bytes */
@@ -84,12 +85,9 @@ struct json {
 	int		 eof;
 	enum state	 state;
 	int		 depth;
-	enum json_tok	 last;
 	int		 isint;		/* last number is an integer: 1, or -1
 					   if negative; 0 if not */
 	uint64_t	 digits;	/* its first 8 bytes of digits, xor '0' */
-	const char	*text;
-	size_t		 textlen;
 	unsigned long long tokoff;	/* offset of the last token */
 	unsigned long long line;	/* current line number */
 	unsigned long long lineoff;	/* offset where it starts */

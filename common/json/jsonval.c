@@ -40,7 +40,7 @@ json_rawarray(struct json *j, const char **sp, size_t *lenp)
 	unsigned char *q;
 	size_t n;
 
-	if (j->state != S_FIRSTELEM || j->last != JT_ARR)
+	if (j->state != S_FIRSTELEM || j->lt.tok != JT_ARR)
 		return -1;
 	for (n = 0;;) {
 		if ((q = memchr(j->p + n, ']', j->end - j->p - n)) != NULL)
@@ -67,13 +67,13 @@ json_rawskip(struct json *j, size_t len)
 	unsigned char *q;
 	int t;
 
-	if (j->state != S_FIRSTELEM || j->last != JT_ARR ||
+	if (j->state != S_FIRSTELEM || j->lt.tok != JT_ARR ||
 	    (size_t)(j->end - j->p) <= len || j->p[len] != ']')
 		return -1;
 	q = j->p + len;
 	t = j->stack[--j->depth];
 	j->tokoff = OFF(j, q);
-	j->last = JT_ARR_END;
+	j->lt.tok = JT_ARR_END;
 	if (q[1] == ',' && t != T_TOP) {
 		j->state = t == T_ARR ? S_ELEM : S_KEY;
 		j->p = q + 2;
@@ -89,7 +89,7 @@ static int
 atelem(const struct json *j)
 {
 	return j->state == S_ELEM || (j->state == S_FIRSTELEM &&
-	    j->last == JT_ARR);
+	    j->lt.tok == JT_ARR);
 }
 
 /*
@@ -137,7 +137,7 @@ json_rawtake(struct json *j, const struct json_raw *r, size_t n)
 		return -1;
 	q = (unsigned char *)r[n - 1].p + r[n - 1].len;
 	j->tokoff = OFF(j, q);
-	j->last = JT_ARR_END;
+	j->lt.tok = JT_ARR_END;
 	if (q[1] == ',') {
 		j->state = S_ELEM;
 		j->p = q + 2;
@@ -174,14 +174,14 @@ size_t
 json_skipsame(struct json *j, size_t max)
 {
 	const unsigned char *p = j->p, *t;
-	size_t n = 0, len = j->textlen, step = len + 1;
+	size_t n = 0, len = j->lt.textlen, step = len + 1;
 	uint64_t want, mask, v;
 	unsigned char m[8];
 
-	if (j->last != JT_NUM || j->state != S_ELEM || len == 0 ||
+	if (j->lt.tok != JT_NUM || j->state != S_ELEM || len == 0 ||
 	    j->stack[j->depth] != T_ARR)
 		return 0;
-	t = (const unsigned char *)j->text;
+	t = (const unsigned char *)j->lt.text;
 	if (step <= 8) {
 		want = 0;
 		memcpy(&want, t, len);
@@ -209,29 +209,6 @@ json_skipsame(struct json *j, size_t max)
 	return n;
 }
 
-const char *
-json_text(const struct json *j, size_t *lenp)
-{
-	const char *s;
-	size_t len;
-
-	switch (j->last) {
-	case JT_KEY:
-	case JT_STR:
-	case JT_NUM:
-		s = j->text;
-		len = j->textlen;
-		break;
-	default:
-		s = "";
-		len = 0;
-		break;
-	}
-	if (lenp != NULL)
-		*lenp = len;
-	return s;
-}
-
 int
 json_depth(const struct json *j)
 {
@@ -251,12 +228,12 @@ json_double(const struct json *j, double *dp)
 	int neg, dot, nd, fd;
 	double d;
 
-	if (j->last != JT_NUM)
+	if (j->lt.tok != JT_NUM)
 		return -1;
-	s = (const unsigned char *)j->text;
+	s = (const unsigned char *)j->lt.text;
 	neg = *s == '-';
 	s += neg;
-	n = j->textlen - neg;
+	n = j->lt.textlen - neg;
 	/*
 	 * Short decimals without an exponent (weights like 0.001): with at
 	 * most 15 digits the digits m and the power of ten are exact
@@ -283,7 +260,7 @@ json_double(const struct json *j, double *dp)
 			return 0;
 		}
 	}
-	d = strtod(j->text, NULL);
+	d = strtod(j->lt.text, NULL);
 	if (isinf(d))
 		return -1;
 	*dp = d;
@@ -299,11 +276,11 @@ json_int(const struct json *j, long long *vp)
 	unsigned d;
 	int neg;
 
-	if (j->last != JT_NUM || j->isint == 0)
+	if (j->lt.tok != JT_NUM || j->isint == 0)
 		return -1;
 	neg = j->isint < 0;
-	s = (const unsigned char *)j->text + neg;
-	n = j->textlen - neg;
+	s = (const unsigned char *)j->lt.text + neg;
+	n = j->lt.textlen - neg;
 	if (n <= 8) {
 		/*
 		 * Up to 8 digits, kept by the scanner (reading them back
@@ -326,6 +303,69 @@ json_int(const struct json *j, long long *vp)
 		*vp = 0;
 	else
 		*vp = -(long long)(u - 1) - 1;
+	return 0;
+}
+
+/*
+ * json_scaled() reads the digits 8 at a time: the first 8 as the scanner
+ * kept them, the next 8 from the buffer, and the decimals as the last
+ * bytes of the number.  A word is loaded from the buffer only where it
+ * ends before the NUL stored after the number, as a load across that
+ * store would stall; shorter numbers with 8 integer digits or more are
+ * read a byte at a time.
+ */
+int
+json_scaled(const struct json *j, int scale, int64_t *vp)
+{
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000
+	};
+	const unsigned char *s;
+	uint64_t m, v, w, f;
+	size_t i, n, ni, nf;
+	int neg;
+
+	if (j->lt.tok != JT_NUM || scale < 0 || scale > 3)
+		return -1;
+	s = (const unsigned char *)j->lt.text;
+	neg = *s == '-';
+	s += neg;
+	n = j->lt.textlen - neg;
+	m = nondigits(j->digits ^ ZEROS);
+	ni = m != 0 ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+	if (ni == 0 || ni > n)
+		return -1;
+	v = digitsval(j->digits, ni);
+	if (ni == 8 && n >= 16) {
+		w = load64(s + 8);
+		if ((m = nondigits(w)) == 0)
+			return -1;
+		if ((i = (size_t)__builtin_ctzll(m) >> 3) > 0)
+			v = v * pow10[i] + digitsval(w ^ ZEROS, i);
+		ni += i;
+	} else if (ni == 8) {
+		for (; ni < n && ISDIGIT(s[ni]); ni++)
+			v = v * 10 + (s[ni] - '0');
+	}
+	if (ni > 15)
+		return -1;
+	f = 0;
+	if (ni < n) {
+		nf = n - ni - 1;
+		if (s[ni] != '.' || nf == 0 || nf > (size_t)scale)
+			return -1;
+		/* The nf decimals in the low bytes, the rest "0"s. */
+		if (n >= 8)
+			w = (load64(s + n - 8) ^ ZEROS) >> (8 * (8 - nf));
+		else
+			w = j->digits >> (8 * (ni + 1)) &
+			    ((1ULL << (8 * nf)) - 1);
+		if (nondigits(w ^ ZEROS) != 0)
+			return -1;
+		f = digitsval(w, nf) * pow10[scale - nf];
+	}
+	v = v * pow10[scale] + f;
+	*vp = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
 }
 
