@@ -505,6 +505,22 @@ json_setprogress(struct json *j, struct progress *pr)
 	j->prog = pr;
 }
 
+/* Record an error at q; returns SC_ERR. */
+int
+jn_fail(struct json *j, const unsigned char *q, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(j->errmsg, sizeof(j->errmsg), fmt, ap);
+	va_end(ap);
+	j->erroff = OFF(j, q);
+	j->state = S_ERROR;
+	j->lt.tok = JT_ERROR;
+	jn_stopahead(j);
+	return SC_ERR;
+}
+
 /* The message of the last JT_ERROR. */
 const char *
 json_errmsg(const struct json *j)

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,22 +54,6 @@ static int	 scan_literal(struct json *, unsigned char *, const char *);
 static enum json_tok key_colon(struct json *, unsigned char *,
 		    unsigned char *);
 static enum json_tok next_token(struct json *);
-
-/* Record an error at q; returns SC_ERR. */
-int
-jn_fail(struct json *j, const unsigned char *q, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(j->errmsg, sizeof(j->errmsg), fmt, ap);
-	va_end(ap);
-	j->erroff = OFF(j, q);
-	j->state = S_ERROR;
-	j->lt.tok = JT_ERROR;
-	jn_stopahead(j);
-	return SC_ERR;
-}
 
 /* Record an error for a byte that cannot start what is expected. */
 static int
