@@ -220,18 +220,13 @@ static void
 draw(struct fg *f, const char *title)
 {
 	char nb[FMTBUF];
-	double d;
-	size_t i;
 
 	if (title == NULL)
 		title = f->cg.diff ? "Differential Flame Graph" : f->icicle ?
 		    "Icicle Graph" : "Flame Graph";
-	for (i = 1; i < f->t.n; i++)
-		if (!(f->t.node[i].func & FLAME_THREAD) &&
-		    (d = fabs(f->t.w[i] - FLAME_WA(&f->t, i))) > f->maxdelta)
-			f->maxdelta = d;
 	f->span = f->width - 2 * PAD;
 	flame_prune(&f->t, f->cg.total, f->span, f->minwidth);
+	f->maxdelta = f->t.maxdelta;
 	flame_byname(&f->t, &f->cg);
 	snprintf(f->mergenote, sizeof(f->mergenote), "each narrower than %s "
 	    "px, merged", svg_num(nb, sizeof(nb), f->minwidth));
