@@ -22,11 +22,16 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flame.h"
+#include "svg.h"
 #include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "fmt.h"
 #include "htab.h"
 #include "seqtab.h"
 #include "sort.h"
@@ -511,6 +516,28 @@ flame_byname(struct flame *t, const struct cg *g)
 	free(fr);
 	free(tr);
 	link(t, ix);
+}
+
+void
+flame_subtitle(struct buf *b, const struct cg *g)
+{
+	char t[FMTBUF];
+
+	buf_reset(b);
+	buf_adds(b, svg_weight(t, sizeof(t), g->total, g->unit));
+	if (g->diff)
+		buf_adds(b, " after (widths), red: grew, blue: shrank");
+	else
+		buf_printf(b, ", %llu samples, unit %s",
+		    (unsigned long long)g->samples, rec_unitname(g->unit));
+}
+
+void
+flame_diffcolor(char *c, size_t clen, double delta, double maxdelta)
+{
+	size_t l = (size_t)(210 * (1 - fabs(delta) / maxdelta));
+
+	snprintf(c, clen, delta > 0 ? "#ff%02zx%02zx" : "#%02zx%02zxff", l, l);
 }
 
 /* A frame of flame_walk()'s path from the root. */

@@ -72,6 +72,19 @@ const char *flame_name(const struct flame *, const struct cg *, uint32_t,
 	    size_t *);
 
 /*
+ * Into the buffer (reset), the line under the title: the total weight,
+ * then the samples and the unit's name, or in a diff what the colours
+ * say.
+ */
+void	 flame_subtitle(struct buf *, const struct cg *);
+/*
+ * Into c (clen bytes), the fill of a frame whose weight changed by
+ * delta in a diff whose largest change is maxdelta (> 0): red if it
+ * grew, else blue, white-ish for a change near 0.
+ */
+void	 flame_diffcolor(char *, size_t, double, double);
+
+/*
  * Draw node nd at depth d, x, w pixels wide; with n > 0, the n children
  * of nd too narrow to draw, merged into one frame.
  */

@@ -1,9 +1,11 @@
 /*
  * test_flame.c: Check suite for the frame tree of sst-flame
- * (common/draw/flame.c) and its script (common/draw/flamejs.c): nodes shared by
- * stacks with the same path, thread nodes, merged threads, reversed
- * stacks, deep ones, the children linked in the order asked for, and
- * a script that can sit in CDATA and loads nothing.
+ * (common/draw/flame.c) and its script (common/draw/flamejs.c): nodes
+ * shared by stacks with the same path, thread nodes, merged threads,
+ * reversed stacks, deep ones, weights summed in the order of the
+ * records, the children linked in the order asked for, the line under
+ * the title and a diff's colours, and a script that can sit in CDATA
+ * and loads nothing.
  */
 
 #include <check.h>
@@ -461,6 +463,43 @@ START_TEST(test_prune)
 }
 END_TEST
 
+/*
+ * The line under the title: 1.5 s of 3 samples; a diff of 2048 bytes
+ * (2 kB) says what its colours mean.  A diff's fills: half the largest
+ * growth is 210 / 2 = 105 = 0x69 of green and blue; the largest
+ * shrinking 0, pure blue; no change 210 = 0xd2, on the blue side.
+ */
+START_TEST(test_subtitle)
+{
+	struct cg g;
+	struct buf b;
+	char c[16];
+
+	cg_init(&g);
+	buf_init(&b);
+	g.total = 1.5;
+	g.unit = U_SECONDS;
+	g.samples = 3;
+	g.diff = 0;
+	flame_subtitle(&b, &g);
+	ck_assert_str_eq(b.data, "1.5s, 3 samples, unit seconds");
+	g.diff = 1;
+	g.total = 2048;
+	g.unit = U_BYTES;
+	flame_subtitle(&b, &g);
+	ck_assert_str_eq(b.data, "2kB after (widths), red: grew, blue: "
+	    "shrank");
+	flame_diffcolor(c, sizeof(c), 1, 2);
+	ck_assert_str_eq(c, "#ff6969");
+	flame_diffcolor(c, sizeof(c), -2, 2);
+	ck_assert_str_eq(c, "#0000ff");
+	flame_diffcolor(c, sizeof(c), 0, 2);
+	ck_assert_str_eq(c, "#d2d2ff");
+	buf_free(&b);
+	cg_free(&g);
+}
+END_TEST
+
 static Suite *
 flame_suite(void)
 {
@@ -480,6 +519,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_byname_deep);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_script);
+	tcase_add_test(tc, test_subtitle);
 	suite_add_tcase(s, tc);
 	return s;
 }
