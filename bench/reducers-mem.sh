@@ -3,7 +3,7 @@
 # (sst-merge, sst-flame, sst-dot, sst-diff of a stream against itself)
 # of BINDIR (default bin/) on three streams: stream-p200.sst and
 # stream-z200k.sst (sst-flatten of genpyspy -m 200 and -k 200000 -m 200,
-# as bench/run.sh makes them) and stream-z200k-noloc.sst, the second
+# as bench/run.sh makes them) and stream-nl200k.sst, the second
 # with its locations field blanked (awk): 149 MB, 296,410 records, 11.1
 # million frames, 6.2 million distinct stack prefixes.  Each run
 # alternates with OLDBINDIR's program when given, whose output must
@@ -35,7 +35,7 @@ mk() {
 }
 mk stream-p200.sst -m 200
 mk stream-z200k.sst -k 200000 -m 200
-f=$dir/stream-z200k-noloc.sst
+f=$dir/stream-nl200k.sst
 if [ ! -s "$f" ]; then
 	awk -F '\t' -v OFS='\t' '{ $7 = ""; print }' \
 	    "$dir/stream-z200k.sst" >"$f.tmp" && mv "$f.tmp" "$f" || exit 1
@@ -71,7 +71,7 @@ summ() {
 
 export F
 printf '%-32s %8s %8s %8s\n' case "cpu s" "wall s" "RSS MB"
-for s in p200 z200k z200k-noloc; do
+for s in p200 z200k nl200k; do
 	F=$dir/stream-$s.sst
 	for p in sst-merge sst-flame sst-dot sst-diff; do
 		if [ -n "$old" ]; then
