@@ -30,6 +30,10 @@ struct stacktab {
 	/* The last stack interned: its text, id, frame ids and ends. */
 	struct buf	 last;
 	uint32_t	 lastid;
+	size_t		 npre;		/* its ids before the frames */
+	int		 valid;		/* there is a last stack */
+	uint32_t	*seq;		/* stk_internp()'s sequence */
+	size_t		 scap;
 	uint32_t	*fid;		/* fid[i]: frame i's id */
 	size_t		*ends;		/* ends[i]: offset just past frame i */
 	size_t		 plen;
@@ -63,6 +67,7 @@ stk_free(struct stacktab *t)
 	free(t->fid);
 	free(t->ends);
 	free(t->walk);
+	free(t->seq);
 	buf_free(&t->last);
 	free(t);
 }
@@ -104,26 +109,32 @@ room(struct stacktab *t, size_t n)
 uint32_t
 stk_intern(struct stacktab *t, const char *s, size_t n)
 {
+	return n == 0 ? STK_ROOT : stk_internp(t, NULL, 0, s, n);
+}
+
+uint32_t
+stk_internp(struct stacktab *t, const uint32_t *pre, size_t npre,
+    const char *s, size_t n)
+{
 	const char *p, *e, *semi;
 	size_t keep, same, m;
 	uint32_t id;
 
-	if (n == 0)
-		return STK_ROOT;
-	if (t->plen > 0 && n == t->last.len &&
-	    memcmp(s, t->last.data, n) == 0)
+	if (t->valid && n == t->last.len && npre == t->npre &&
+	    memcmp(s, t->last.data, n) == 0 && (npre == 0 ||
+	    memcmp(pre, t->seq, npre * sizeof(*pre)) == 0))
 		return t->lastid;
 	/* The frames of the last stack that end before the two part. */
 	same = mismatch(s, t->last.data, n < t->last.len ? n : t->last.len);
 	keep = 0;
-	while (keep < t->plen && (t->ends[keep] < same ||
+	while (n > 0 && keep < t->plen && (t->ends[keep] < same ||
 	    (t->ends[keep] == same && (same == n || s[same] == ';') &&
 	    (same == t->last.len || t->last.data[same] == ';'))))
 		keep++;
-	/* The frames from there, interned. */
+	/* The frames from there, interned (none for no text). */
 	p = keep ? s + t->ends[keep - 1] + 1 : s;
 	e = s + n;
-	for (m = keep; p <= e; m++) {
+	for (m = keep; n > 0 && p <= e; m++) {
 		if ((semi = memchr(p, ';', (size_t)(e - p))) == NULL)
 			semi = e;
 		room(t, m + 1);
@@ -138,12 +149,20 @@ stk_intern(struct stacktab *t, const char *s, size_t n)
 		}
 		p = semi + 1;
 	}
-	if (keep > 0 && t->ends[keep - 1] == n)
-		m = keep;		/* a prefix of the last */
-	id = seq_intern(t->seqs, t->fid, m);
+	/* The sequence: the ids before, then the frames'. */
+	if (npre + m < npre)
+		xnoroom("stack too deep");
+	t->seq = xgrow(t->seq, &t->scap, npre + m + 1, 64, sizeof(*t->seq));
+	if (npre > 0)
+		memcpy(t->seq, pre, npre * sizeof(*pre));
+	if (m > 0)
+		memcpy(t->seq + npre, t->fid, m * sizeof(*t->fid));
+	id = seq_intern(t->seqs, t->seq, npre + m);
 	if (id >= UINT32_MAX - 1)
 		xnoroom("too many stacks");
 	t->plen = m;
+	t->npre = npre;
+	t->valid = 1;
 	t->lastid = id + 1;
 	buf_reset(&t->last);
 	buf_add(&t->last, s, n);
@@ -153,13 +172,21 @@ stk_intern(struct stacktab *t, const char *s, size_t n)
 void
 stk_text(struct stacktab *t, uint32_t id, struct buf *b)
 {
+	if (id != STK_ROOT)
+		stk_textp(t, id, 0, NULL, b);
+}
+
+void
+stk_textp(struct stacktab *t, uint32_t id, size_t npre, uint32_t *pre,
+    struct buf *b)
+{
 	const char *name;
 	size_t i, n, len;
 
-	if (id == STK_ROOT)
-		return;
 	n = seq_get(t->seqs, id - 1, &t->walk, &t->wcap);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < npre && i < n; i++)
+		pre[i] = t->walk[i];
+	for (i = npre; i < n; i++) {
 		name = ht_key(t->frames, t->walk[i], &len);
 		buf_add(b, name, len);
 		if (i + 1 < n)

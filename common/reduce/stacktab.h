@@ -25,8 +25,18 @@ void	 stk_free(struct stacktab *);
  * every ';' byte, so stk_text() gives back the same bytes.
  */
 uint32_t stk_intern(struct stacktab *, const char *, size_t);
+/*
+ * The same for the sequence of the npre ids at pre, then the frames of
+ * the text (none when n is 0): a key of a few ids and a stack as one id
+ * (never STK_ROOT), in the same count.
+ */
+uint32_t stk_internp(struct stacktab *, const uint32_t *, size_t,
+	    const char *, size_t);
 /* Append stack id's text (frames joined by ';') to b. */
 void	 stk_text(struct stacktab *, uint32_t, struct buf *);
+/* The same for an id of stk_internp(), its npre ids into pre. */
+void	 stk_textp(struct stacktab *, uint32_t, size_t, uint32_t *,
+	    struct buf *);
 /* Frame id's text and its length. */
 const char *stk_name(const struct stacktab *, uint32_t, size_t *);
 /* Distinct stacks (the empty one included) and frames so far. */

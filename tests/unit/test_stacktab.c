@@ -2,11 +2,12 @@
  * test_stacktab.c: Check suite for the table of stacks of interned
  * frames (common/reduce/stacktab.c).  The hand-worked cases give each
  * stack's id and text and the frames' ids; a long stack (100,000
- * frames) and its neighbours; the model check interns many stacks
- * made from a few frames (so that they share prefixes, and one stack
- * is often a prefix of the one before) and holds the table to the plain model:
- * two texts get the same id exactly when they are the same bytes, and
- * every id gives back its text.
+ * frames) and its neighbours; keys of ids and a stack.  The model
+ * check interns many stacks made from a few frames (so that they share
+ * prefixes, and one stack is often a prefix of the one before) and
+ * holds the table to the plain model: two texts get the same id
+ * exactly when they are the same bytes, and every id gives back its
+ * text.
  */
 
 #include <check.h>
@@ -120,6 +121,60 @@ START_TEST(test_long)
 }
 END_TEST
 
+/*
+ * Keys: a thread's and another id before the frames.  The same text
+ * under other ids is another key, no text is a key of its own (after
+ * a stack whose first frame is empty, which the last stack's frames
+ * must not lend it), and the ids come back.
+ */
+START_TEST(test_prefix)
+{
+	struct stacktab *t;
+	uint32_t p[2] = { 7, 0 }, q[2], a, b, c, d, e;
+
+	buf_init(&tb);
+	t = stk_new();
+	a = stk_internp(t, p, 2, "main;f", 6);
+	ck_assert_uint_eq(a, 1);
+	p[1] = 1;
+	b = stk_internp(t, p, 2, "main;f", 6);
+	ck_assert_uint_eq(b, 2);
+	p[0] = 300;
+	c = stk_internp(t, p, 2, ";x", 2);
+	ck_assert_uint_eq(c, 3);
+	d = stk_internp(t, p, 2, "", 0);
+	ck_assert_uint_eq(d, 4);
+	e = stk_internp(t, p, 2, ";", 1);
+	ck_assert_uint_eq(e, 5);
+	ck_assert_uint_eq(stk_internp(t, p, 2, ";x", 2), c);
+	ck_assert_uint_eq(stk_internp(t, p, 2, "", 0), d);
+	p[0] = 7;
+	p[1] = 0;
+	ck_assert_uint_eq(stk_internp(t, p, 2, "main;f", 6), a);
+	/* Without ids: "main;f" is another key again. */
+	ck_assert_uint_eq(stk_intern(t, "main;f", 6), 6);
+	ck_assert_uint_eq(stk_count(t), 7);
+	buf_reset(&tb);
+	stk_textp(t, b, 2, q, &tb);
+	ck_assert_str_eq(tb.data, "main;f");
+	ck_assert_uint_eq(q[0], 7);
+	ck_assert_uint_eq(q[1], 1);
+	buf_reset(&tb);
+	stk_textp(t, d, 2, q, &tb);
+	ck_assert_uint_eq(tb.len, 0);
+	ck_assert_uint_eq(q[0], 300);
+	buf_reset(&tb);
+	stk_textp(t, c, 2, q, &tb);
+	ck_assert_str_eq(tb.data, ";x");
+	buf_reset(&tb);
+	stk_textp(t, e, 2, q, &tb);
+	ck_assert_str_eq(tb.data, ";");
+	ck_assert_str_eq(text(t, 6), "main;f");
+	stk_free(t);
+	buf_free(&tb);
+}
+END_TEST
+
 START_TEST(test_model)
 {
 	static const char *fr[] = { "main", "run", "f", "g;", "", "x:1" };
@@ -209,6 +264,7 @@ stacktab_suite(void)
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_long);
+	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_model);
 	tcase_add_test(tc, test_zip);
 	suite_add_tcase(s, tc);
