@@ -6,9 +6,9 @@
  * slot, at most 3/4 full) with a 32-bit hash kept by sequence, so that
  * a probe compares bytes only on a match and growing hashes nothing
  * again.  A sequence costs its varints, its offset (8 bytes), its hash
- * (4) and 5.3 to 10.7 bytes of slots: a stack of 37 frames, 11 million
- * frames in 296,000 stacks, takes some 30 MB where a trie of its 6.2
- * million prefixes took 140.
+ * (4) and 5.3 to 10.7 bytes of slots.  On 296,000 stacks of 11.1
+ * million frames (1,600 distinct) and 6.2 million distinct prefixes,
+ * sst-merge's peak RSS fell from 144 MB (a trie of the prefixes) to 37.
  */
 #include <stdint.h>
 #include <stdlib.h>
