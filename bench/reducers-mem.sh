@@ -95,6 +95,6 @@ for s in p200 z200k nl200k; do
 	done
 	awk -v n="$(wc -c <"$F")" -v k="$s" 'BEGIN { n /= 1048576
 	    printf "(stream-%s.sst, %.0f MB: RSS limit %.0f MB)\n",
-		k, n, n / 5 > 64 ? n / 5 : 64 }'
+		k, n, (n / 5 > 64 ? n / 5 : 64) }'
 done
 rm -f "$dir/.red.t" "$dir/.red.new" "$dir/.red.old"

@@ -744,7 +744,7 @@ for sk in p200 z200k nl200k; do
 	awk -v n="$(wc -c <"$dir/stream-$sk.sst")" -v k="$sk" 'BEGIN {
 	    n /= 1048576
 	    printf "(reducers on stream-%s.sst, %.0f MB: RSS limit %.0f MB)\n",
-		k, n, n / 5 > 64 ? n / 5 : 64 }'
+		k, n, (n / 5 > 64 ? n / 5 : 64) }'
 done
 
 # Reference figures: the Python scripts sst replaces, on the same inputs
