@@ -21,7 +21,7 @@
 struct seqtab {
 	unsigned char	*arena;
 	size_t		 len, cap;
-	size_t		*off;		/* by id: where it starts; off[n]: len */
+	size_t		*off;		/* by id: its start; off[n]: len */
 	uint32_t	*hash;		/* by id */
 	size_t		 n, ncap;
 	uint32_t	*slot;		/* id + 1; 0: empty */
