@@ -36,8 +36,6 @@
 #include "seqtab.h"
 #include "sort.h"
 
-#define ROOTHASH	0x9e3779b9u
-
 /* A level of flame_prune(): its nodes, the alive keys. */
 struct lv {
 	uint32_t	*parent;	/* by node: index in the level above */
