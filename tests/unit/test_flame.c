@@ -500,6 +500,32 @@ START_TEST(test_subtitle)
 }
 END_TEST
 
+/*
+ * A diff's largest change is over every node, those not kept too:
+ * with weights as pixels (total 11, span 11) and minwidth 2, 2 (1 px)
+ * is not drawn and its children are dropped, but 2;3's change, 9 - 0,
+ * is the largest (1: 10 - 8 = 2, 2: 9 - 1 = 8, 2;4: 1).
+ */
+START_TEST(test_maxdelta)
+{
+	struct flame t;
+	static const uint32_t a[] = { 1 }, b[] = { 2, 3 }, c[] = { 2, 4 };
+	uint32_t p[2] = { 2, 3 };
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 1, 0, 10, 8, 1);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 0, 9, 1);
+	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
+	flame_prune(&t, 11, 11, 2);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert_uint_eq(path(&t, p, 2), FLAME_NONE);
+	ck_assert_double_eq(t.wa[path(&t, p, 1)], 9);
+	ck_assert_uint_eq(t.samples[path(&t, p, 1)], 2);
+	ck_assert_double_eq(t.maxdelta, 9);
+	flame_free(&t);
+}
+END_TEST
+
 static Suite *
 flame_suite(void)
 {
@@ -514,6 +540,7 @@ flame_suite(void)
 	tcase_add_test(tc, test_wa_late);
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_maxdelta);
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_byname);
 	tcase_add_test(tc, test_byname_deep);
