@@ -48,7 +48,6 @@ static void	add(void *, uint32_t, const uint32_t *, size_t,
 static void	frame(void *, uint32_t, size_t, double, double, size_t);
 static void	title(struct fg *, uint32_t, size_t, double, enum svg_kind,
 		    const char *, size_t, const char *, size_t, char *, size_t);
-static void	header(struct fg *, const char *);
 static void	draw(struct fg *, const char *);
 static double	pixels(const char *, const char *, double);
 static __dead void usage(int);
@@ -111,11 +110,9 @@ title(struct fg *f, uint32_t nd, size_t n, double w, enum svg_kind k,
 		    svg_weight(xb, sizeof(xb), FLAME_WA(&f->t, nd),
 		    f->cg.unit),
 		    delta >= 0 ? "+" : "", 100 * delta / f->cg.total);
-	if (f->cg.diff && n == 0 && nd > 0 && f->maxdelta > 0) {
-		sl = (size_t)(210 * (1 - fabs(delta) / f->maxdelta));
-		snprintf(c, clen, delta > 0 ? "#ff%02zx%02zx" :
-		    "#%02zx%02zxff", sl, sl);
-	} else
+	if (f->cg.diff && n == 0 && nd > 0 && f->maxdelta > 0)
+		flame_diffcolor(c, clen, delta, f->maxdelta);
+	else
 		svg_kindcolor(c, clen, k, s, len);
 	buf_adds(b, "</title>");
 }
@@ -176,29 +173,11 @@ frame(void *arg, uint32_t nd, size_t d, double x, double w, size_t n)
 	fwrite(b->data, 1, b->len, stdout);
 }
 
-/* The SVG up to the frames, with the totals under the title. */
-static void
-header(struct fg *f, const char *title)
-{
-	char t[FMTBUF];
-
-	buf_reset(&f->b);
-	buf_adds(&f->b, svg_weight(t, sizeof(t), f->cg.total, f->cg.unit));
-	if (f->cg.diff)
-		buf_adds(&f->b, " after (widths), red: grew, blue: shrank");
-	else
-		buf_printf(&f->b, ", %llu samples, unit %s",
-		    (unsigned long long)f->cg.samples,
-		    rec_unitname(f->cg.unit));
-	flame_page(f->width, f->height, PAD, f->icicle, title, f->b.data);
-}
-
 static __dead void
-usage(int st)
+usage(int help)
 {
-	fprintf(st ? stderr : stdout, "usage: sst-flame [-iRT] [--title "
-	    "title] [--width px] [--minwidth px] [file ...]\n");
-	exit(st);
+	xusage(help, "usage: sst-flame [-iRT] [--title title] [--width px] "
+	    "[--minwidth px] [file ...]\n");
 }
 
 /* A number of pixels for option name, at least min. */
@@ -220,25 +199,21 @@ static void
 draw(struct fg *f, const char *title)
 {
 	char nb[FMTBUF];
-	double d;
-	size_t i;
 
 	if (title == NULL)
 		title = f->cg.diff ? "Differential Flame Graph" : f->icicle ?
 		    "Icicle Graph" : "Flame Graph";
-	for (i = 1; i < f->t.n; i++)
-		if (!(f->t.node[i].func & FLAME_THREAD) &&
-		    (d = fabs(f->t.w[i] - FLAME_WA(&f->t, i))) > f->maxdelta)
-			f->maxdelta = d;
 	f->span = f->width - 2 * PAD;
 	flame_prune(&f->t, f->cg.total, f->span, f->minwidth);
+	f->maxdelta = f->t.maxdelta;
 	flame_byname(&f->t, &f->cg);
 	snprintf(f->mergenote, sizeof(f->mergenote), "each narrower than %s "
 	    "px, merged", svg_num(nb, sizeof(nb), f->minwidth));
 	flame_walk(&f->t, PAD, f->cg.total, f->span, f->minwidth, frame, f);
 	f->height = TOP + BOTTOM + (f->depth + 1) * FRAMEH;
 	f->out = 1;
-	header(f, title);
+	flame_subtitle(&f->b, &f->cg);
+	flame_page(f->width, f->height, PAD, f->icicle, title, f->b.data);
 	flame_walk(&f->t, PAD, f->cg.total, f->span, f->minwidth, frame, f);
 	fputs("</g>\n</svg>\n", stdout);
 	xfshut(stdout, "stdout");
@@ -267,7 +242,7 @@ main(int argc, char *argv[])
 	while ((ch = getopt_long(argc, argv, "hiRT", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
-			usage(0);
+			usage(1);
 		case 'i':
 			f.icicle = 1;
 			break;
@@ -287,7 +262,7 @@ main(int argc, char *argv[])
 			f.width = pixels("width", optarg, 2 * PAD + 10);
 			break;
 		default:
-			usage(2);
+			usage(0);
 		}
 	}
 	argc -= optind;

@@ -7,8 +7,9 @@
  * keeps one unit.  -L LABEL (once per file) or -H (the file's base name
  * up to its first '.') puts "LABEL: " before each thread of a file.
  * Merging is associative: merging merged parts gives the one pass over
- * the whole.  Stacks and locations are kept as paths in trees of
- * interned frames (common/reduce/stacktab.c), a key as three ids.
+ * the whole.  A key is one sequence of interned ids in a stack table
+ * (common/reduce/stacktab.c): its thread's, how its locations are
+ * kept, then its frames'; its id is the key's, in first-seen order.
  */
 #include <err.h>
 #include <libgen.h>
@@ -27,14 +28,12 @@
 #include "stacktab.h"
 
 struct merge {
-	struct htab	*keys;		/* struct key */
-	struct stacktab	*stacks;
+	struct stacktab	*keys;		/* thread, LOCS, frames */
 	struct stacktab	*locs;
-	uint64_t	*samples;	/* by key id */
+	uint64_t	*samples;	/* by key id - 1 */
 	double		*weight;
 	double		*period;
 	unsigned char	*hasperiod;
-	enum sst_unit	*unit;
 	size_t		 cap;
 	struct tally	 threads;	/* by thread: its first unit */
 	enum sst_unit	*tunit;
@@ -44,18 +43,13 @@ struct merge {
 };
 
 /*
- * A record's key: its thread's, stack's and locations' ids.  A stack
- * with as many locations as frames is one path of "frame TAB location"
- * pieces (locs PAIRED), one without any a path of its frames (NOLOCS);
- * else the locations are a path of their own, in m->locs.
+ * How a key keeps its locations, its second id: none (NOLOCS); as many
+ * as frames, each frame a "frame TAB location" piece (PAIRED); else
+ * LOCS + the id of their own path in m->locs.
  */
-struct key {
-	uint32_t	thread;
-	uint32_t	stack;
-	uint32_t	locs;
-};
-#define NOLOCS	UINT32_MAX
-#define PAIRED	(UINT32_MAX - 1)
+#define NOLOCS	0
+#define PAIRED	1
+#define LOCS	2
 
 static void	grow(struct merge *, size_t);
 static void	add(struct merge *, const char *, const struct sst_rec *,
@@ -75,7 +69,6 @@ grow(struct merge *m, size_t id)
 	m->weight = xreallocarray(m->weight, m->cap, sizeof(*m->weight));
 	m->period = xreallocarray(m->period, m->cap, sizeof(*m->period));
 	m->hasperiod = xreallocarray(m->hasperiod, m->cap, 1);
-	m->unit = xreallocarray(m->unit, m->cap, sizeof(*m->unit));
 }
 
 /* Add record r of reader rd, its thread labelled. */
@@ -83,8 +76,8 @@ static void
 add(struct merge *m, const char *label, const struct sst_rec *r,
     struct sst_reader *rd)
 {
-	struct key k;
-	size_t id, tlen;
+	uint32_t k[2];
+	size_t id, tlen, had;
 	int isnew;
 
 	buf_reset(&m->key);
@@ -101,31 +94,35 @@ add(struct merge *m, const char *label, const struct sst_rec *r,
 	if (isnew)
 		m->tunit[id] = r->unit;
 	else if (m->tunit[id] != r->unit)
-		xrec_fail(rd, "thread %.*s in %s, in %s before", (int)tlen, m->key.data, rec_unitname(r->unit),
+		xrec_fail(rd, "thread %.*s in %s, in %s before", (int)tlen,
+		    m->key.data, rec_unitname(r->unit),
 		    rec_unitname(m->tunit[id]));
-	if (id > UINT32_MAX)
+	if (id >= UINT32_MAX)
 		errx(1, "too many threads");
-	k.thread = (uint32_t)id;
+	k[0] = (uint32_t)id;
+	had = stk_count(m->keys);
 	if (r->locslen == 0) {
-		k.stack = stk_intern(m->stacks, r->stack, r->stacklen);
-		k.locs = NOLOCS;
+		k[1] = NOLOCS;
+		id = stk_internp(m->keys, k, 2, r->stack, r->stacklen);
 	} else if (r->stacklen > 0 && stack_pieces(r->stack, r->stacklen) ==
 	    stack_pieces(r->locs, r->locslen)) {
 		stack_zip(&m->key, r);
-		k.stack = stk_intern(m->stacks, m->key.data, m->key.len);
-		k.locs = PAIRED;
+		k[1] = PAIRED;
+		id = stk_internp(m->keys, k, 2, m->key.data, m->key.len);
 	} else {
-		k.stack = stk_intern(m->stacks, r->stack, r->stacklen);
-		k.locs = stk_intern(m->locs, r->locs, r->locslen);
+		k[1] = stk_intern(m->locs, r->locs, r->locslen);
+		if (k[1] > UINT32_MAX - LOCS)
+			errx(1, "too many locations");
+		k[1] += LOCS;
+		id = stk_internp(m->keys, k, 2, r->stack, r->stacklen);
 	}
-	id = ht_intern(m->keys, &k, sizeof(k), &isnew);
+	id--;
 	grow(m, id);
-	if (isnew) {
+	if (stk_count(m->keys) > had) {
 		m->samples[id] = 0;
 		m->weight[id] = 0;
 		m->hasperiod[id] = r->hasperiod;
 		m->period[id] = r->period;
-		m->unit[id] = r->unit;
 	} else if (m->hasperiod[id] &&
 	    (!r->hasperiod || r->period != m->period[id]))
 		m->hasperiod[id] = 0;
@@ -157,29 +154,26 @@ static void
 put(struct merge *m)
 {
 	struct sst_rec r;
-	struct key k;
-	const char *kp;
-	size_t id, n;
+	uint32_t k[2];
+	size_t id;
 
 	memset(&r, 0, sizeof(r));
-	for (id = 0; id < ht_count(m->keys); id++) {
-		kp = ht_key(m->keys, id, &n);
-		memcpy(&k, kp, sizeof(k));
-		r.thread = ht_key(m->threads.keys, k.thread, &r.threadlen);
+	for (id = 0; id + 1 < stk_count(m->keys); id++) {
 		buf_reset(&m->key);
 		buf_reset(&m->lkey);
-		stk_text(m->stacks, k.stack, &m->key);
-		if (k.locs == PAIRED)
+		stk_textp(m->keys, (uint32_t)id + 1, 2, k, &m->key);
+		r.thread = ht_key(m->threads.keys, k[0], &r.threadlen);
+		if (k[1] == PAIRED)
 			stack_unzip(&m->key, &m->lkey);
-		else if (k.locs != NOLOCS)
-			stk_text(m->locs, k.locs, &m->lkey);
+		else if (k[1] != NOLOCS)
+			stk_text(m->locs, k[1] - LOCS, &m->lkey);
 		r.stack = m->key.data;
 		r.stacklen = m->key.len;
 		r.locs = m->lkey.data;
 		r.locslen = m->lkey.len;
 		r.samples = m->samples[id];
 		r.weight = m->weight[id];
-		r.unit = m->unit[id];
+		r.unit = m->tunit[k[0]];
 		r.hasperiod = m->hasperiod[id];
 		r.period = m->period[id];
 		rec_write(stdout, &r);
@@ -226,8 +220,7 @@ main(int argc, char *argv[])
 		    nlabels, argc ? argc : 1);
 
 	memset(&m, 0, sizeof(m));
-	m.keys = ht_new();
-	m.stacks = stk_new();
+	m.keys = stk_new();
 	m.locs = stk_new();
 	tally_init(&m.threads);
 	buf_init(&m.key);
@@ -248,8 +241,7 @@ main(int argc, char *argv[])
 	}
 	put(&m);
 	xfshut(stdout, "stdout");
-	ht_free(m.keys);
-	stk_free(m.stacks);
+	stk_free(m.keys);
 	stk_free(m.locs);
 	tally_free(&m.threads);
 	buf_free(&m.key);
@@ -258,7 +250,6 @@ main(int argc, char *argv[])
 	free(m.weight);
 	free(m.period);
 	free(m.hasperiod);
-	free(m.unit);
 	free(m.tunit);
 	free(labels);
 	return 0;

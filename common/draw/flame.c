@@ -1,52 +1,64 @@
 /*
- * flame.c: the frame tree of sst-flame(1).  Nodes are found by
- * (parent, function) in a hash table of node ids, so that a stack adds
- * to the nodes it shares with earlier ones; node 0 is the root, the
+ * flame.c: the frame tree of sst-flame(1): node 0 is the root, the
  * nodes of threads have FLAME_THREAD | thread id as their function.
  *
- * A node's slot comes from the hash of its path (its function and its
- * parent's path hash), not of its parent's id: so the slots of all the
- * levels of a stack are known from its function ids alone, before any
- * is looked up, and flame_add() loads them, and the nodes in them,
- * levels ahead.  Looked up one after the other, each level would wait
- * on two cache misses: millions of nodes do not fit in the caches.
- *
- * What a node keeps while the stacks are read is its key (8 bytes) and
- * its weight (8, and 8 more for countA in a diff), summed in the order
- * of the records as the picture has always summed them; path hashes are
- * made again when the table grows.  Sample counts, exact in any order,
- * are kept by the last node of each distinct stack only and summed up
- * the tree by flame_prune(), which then drops the table and every node
- * that cannot be seen: those under a frame narrower than the narrowest
- * drawn.  So a node costs 16 bytes while the stacks are read, and 7 to
- * 13 in the table (a 4-byte slot and an 8-bit tag, 3/4 to 3/8 full),
- * and only the picture's nodes are kept after.
+ * The tree is not built while the stacks are read: a stream of 296,000
+ * distinct stacks of little shared prefix made 6.2 million nodes (170
+ * MB) of which the picture draws a few thousand.  flame_add() keeps
+ * each distinct path (thread node and functions, in the tree's order)
+ * once, as varints in a struct seqtab (a "key"), with its samples, and
+ * appends the record to a log: its key and weights (8 bytes each, none
+ * when the weight is its key's first).  flame_prune() then builds the
+ * tree level by level from the root: the keys still alive each step
+ * one function down, found under their node by a table of the level
+ * alone, and the log is read in order to add each record's weight to
+ * its key's node, so that every node sums the same doubles in the same
+ * order as one summed record by record (the picture keeps its bytes).
+ * Nodes narrower than the narrowest drawn end their keys: only the
+ * drawn nodes and their children are made, and the log and the keys
+ * alive shrink as they go, so the work is that of walking every alive
+ * key's frames once.  Memory: the keys (a byte or two a frame), the log,
+ * and a level's nodes.
  */
-#include <sys/mman.h>
-
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flame.h"
+#include "svg.h"
 #include "util.h"
+#include "buf.h"
+#include "rec.h"
+#include "fmt.h"
 #include "htab.h"
+#include "seqtab.h"
 #include "sort.h"
 
-#define AHEAD		8	/* levels whose slots are loaded ahead */
-#define ROOTHASH	0x9e3779b9u
-/* 8 bits of a path hash, not its slot's: a probe reads a node on a match. */
-#define TAG(h)		((unsigned char)((h) >> 24))
-/* flame_prune()'s map: a drawn node, one not seen, the new id. */
-#define SHOWN		0x80000000u
-#define HIDDEN		0x40000000u
-#define IDMASK		0x3fffffffu
+/* A level of flame_prune(): its nodes, the alive keys. */
+struct lv {
+	uint32_t	*parent;	/* by node: index in the level above */
+	uint32_t	*func;
+	double		*w, *wa;
+	uint64_t	*s;
+	uint32_t	*fin, *pfin;	/* final id or FLAME_NONE, and above */
+	unsigned char	*shown, *pshown;
+	size_t		 n, cap;
+	uint32_t	*slot;		/* node + 1 by hash of (parent, func) */
+	size_t		 nslot;
+	uint32_t	*key;		/* alive keys, in order */
+	const unsigned char **at;	/* where each is in its path */
+	uint32_t	*nd;		/* its node */
+	size_t		 nk;
+	uint32_t	*knode;		/* by key: its node, or FLAME_NONE */
+};
 
-/* The path hash of function f's node under a node of path hash ph. */
+/* The hash of function f under node p. */
 static uint32_t
-pathhash(uint32_t ph, uint32_t f)
+pathhash(uint32_t p, uint32_t f)
 {
-	uint64_t x = (uint64_t)ph << 32 | f;
+	uint64_t x = (uint64_t)p << 32 | f;
 
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -56,348 +68,396 @@ pathhash(uint32_t ph, uint32_t f)
 	return (uint32_t)x;
 }
 
-/*
- * Twice the slots, or enough for the nodes, every node in its slot;
- * the path hashes made again from the root down (a parent's id is
- * below its children's).
- */
-static void
-grow(struct flame *t)
-{
-	size_t i, k, need;
-	uint32_t *h;
-
-	free(t->slot);
-	free(t->tag);
-	/* At least twice the slots, and 4 / 3 of the nodes. */
-	need = 4 * (t->n + 1) / 3 > t->nslot ? 4 * (t->n + 1) / 3 + 1 :
-	    t->nslot + 1;
-	t->nslot = xgrowcap(t->nslot, need, 1024);
-	t->slot = xhugezero(t->nslot, sizeof(*t->slot));
-	t->tag = xhugezero(t->nslot, 1);
-	h = xreallocarray(NULL, t->n + 1, sizeof(*h));
-	for (i = 0; i < t->n; i++) {
-		h[i] = i == 0 ? ROOTHASH : pathhash(h[t->node[i].parent],
-		    t->node[i].func);
-		k = h[i] & (t->nslot - 1);
-		while (t->slot[k] != 0)
-			k = (k + 1) & (t->nslot - 1);
-		t->slot[k] = (uint32_t)i + 1;
-		t->tag[k] = TAG(h[i]);
-	}
-	free(h);
-}
-
-/*
- * Array p grown to n elements of size bytes by realloc(), its whole
- * huge pages advised to be huge (the nodes are read at random).
- */
-static void *
-hugere(void *p, size_t n, size_t size)
-{
-	uintptr_t a, e;
-
-	p = xreallocarray(p, n, size);
-#ifdef MADV_HUGEPAGE
-	a = ((uintptr_t)p + HUGEPAGE - 1) & ~(uintptr_t)(HUGEPAGE - 1);
-	e = ((uintptr_t)p + n * size) & ~(uintptr_t)(HUGEPAGE - 1);
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-	(void)a;
-	(void)e;
-#endif
-	return p;
-}
-
-/*
- * Room for twice the nodes: realloc(), which moves big blocks without a
- * copy, so that growing never holds two copies of millions of nodes.
- */
+/* Room for node n + 1 in the final tree. */
 static void
 more(struct flame *t)
 {
-	size_t c = xgrowcap(t->cap, t->cap + 1, 1024);
+	size_t c;
 
-	t->node = hugere(t->node, c, sizeof(*t->node));
-	t->w = hugere(t->w, c, sizeof(*t->w));
+	if (t->n < t->cap)
+		return;
+	c = xgrowcap(t->cap, t->n + 1, 1024);
+	t->node = xreallocarray(t->node, c, sizeof(*t->node));
+	t->w = xreallocarray(t->w, c, sizeof(*t->w));
+	t->samples = xreallocarray(t->samples, c, sizeof(*t->samples));
 	if (t->wa != NULL)
-		t->wa = hugere(t->wa, c, sizeof(*t->wa));
-	if (t->samples != NULL)
-		t->samples = hugere(t->samples, c, sizeof(*t->samples));
+		t->wa = xreallocarray(t->wa, c, sizeof(*t->wa));
 	t->cap = c;
-}
-
-/*
- * The child of node p for function f, made if new; h is its path hash.
- * The table holds node ids only (open addressing, at most 3/4 full):
- * the keys are the nodes' parent and func.
- */
-static uint32_t
-child(struct flame *t, uint32_t p, uint32_t f, uint32_t h)
-{
-	const struct fnode *nd;
-	size_t k;
-	uint32_t id;
-
-	if (4 * (t->n + 1) > 3 * t->nslot)
-		grow(t);
-	for (k = h & (t->nslot - 1); t->slot[k] != 0;
-	    k = (k + 1) & (t->nslot - 1)) {
-		if (t->tag[k] != TAG(h))
-			continue;
-		nd = &t->node[t->slot[k] - 1];
-		if (nd->parent == p && nd->func == f)
-			return t->slot[k] - 1;
-	}
-	if (t->n >= IDMASK)
-		xnoroom("too many frames");
-	id = (uint32_t)t->n;
-	if (t->n == t->cap)
-		more(t);
-	t->slot[k] = id + 1;
-	t->tag[k] = TAG(h);
-	t->node[id].parent = p;
-	t->node[id].func = f;
-	t->w[id] = 0;
-	if (t->wa != NULL)
-		t->wa[id] = 0;
-	if (t->samples != NULL)
-		t->samples[id] = 0;
-	t->n++;
-	return id;
 }
 
 void
 flame_init(struct flame *t)
 {
 	memset(t, 0, sizeof(*t));
-	child(t, FLAME_NONE, FLAME_NONE, ROOTHASH);
+	t->keys = seq_new();
+	more(t);
+	t->node[0].parent = t->node[0].func = FLAME_NONE;
+	t->w[0] = 0;
+	t->samples[0] = 0;
+	t->n = 1;
 }
 
 void
 flame_free(struct flame *t)
 {
-	free(t->slot);
-	free(t->tag);
+	seq_free(t->keys);
 	free(t->node);
-	free(t->ph);
 	free(t->w);
 	free(t->wa);
 	free(t->samples);
 	free(t->first);
 	free(t->next);
-	free(t->lid);
-	free(t->ls);
+	free(t->ks);
+	free(t->kw);
+	free(t->log);
+	free(t->path);
 	memset(t, 0, sizeof(*t));
 }
 
-/*
- * Add samples to the count of the stacks that end at node nd (a table
- * of its own, open addressing, at most half full, nd + 1 by slot).
- */
+/* Append n bytes at p to the log. */
 static void
-addleaf(struct flame *t, uint32_t nd, uint64_t samples)
+logadd(struct flame *t, const void *p, size_t n)
 {
-	size_t i, k, old;
-	uint32_t *lid;
-	uint64_t *ls;
-
-	if (2 * (t->nleaf + 1) > t->lcap) {
-		old = t->lcap;
-		lid = t->lid;
-		ls = t->ls;
-		t->lcap = xgrowcap(old, 2 * (t->nleaf + 1), 1024);
-		t->lid = xcalloc(t->lcap, sizeof(*t->lid));
-		t->ls = xreallocarray(NULL, t->lcap, sizeof(*t->ls));
-		for (i = 0; i < old; i++) {
-			if (lid[i] == 0)
-				continue;
-			k = pathhash(ROOTHASH, lid[i]) & (t->lcap - 1);
-			while (t->lid[k] != 0)
-				k = (k + 1) & (t->lcap - 1);
-			t->lid[k] = lid[i];
-			t->ls[k] = ls[i];
-		}
-		free(lid);
-		free(ls);
+	if (t->loglen + n > t->logcap) {
+		t->logcap = xgrowcap(t->logcap, t->loglen + n, 65536);
+		t->log = xreallocarray(t->log, t->logcap, 1);
 	}
-	k = pathhash(ROOTHASH, nd + 1) & (t->lcap - 1);
-	while (t->lid[k] != 0 && t->lid[k] != nd + 1)
-		k = (k + 1) & (t->lcap - 1);
-	if (t->lid[k] == 0) {
-		t->lid[k] = nd + 1;
-		t->ls[k] = 0;
-		t->nleaf++;
-	}
-	t->ls[k] += samples;
+	memcpy(t->log + t->loglen, p, n);
+	t->loglen += n;
 }
 
 /*
- * Add a stack's weight to node nd.  The countA array is made by the
- * first that is not 0 (outside a diff, none is: 8 bytes a node less).
- */
-static void
-addto(struct flame *t, uint32_t nd, double w, double wa)
-{
-	t->w[nd] += w;
-	if (wa != 0) {
-		if (t->wa == NULL) {
-			t->wa = xreallocarray(NULL, t->cap, sizeof(double));
-			memset(t->wa, 0, t->cap * sizeof(double));
-		}
-		t->wa[nd] += wa;
-	}
-}
-
-/*
- * The stack's levels are looked up in turn, each under the node found
- * above it; the slots of the levels AHEAD below are loaded meanwhile,
- * and the nodes in the slots of those AHEAD / 2 below (see above).
+ * Keep the stack's path (root first; reverse: ids leaf first) as a key,
+ * and log the record: varint key << 2 | 2 if wa is there | 1 if w is
+ * the key's first weight, then w unless so, then wa if there.
  */
 void
 flame_add(struct flame *t, uint32_t tid, const uint32_t *ids, size_t n,
     int reverse, double w, double wa, uint64_t samples)
 {
-	uint32_t nd = 0, s, h = ROOTHASH, *fn;
-	size_t i, l, m = n + (tid != FLAME_NONE);
+	unsigned char b[10 + 2 * sizeof(double)], *e = b;
+	size_t i, l, m = n + (tid != FLAME_NONE), had;
+	uint32_t k;
+	uint64_t x;
 
-	if (m > SIZE_MAX / 2 / sizeof(*t->ph))
+	if (m > SIZE_MAX / 2 / sizeof(*t->path))
 		xnoroom("stack too deep");
-	if (2 * m > t->phcap) {
-		t->phcap = 2 * m;
-		t->ph = xreallocarray(t->ph, t->phcap, sizeof(*t->ph));
-	}
-	/* Each level's function (fn), then its path hash (ph). */
-	fn = t->ph + m;
+	t->path = xgrow(t->path, &t->pathcap, m + 1, 64, sizeof(*t->path));
 	for (l = 0; l < m; l++) {
 		i = tid != FLAME_NONE ? l - 1 : l;
-		fn[l] = tid != FLAME_NONE && l == 0 ? FLAME_THREAD | tid :
+		t->path[l] = tid != FLAME_NONE && l == 0 ? FLAME_THREAD | tid :
 		    ids[reverse ? n - 1 - i : i];
-		t->ph[l] = h = pathhash(h, fn[l]);
 	}
-	addto(t, nd, w, wa);
-	for (l = 0; t->slot != NULL && l < m && l < AHEAD; l++) {
-		__builtin_prefetch(&t->slot[t->ph[l] & (t->nslot - 1)]);
-		__builtin_prefetch(&t->tag[t->ph[l] & (t->nslot - 1)]);
+	had = seq_count(t->keys);
+	k = seq_intern(t->keys, t->path, m);
+	if (k >= t->kcap) {
+		t->kcap = xgrowcap(t->kcap, (size_t)k + 1, 1024);
+		t->ks = xreallocarray(t->ks, t->kcap, sizeof(*t->ks));
+		t->kw = xreallocarray(t->kw, t->kcap, sizeof(*t->kw));
 	}
-	for (l = 0; l < m; l++) {
-		if (t->slot != NULL) {
-			if (l + AHEAD < m) {
-				__builtin_prefetch(&t->slot[t->ph[l + AHEAD] &
-				    (t->nslot - 1)]);
-				__builtin_prefetch(&t->tag[t->ph[l + AHEAD] &
-				    (t->nslot - 1)]);
-			}
-			if (l + AHEAD / 2 < m && (s = t->slot[t->ph[l +
-			    AHEAD / 2] & (t->nslot - 1)]) != 0)
-				__builtin_prefetch(&t->node[s - 1]);
-		}
-		nd = child(t, nd, fn[l], t->ph[l]);
-		addto(t, nd, w, wa);
+	if (seq_count(t->keys) > had) {
+		t->ks[k] = 0;
+		t->kw[k] = w;
 	}
-	if (samples > 0)
-		addleaf(t, nd, samples);
+	t->ks[k] += samples;
+	x = (uint64_t)k << 2 | (wa != 0) << 1 |
+	    (memcmp(&w, &t->kw[k], sizeof(w)) == 0);
+	for (; x >= 0x80; x >>= 7)
+		*e++ = (unsigned char)(x | 0x80);
+	*e++ = (unsigned char)x;
+	if (memcmp(&w, &t->kw[k], sizeof(w)) != 0) {
+		memcpy(e, &w, sizeof(w));
+		e += sizeof(w);
+	}
+	if (wa != 0) {
+		memcpy(e, &wa, sizeof(wa));
+		e += sizeof(wa);
+		t->haswa = 1;
+	}
+	logadd(t, b, (size_t)(e - b));
 }
 
 /*
- * Which nodes can be seen, and where: by node, its new id (in the order
- * of the old ones), with SHOWN if it is drawn; or for a node that
- * cannot be seen, HIDDEN and the new id of its nearest seen ancestor.
- * The root is drawn, and under a drawn node each child is seen, drawn
- * if it is as wide as minwidth (the test of flame_walk()).
+ * Add each logged record's weights to its key's node (l->knode) in the
+ * level's sums, in order, and drop from the log the records whose key
+ * has none.
  */
-static uint32_t *
-visible(const struct flame *t, double total, double span, double minwidth,
-    size_t *m)
+static void
+replay(struct flame *t, struct lv *l)
 {
-	uint32_t *map, p;
-	size_t i, k = 1;
+	unsigned char *p = t->log, *e = p + t->loglen, *o = p, *q;
+	uint64_t x;
+	uint32_t nd;
+	double w, wa = 0;
+	int s;
 
-	map = xreallocarray(NULL, t->n, sizeof(*map));
-	map[0] = SHOWN;
-	for (i = 1; i < t->n; i++) {
-		p = map[t->node[i].parent];
-		if (p & HIDDEN)
-			map[i] = p;
-		else if (!(p & SHOWN))
-			map[i] = HIDDEN | (p & IDMASK);
-		else
-			map[i] = (uint32_t)k++ | (t->w[i] / total * span >=
-			    minwidth ? SHOWN : 0);
+	while (p < e) {
+		q = p;
+		for (x = 0, s = 0; *p & 0x80; s += 7)
+			x |= (uint64_t)(*p++ & 0x7f) << s;
+		x |= (uint64_t)*p++ << s;
+		if (x & 1)
+			w = t->kw[x >> 2];
+		else {
+			memcpy(&w, p, sizeof(w));
+			p += sizeof(w);
+		}
+		if (x & 2) {
+			memcpy(&wa, p, sizeof(wa));
+			p += sizeof(wa);
+		}
+		if ((nd = l->knode[x >> 2]) == FLAME_NONE)
+			continue;
+		l->w[nd] += w;
+		if (x & 2)
+			l->wa[nd] += wa;
+		if (o != q)
+			memmove(o, q, (size_t)(p - q));
+		o += p - q;
 	}
-	*m = k;
-	return map;
+	t->loglen = (size_t)(o - t->log);
+}
+
+/* Level node of function f under node p of the level above, made if new. */
+static uint32_t
+lvnode(struct lv *l, uint32_t p, uint32_t f)
+{
+	size_t k;
+	uint32_t nd;
+
+	for (k = pathhash(p, f) & (l->nslot - 1); l->slot[k] != 0;
+	    k = (k + 1) & (l->nslot - 1)) {
+		nd = l->slot[k] - 1;
+		if (l->parent[nd] == p && l->func[nd] == f)
+			return nd;
+	}
+	if (l->n == l->cap) {
+		l->cap = xgrowcap(l->cap, l->n + 1, 1024);
+		l->parent = xreallocarray(l->parent, l->cap, sizeof(uint32_t));
+		l->func = xreallocarray(l->func, l->cap, sizeof(uint32_t));
+		l->w = xreallocarray(l->w, l->cap, sizeof(double));
+		l->wa = xreallocarray(l->wa, l->cap, sizeof(double));
+		l->s = xreallocarray(l->s, l->cap, sizeof(uint64_t));
+		l->fin = xreallocarray(l->fin, l->cap, sizeof(uint32_t));
+		l->pfin = xreallocarray(l->pfin, l->cap, sizeof(uint32_t));
+		l->shown = xreallocarray(l->shown, l->cap, 1);
+		l->pshown = xreallocarray(l->pshown, l->cap, 1);
+	}
+	nd = (uint32_t)l->n++;
+	l->slot[k] = nd + 1;
+	l->parent[nd] = p;
+	l->func[nd] = f;
+	l->w[nd] = l->wa[nd] = 0;
+	l->s[nd] = 0;
+	return nd;
+}
+
+/*
+ * The next level's nodes: each alive key one function down (a key at
+ * its path's end leaves), its samples to its node.
+ */
+static void
+step(struct flame *t, struct lv *l)
+{
+	const unsigned char *e;
+	size_t i, j;
+	uint32_t k, nd;
+
+	l->nslot = 16;
+	while (l->nslot < 2 * l->nk)
+		l->nslot *= 2;
+	l->slot = xreallocarray(l->slot, l->nslot, sizeof(*l->slot));
+	memset(l->slot, 0, l->nslot * sizeof(*l->slot));
+	l->n = 0;
+	for (i = j = 0; i < l->nk; i++) {
+		k = l->key[i];
+		(void)seq_bytes(t->keys, k, &e);
+		if (l->at[i] == e) {
+			l->knode[k] = FLAME_NONE;
+			continue;
+		}
+		nd = lvnode(l, l->nd[i], seq_next(&l->at[i]));
+		l->s[nd] += t->ks[k];
+		l->knode[k] = nd;
+		l->key[j] = k;
+		l->at[j] = l->at[i];
+		l->nd[j++] = nd;
+	}
+	l->nk = j;
+}
+
+/*
+ * The level's nodes that can be seen, into the final tree: those whose
+ * parent is drawn; drawn if w / total * span >= minwidth, as
+ * flame_walk() tests.  The keys of nodes not drawn leave, unless all.
+ */
+static void
+keep(struct flame *t, struct lv *l, double total, double span,
+    double minwidth, int all)
+{
+	size_t i, j;
+	uint32_t nd, id;
+	double d;
+
+	for (nd = 0; nd < l->n; nd++) {
+		l->fin[nd] = FLAME_NONE;
+		l->shown[nd] = 0;
+		if (!(l->func[nd] & FLAME_THREAD) &&
+		    (d = fabs(l->w[nd] - l->wa[nd])) > t->maxdelta)
+			t->maxdelta = d;
+		if (!l->pshown[l->parent[nd]])
+			continue;
+		if (t->n >= 0x3fffffffu)
+			xnoroom("too many frames");
+		more(t);
+		l->fin[nd] = id = (uint32_t)t->n++;
+		t->node[id].parent = l->pfin[l->parent[nd]];
+		t->node[id].func = l->func[nd];
+		t->w[id] = l->w[nd];
+		if (t->wa != NULL)
+			t->wa[id] = l->wa[nd];
+		t->samples[id] = l->s[nd];
+		l->shown[nd] = l->w[nd] / total * span >= minwidth;
+	}
+	for (i = j = 0; i < l->nk; i++) {
+		if (!all && !l->shown[l->nd[i]]) {
+			l->knode[l->key[i]] = FLAME_NONE;
+			continue;
+		}
+		l->key[j] = l->key[i];
+		l->at[j] = l->at[i];
+		l->nd[j++] = l->nd[i];
+	}
+	l->nk = j;
+}
+
+/*
+ * Renumber the nodes in depth-first order (children in the order of
+ * their ids), so that flame_walk() reads them mostly in a row, not
+ * level by level as flame_prune() makes them: a tree of millions of
+ * nodes (--minwidth 0) took a second more to walk.  Parents come
+ * before children in both orders; the arrays are permuted in place.
+ */
+static void
+preorder(struct flame *t)
+{
+	uint32_t *a, *pos, p, j;
+	struct fnode nt;
+	double d;
+	uint64_t u;
+	size_t i;
+
+	a = xreallocarray(NULL, t->n, sizeof(*a));
+	pos = xreallocarray(NULL, t->n, sizeof(*pos));
+	/* a: each subtree's size, from the leaves up. */
+	for (i = 0; i < t->n; i++)
+		a[i] = 1;
+	for (i = t->n; i-- > 1; )
+		a[t->node[i].parent] += a[i];
+	/* Then where each node goes, a its next child's place. */
+	pos[0] = 0;
+	a[0] = 1;
+	for (i = 1; i < t->n; i++) {
+		p = t->node[i].parent;
+		pos[i] = a[p];
+		a[p] += a[i];
+		a[i] = pos[i] + 1;
+	}
+	free(a);
+	for (i = 1; i < t->n; i++)
+		t->node[i].parent = pos[t->node[i].parent];
+	/* Each node to its place, along the cycles of pos. */
+	for (i = 0; i < t->n; i++)
+		while ((j = pos[i]) != i) {
+			nt = t->node[i], t->node[i] = t->node[j];
+			t->node[j] = nt;
+			d = t->w[i], t->w[i] = t->w[j], t->w[j] = d;
+			u = t->samples[i], t->samples[i] = t->samples[j];
+			t->samples[j] = u;
+			if (t->wa != NULL) {
+				d = t->wa[i], t->wa[i] = t->wa[j];
+				t->wa[j] = d;
+			}
+			pos[i] = pos[j], pos[j] = j;
+		}
+	free(pos);
 }
 
 void
 flame_prune(struct flame *t, double total, double span, double minwidth)
 {
-	uint32_t *map;
-	uint64_t *s;
-	size_t i, k, m;
+	struct lv l;
+	size_t k, nk = seq_count(t->keys);
+	const unsigned char *e;
+	unsigned char *sw;
+	uint32_t *fw;
+	int all = t->haswa;
 
-	free(t->slot);
-	free(t->tag);
-	t->slot = NULL;
-	t->tag = NULL;
-	t->nslot = 0;
-	map = visible(t, total, span, minwidth, &m);
-	/*
-	 * Each stack's samples to the nearest seen node, then up the tree
-	 * of the seen ones.
-	 */
-	s = xcalloc(m, sizeof(*s));
-	for (i = 0; i < t->lcap; i++)
-		if (t->lid[i] != 0)
-			s[map[t->lid[i] - 1] & IDMASK] += t->ls[i];
-	free(t->lid);
-	free(t->ls);
-	t->lid = NULL;
-	t->ls = NULL;
-	t->nleaf = t->lcap = 0;
-	/* The counts of an earlier flame_prune(), under it already. */
-	for (i = 0; i < t->n && t->samples != NULL; i++)
-		if (!(map[i] & HIDDEN))
-			s[map[i] & IDMASK] += t->samples[i];
-	/* The seen nodes moved down to their new ids. */
-	for (i = 1; i < t->n; i++) {
-		if (map[i] & HIDDEN)
-			continue;
-		k = map[i] & IDMASK;
-		t->node[k].parent = map[t->node[i].parent] & IDMASK;
-		t->node[k].func = t->node[i].func;
-		t->w[k] = t->w[i];
-		if (t->wa != NULL)
-			t->wa[k] = t->wa[i];
-	}
-	free(map);
-	for (k = m; k-- > 1; )
-		s[t->node[k].parent] += s[k];
-	free(t->samples);
-	t->samples = s;
-	t->n = t->cap = m;
-	t->node = xreallocarray(t->node, m, sizeof(*t->node));
-	t->w = xreallocarray(t->w, m, sizeof(*t->w));
+	memset(&l, 0, sizeof(l));
+	l.key = xreallocarray(NULL, nk + 1, sizeof(*l.key));
+	l.at = xreallocarray(NULL, nk + 1, sizeof(*l.at));
+	l.nd = xreallocarray(NULL, nk + 1, sizeof(*l.nd));
+	l.knode = xcalloc(nk + 1, sizeof(*l.knode));
+	/* The root: every record's, every key's (knode 0). */
+	t->n = 1;
+	if (t->haswa && t->wa == NULL)
+		t->wa = xreallocarray(NULL, t->cap, sizeof(*t->wa));
+	l.nslot = 16;
+	l.slot = xcalloc(l.nslot, sizeof(*l.slot));
+	(void)lvnode(&l, 0, FLAME_NONE);
+	replay(t, &l);
+	t->w[0] = l.w[0];
 	if (t->wa != NULL)
-		t->wa = xreallocarray(t->wa, m, sizeof(*t->wa));
+		t->wa[0] = l.wa[0];
+	t->samples[0] = 0;
+	for (k = 0; k < nk; k++) {
+		t->samples[0] += t->ks[k];
+		l.knode[k] = FLAME_NONE;
+		l.at[l.nk] = seq_bytes(t->keys, (uint32_t)k, &e);
+		l.key[l.nk] = (uint32_t)k;
+		l.nd[l.nk] = 0;
+		l.nk += l.at[l.nk] < e;
+	}
+	l.fin[0] = 0;
+	l.shown[0] = 1;
+	t->maxdelta = 0;
+	while (l.nk > 0) {
+		sw = l.pshown, l.pshown = l.shown, l.shown = sw;
+		fw = l.pfin, l.pfin = l.fin, l.fin = fw;
+		step(t, &l);
+		replay(t, &l);
+		keep(t, &l, total, span, minwidth, all);
+	}
+	preorder(t);
+	free(l.parent);
+	free(l.func);
+	free(l.w);
+	free(l.wa);
+	free(l.s);
+	free(l.fin);
+	free(l.pfin);
+	free(l.shown);
+	free(l.pshown);
+	free(l.slot);
+	free(l.key);
+	free(l.at);
+	free(l.nd);
+	free(l.knode);
+	seq_free(t->keys);
+	t->keys = seq_new();
+	t->loglen = 0;
 }
 
 /*
  * Link each node's children in the order of ix[1 .. n) (all the nodes
  * but the root, sorted together: so each node's children come in
- * order), and free ix.  The table is dropped (see above).
+ * order), and free ix.
  */
 static void
 link(struct flame *t, size_t *ix)
 {
 	size_t i, j, k;
 
-	free(t->slot);
-	free(t->tag);
-	t->slot = NULL;
-	t->tag = NULL;
-	t->nslot = 0;
 	free(t->first);
 	free(t->next);
 	t->first = xhuge(t->n, sizeof(*t->first));
@@ -507,6 +567,28 @@ flame_byname(struct flame *t, const struct cg *g)
 	free(fr);
 	free(tr);
 	link(t, ix);
+}
+
+void
+flame_subtitle(struct buf *b, const struct cg *g)
+{
+	char t[FMTBUF];
+
+	buf_reset(b);
+	buf_adds(b, svg_weight(t, sizeof(t), g->total, g->unit));
+	if (g->diff)
+		buf_adds(b, " after (widths), red: grew, blue: shrank");
+	else
+		buf_printf(b, ", %llu samples, unit %s",
+		    (unsigned long long)g->samples, rec_unitname(g->unit));
+}
+
+void
+flame_diffcolor(char *c, size_t clen, double delta, double maxdelta)
+{
+	size_t l = (size_t)(210 * (1 - fabs(delta) / maxdelta));
+
+	snprintf(c, clen, delta > 0 ? "#ff%02zx%02zx" : "#%02zx%02zxff", l, l);
 }
 
 /* A frame of flame_walk()'s path from the root. */

@@ -19,25 +19,29 @@ struct fnode {
 	uint32_t	 func;
 };
 struct flame {
-	uint32_t	*slot;		/* by path hash: node + 1 */
-	unsigned char	*tag;		/* by slot: 8 bits of its path hash */
-	size_t		 nslot;
 	struct fnode	*node;
-	uint32_t	*ph;		/* flame_add()'s path hashes, functions */
-	size_t		 phcap;
 	double		*w;		/* weight */
 	double		*wa;		/* countA in a diff, NULL: all 0 */
-	uint64_t	*samples;	/* after flame_prune() */
+	uint64_t	*samples;
 	size_t		 n, cap;
-	/* the samples of the stacks ending at each node, until then */
-	uint32_t	*lid;		/* node + 1, 0: empty slot */
-	uint64_t	*ls;
-	size_t		 nleaf, lcap;
+	double		 maxdelta;	/* see flame_prune() */
 	/* children of each node, after flame_children() */
 	uint32_t	*first, *next;
+	/* the stacks added, until flame_prune() (flame.c) */
+	struct seqtab	*keys;		/* distinct paths of functions */
+	uint64_t	*ks;		/* by key: samples */
+	double		*kw;		/* by key: its first weight */
+	size_t		 kcap;
+	unsigned char	*log;		/* by record: key and weights */
+	size_t		 loglen, logcap;
+	int		 haswa;
+	uint32_t	*path;		/* flame_add()'s scratch */
+	size_t		 pathcap;
 };
 /* Node nd's countA (flame_add()'s wa): 0 unless one was added. */
 #define FLAME_WA(t, nd)	((t)->wa != NULL ? (t)->wa[nd] : 0.0)
+
+struct seqtab;
 
 /* A tree of a root alone (node 0). */
 void	 flame_init(struct flame *);
@@ -49,12 +53,14 @@ void	 flame_free(struct flame *);
 void	 flame_add(struct flame *, uint32_t, const uint32_t *, size_t, int,
 	    double, double, uint64_t);
 /*
- * Sum the samples of each node, then keep only the nodes that can be
- * seen in a picture of span pixels for total weight: those that
- * flame_walk() would draw with minwidth, and their children (merged
- * when narrow), the others dropped; node ids change, in their order.
- * Needed before the samples are read; a later flame_add() starts the
- * table again.
+ * Build the tree of the stacks added, once they all are, with only the
+ * nodes that can be seen in a picture of span pixels for total weight:
+ * those that flame_walk() would draw with minwidth, and their children
+ * (merged when narrow); node ids go level by level from the root.  Each
+ * node's weight is summed over the stacks through it in the order they
+ * were added.  maxdelta: the largest |w - countA| of the nodes below the
+ * root but threads', of every node when a countA was added (a diff),
+ * else of those made.  Before the tree is read.
  */
 void	 flame_prune(struct flame *, double, double, double);
 /* Link each node's children, in the order cmp gives (ids as arg). */
@@ -64,6 +70,19 @@ void	 flame_byname(struct flame *, const struct cg *);
 /* The escaped name of node nd: "all", a thread's or a function's. */
 const char *flame_name(const struct flame *, const struct cg *, uint32_t,
 	    size_t *);
+
+/*
+ * Into the buffer (reset), the line under the title: the total weight,
+ * then the samples and the unit's name, or in a diff what the colours
+ * say.
+ */
+void	 flame_subtitle(struct buf *, const struct cg *);
+/*
+ * Into c (clen bytes), the fill of a frame whose weight changed by
+ * delta in a diff whose largest change is maxdelta (> 0): red if it
+ * grew, else blue, white-ish for a change near 0.
+ */
+void	 flame_diffcolor(char *, size_t, double, double);
 
 /*
  * Draw node nd at depth d, x, w pixels wide; with n > 0, the n children

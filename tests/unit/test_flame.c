@@ -1,9 +1,11 @@
 /*
  * test_flame.c: Check suite for the frame tree of sst-flame
- * (common/draw/flame.c) and its script (common/draw/flamejs.c): nodes shared by
- * stacks with the same path, thread nodes, merged threads, reversed
- * stacks, deep ones, the children linked in the order asked for, and
- * a script that can sit in CDATA and loads nothing.
+ * (common/draw/flame.c) and its script (common/draw/flamejs.c): nodes
+ * shared by stacks with the same path, thread nodes, merged threads,
+ * reversed stacks, deep ones, weights summed in the order of the
+ * records, the children linked in the order asked for, the line under
+ * the title and a diff's colours, and a script that can sit in CDATA
+ * and loads nothing.
  */
 
 #include <check.h>
@@ -49,12 +51,11 @@ START_TEST(test_tree)
 	flame_add(&t, 7, a, 3, 0, 0.5, 0, 2);
 	flame_add(&t, 7, b, 2, 0, 0.25, 0, 1);
 	flame_add(&t, 3, c, 3, 0, 1, 0, 1);
+	/* Nothing narrower than 0 px: every node kept. */
+	flame_prune(&t, 1.75, 100, 0);
 	/* root, thread 7, 0, 1, 2, thread 3, 0, 1, 1 */
 	ck_assert_uint_eq(t.n, 9);
 	ck_assert_double_eq(t.w[0], 1.75);
-	/* Nothing narrower than 0 px: every node kept, ids as they are. */
-	flame_prune(&t, t.w[0], 100, 0);
-	ck_assert_uint_eq(t.n, 9);
 	ck_assert_uint_eq(t.samples[0], 4);
 	p[0] = FLAME_THREAD | 7;
 	p[1] = 0;
@@ -84,6 +85,7 @@ START_TEST(test_merged_reverse)
 	flame_init(&t);
 	flame_add(&t, FLAME_NONE, a, 3, 1, 2, 1.5, 1);
 	flame_add(&t, FLAME_NONE, b, 3, 1, 3, 0, 1);
+	flame_prune(&t, 5, 100, 0);
 	/* root, 2, 1, 0, 3 */
 	ck_assert_uint_eq(t.n, 5);
 	ck_assert_double_eq(t.w[path(&t, p, 2)], 5);
@@ -111,27 +113,63 @@ START_TEST(test_wa_late)
 
 	flame_init(&t);
 	flame_add(&t, FLAME_NONE, a, 2, 0, 1, 0, 1);
-	ck_assert_ptr_null(t.wa);
 	flame_add(&t, FLAME_NONE, b, 2, 0, 1, 2, 1);
 	flame_add(&t, FLAME_NONE, c, 1, 0, 1, 4, 1);
-	/* root, 0, 1, 2, 3 */
-	ck_assert_uint_eq(t.n, 5);
-	ck_assert_double_eq(FLAME_WA(&t, 0), 6);
+	/* Past the first 1,024 nodes, the arrays grown: new ones are 0. */
+	for (i = 0; i < 1100; i++) {
+		f = 10 + (uint32_t)i;
+		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, i == 0 ? 1 : 0, 1);
+	}
+	flame_prune(&t, 1103, 100, 0);
+	/* root, 0, 1, 2, 3, 10 ... 1109 */
+	ck_assert_uint_eq(t.n, 1105);
+	ck_assert_double_eq(FLAME_WA(&t, 0), 7);
 	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 1)), 2);
 	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 2)), 0);
 	p[1] = 2;
 	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 2)), 2);
 	p[0] = 3;
 	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 1)), 4);
-	/* Past the first 1,024 nodes, the arrays grown: new ones are 0. */
-	for (i = 0; i < 1100; i++) {
-		f = 10 + i;
-		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, i == 0 ? 1 : 0, 1);
-	}
-	ck_assert_uint_eq(t.n, 1105);
-	ck_assert_double_eq(FLAME_WA(&t, 5), 1);
-	ck_assert_double_eq(FLAME_WA(&t, 1104), 0);
-	ck_assert_double_eq(FLAME_WA(&t, 0), 7);
+	p[0] = 10;
+	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 1)), 1);
+	p[0] = 1109;
+	ck_assert_double_eq(FLAME_WA(&t, path(&t, p, 1)), 0);
+	/* Every node's |w - countA|: 3's, 1 - 4. */
+	ck_assert_double_eq(t.maxdelta, 3);
+	flame_free(&t);
+}
+END_TEST
+
+/*
+ * Each node sums its stacks' weights in the order they were added, not
+ * stack by stack: 2^53 + 1 is 2^53 (round half to even), so main's
+ * weight is 2^53 where summing stack b's four records first (3) would
+ * give 2^53 + 4.  A repeated stack with another weight (logged with it), one
+ * with its first weight again (logged without).
+ */
+START_TEST(test_order)
+{
+	struct flame t;
+	static const uint32_t a[] = { 0, 1 }, b[] = { 0, 2 };
+	uint32_t p[2] = { 0, 2 };
+	double big = 9007199254740992.0;
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 0.5, 0, 1);
+	flame_add(&t, FLAME_NONE, a, 2, 0, big, 0, 1);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 0.5, 0, 1);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 1, 0, 1);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 1, 0, 1);
+	flame_prune(&t, big, 100, 0);
+	ck_assert_uint_eq(t.n, 4);
+	/* 0.5 + 2^53 = 2^53 + 0.5 -> 2^53; + 0.5 -> 2^53; + 1 -> 2^53 twice. */
+	ck_assert_double_eq(t.w[0], big);
+	ck_assert_double_eq(t.w[path(&t, p, 1)], big);
+	ck_assert_double_eq(t.w[path(&t, p, 2)], 3);
+	p[1] = 1;
+	ck_assert_double_eq(t.w[path(&t, p, 2)], big);
+	ck_assert_uint_eq(t.samples[path(&t, p, 1)], 5);
+	ck_assert_uint_eq(t.samples[0], 5);
 	flame_free(&t);
 }
 END_TEST
@@ -150,15 +188,15 @@ START_TEST(test_children)
 {
 	struct flame t;
 	static const uint32_t a[] = { 1, 5 }, b[] = { 3 }, c[] = { 1, 2 },
-	    d[] = { 2 }, e[] = { 1, 7 };
+	    d[] = { 2 };
 	uint32_t c0;
-	size_t n;
 
 	flame_init(&t);
 	flame_add(&t, FLAME_NONE, a, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, b, 1, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, d, 1, 0, 1, 0, 1);
+	flame_prune(&t, 4, 100, 0);
 	flame_children(&t, bydesc, &t);
 	c0 = t.first[0];
 	ck_assert_uint_eq(t.node[c0].func, 3);
@@ -169,45 +207,6 @@ START_TEST(test_children)
 	ck_assert_uint_eq(t.node[c0].func, 5);
 	ck_assert_uint_eq(t.node[t.next[c0]].func, 2);
 	ck_assert_uint_eq(t.first[t.next[c0]], FLAME_NONE);
-	/*
-	 * Linking drops the node table; a stack added after it finds its
-	 * nodes again (c's two: no new node), then one more is new.
-	 */
-	n = t.n;
-	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
-	ck_assert_uint_eq(t.n, n);
-	flame_add(&t, FLAME_NONE, e, 2, 0, 1, 0, 1);
-	ck_assert_uint_eq(t.n, n + 1);
-	ck_assert_uint_eq(t.node[n].parent, t.node[t.next[c0]].parent);
-	ck_assert_double_eq(t.w[t.next[c0]], 2);
-	flame_free(&t);
-}
-END_TEST
-
-/*
- * The node table made again after linking holds every node, more than
- * a first table's 1,024 slots take.
- */
-START_TEST(test_children_big)
-{
-	struct flame t;
-	uint32_t f;
-	size_t i;
-
-	flame_init(&t);
-	for (i = 0; i < 2000; i++) {
-		f = (uint32_t)i;
-		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, 0, 1);
-	}
-	flame_children(&t, bydesc, &t);
-	for (i = 0; i < 2000; i++) {
-		f = (uint32_t)i;
-		flame_add(&t, FLAME_NONE, &f, 1, 0, 1, 0, 1);
-	}
-	ck_assert_uint_eq(t.n, 2001);
-	ck_assert_uint_ge(t.nslot, 2 * 2001);
-	ck_assert_double_eq(t.w[1999], 2);
-	ck_assert_double_eq(t.w[0], 4000);
 	flame_free(&t);
 }
 END_TEST
@@ -234,6 +233,7 @@ START_TEST(test_byname)
 	flame_add(&t, 0, f1, 1, 0, 1, 0, 1);
 	flame_add(&t, 0, f2, 1, 0, 1, 0, 1);
 	flame_add(&t, 1, f0, 1, 0, 1, 0, 1);
+	flame_prune(&t, 4, 100, 0);
 	flame_byname(&t, &g);
 	s = flame_name(&t, &g, 0, &n);
 	ck_assert_uint_eq(n, 3);
@@ -276,6 +276,7 @@ START_TEST(test_byname_deep)
 	flame_add(&t, FLAME_NONE, s3, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, s4, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, s5, 1, 0, 1, 0, 1);
+	flame_prune(&t, 6, 100, 0);
 	flame_byname(&t, &g);
 	/* The root: a, b, c. */
 	c = t.first[0];
@@ -326,6 +327,7 @@ START_TEST(test_walk)
 	flame_add(&t, FLAME_NONE, bb, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, d, 2, 0, 5, 0, 1);
+	flame_prune(&t, 8, 1000, 0);
 	flame_children(&t, bydesc, &t);
 	buf_init(&b);
 	flame_walk(&t, 10, 8, 1000, 130, draw, &b);
@@ -368,12 +370,11 @@ START_TEST(test_script)
 END_TEST
 
 /*
- * Deep stacks (more levels than flame_add() looks ahead) over a few
- * functions, so that they share prefixes of every length, in two
- * threads, some reversed, added before and after the children are
- * linked (which drops the table): each node is made by the first stack
- * through its path, in order, with the right parent, function and
- * weight, as a model made here by comparing the paths finds.
+ * Deep stacks over a few functions, so that they share prefixes of
+ * every length, in two threads, some reversed: each path is one node,
+ * with the right parent, function and weight, as a model made here by
+ * comparing the paths finds; the tree's nodes are as many as the
+ * model's distinct paths.
  */
 #define DS	300	/* stacks */
 #define DD	61	/* levels at most: a thread and 60 frames */
@@ -383,7 +384,7 @@ START_TEST(test_deep)
 	static size_t len[DS];
 	static double ew[DS * DD + 1];
 	struct flame t;
-	uint32_t x = 12345, next = 1;
+	uint32_t x = 12345, next = 1, nd, c;
 	size_t i, j, k, l, n;
 	int rev;
 
@@ -399,8 +400,6 @@ START_TEST(test_deep)
 		for (j = 0; j < n; j++)
 			pth[i][j + 1] = ids[rev ? n - 1 - j : j];
 		len[i] = n + 1;
-		if (i == DS / 2)
-			flame_children(&t, bydesc, &t);
 		flame_add(&t, (uint32_t)(i % 2), ids, n, rev, (double)i,
 		    0, 1);
 		/* The model: the first stack through a path makes it. */
@@ -413,14 +412,18 @@ START_TEST(test_deep)
 			ew[id[i][l]] += (double)i;
 		}
 	}
+	flame_prune(&t, DS * DS, 100, 0);
+	flame_children(&t, bydesc, &t);
 	ck_assert_uint_eq(t.n, next);
 	for (i = 0; i < DS; i++)
-		for (l = 0; l < len[i]; l++) {
-			k = id[i][l];
-			ck_assert_uint_eq(t.node[k].parent, l > 0 ?
-			    id[i][l - 1] : 0);
-			ck_assert_uint_eq(t.node[k].func, pth[i][l]);
-			ck_assert_double_eq(t.w[k], ew[k]);
+		for (l = 0, nd = 0; l < len[i]; l++) {
+			for (c = t.first[nd]; c != FLAME_NONE; c = t.next[c])
+				if (t.node[c].func == pth[i][l])
+					break;
+			ck_assert_uint_ne(c, FLAME_NONE);
+			ck_assert_uint_eq(t.node[c].parent, nd);
+			ck_assert_double_eq(t.w[c], ew[id[i][l]]);
+			nd = c;
 		}
 	flame_free(&t);
 }
@@ -443,7 +446,6 @@ START_TEST(test_prune)
 	flame_add(&t, FLAME_NONE, a, 3, 0, 8, 0, 8);
 	flame_add(&t, FLAME_NONE, b, 2, 0, 1, 0, 1);
 	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 3);
-	ck_assert_uint_eq(t.n, 7);
 	flame_prune(&t, 10, 10, 2);
 	ck_assert_uint_eq(t.n, 6);
 	ck_assert_uint_eq(path(&t, p, 2), FLAME_NONE);
@@ -461,6 +463,69 @@ START_TEST(test_prune)
 }
 END_TEST
 
+/*
+ * The line under the title: 1.5 s of 3 samples; a diff of 2048 bytes
+ * (2 kB) says what its colours mean.  A diff's fills: half the largest
+ * growth is 210 / 2 = 105 = 0x69 of green and blue; the largest
+ * shrinking 0, pure blue; no change 210 = 0xd2, on the blue side.
+ */
+START_TEST(test_subtitle)
+{
+	struct cg g;
+	struct buf b;
+	char c[16];
+
+	cg_init(&g);
+	buf_init(&b);
+	g.total = 1.5;
+	g.unit = U_SECONDS;
+	g.samples = 3;
+	g.diff = 0;
+	flame_subtitle(&b, &g);
+	ck_assert_str_eq(b.data, "1.5s, 3 samples, unit seconds");
+	g.diff = 1;
+	g.total = 2048;
+	g.unit = U_BYTES;
+	flame_subtitle(&b, &g);
+	ck_assert_str_eq(b.data, "2kB after (widths), red: grew, blue: "
+	    "shrank");
+	flame_diffcolor(c, sizeof(c), 1, 2);
+	ck_assert_str_eq(c, "#ff6969");
+	flame_diffcolor(c, sizeof(c), -2, 2);
+	ck_assert_str_eq(c, "#0000ff");
+	flame_diffcolor(c, sizeof(c), 0, 2);
+	ck_assert_str_eq(c, "#d2d2ff");
+	buf_free(&b);
+	cg_free(&g);
+}
+END_TEST
+
+/*
+ * A diff's largest change is over every node, those not kept too:
+ * with weights as pixels (total 11, span 11) and minwidth 2, 2 (1 px)
+ * is not drawn and its children are dropped, but 2;3's change, 9 - 0,
+ * is the largest (1: 10 - 8 = 2, 2: 9 - 1 = 8, 2;4: 1).
+ */
+START_TEST(test_maxdelta)
+{
+	struct flame t;
+	static const uint32_t a[] = { 1 }, b[] = { 2, 3 }, c[] = { 2, 4 };
+	uint32_t p[2] = { 2, 3 };
+
+	flame_init(&t);
+	flame_add(&t, FLAME_NONE, a, 1, 0, 10, 8, 1);
+	flame_add(&t, FLAME_NONE, b, 2, 0, 0, 9, 1);
+	flame_add(&t, FLAME_NONE, c, 2, 0, 1, 0, 1);
+	flame_prune(&t, 11, 11, 2);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert_uint_eq(path(&t, p, 2), FLAME_NONE);
+	ck_assert_double_eq(t.wa[path(&t, p, 1)], 9);
+	ck_assert_uint_eq(t.samples[path(&t, p, 1)], 2);
+	ck_assert_double_eq(t.maxdelta, 9);
+	flame_free(&t);
+}
+END_TEST
+
 static Suite *
 flame_suite(void)
 {
@@ -474,12 +539,14 @@ flame_suite(void)
 	tcase_add_test(tc, test_merged_reverse);
 	tcase_add_test(tc, test_wa_late);
 	tcase_add_test(tc, test_children);
-	tcase_add_test(tc, test_children_big);
+	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_maxdelta);
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_byname);
 	tcase_add_test(tc, test_byname_deep);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_script);
+	tcase_add_test(tc, test_subtitle);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,11 +1,13 @@
 /*
- * test_stacktab.c: Check suite for the tree of interned frames
- * (common/reduce/stacktab.c).  The hand-worked cases give each path's id, depth,
- * parent and frames; the model check interns many stacks made from a
- * few frames (so that they share prefixes, and one stack is often a
- * prefix of the one before) and holds the table to the plain model:
- * two texts get the same id exactly when they are the same bytes, and
- * every id gives back its text.
+ * test_stacktab.c: Check suite for the table of stacks of interned
+ * frames (common/reduce/stacktab.c).  The hand-worked cases give each
+ * stack's id and text and the frames' ids; a long stack (100,000
+ * frames) and its neighbours; keys of ids and a stack.  The model
+ * check interns many stacks made from a few frames (so that they share
+ * prefixes, and one stack is often a prefix of the one before) and
+ * holds the table to the plain model: two texts get the same id
+ * exactly when they are the same bytes, and every id gives back its
+ * text.
  */
 
 #include <check.h>
@@ -42,37 +44,132 @@ START_TEST(test_paths)
 	buf_init(&tb);
 	t = stk_new();
 	ck_assert_uint_eq(stk_intern(t, "", 0), STK_ROOT);
+	ck_assert_uint_eq(stk_count(t), 1);
 	abc = stk_intern(t, "a;b;c", 5);
-	/* Nodes a, a;b, a;b;c: ids 1, 2, 3 in that order. */
-	ck_assert_uint_eq(abc, 3);
-	ck_assert_uint_eq(stk_depth(t, abc), 3);
-	ab = stk_parent(t, abc);
-	ck_assert_uint_eq(ab, 2);
-	a = stk_parent(t, ab);
-	ck_assert_uint_eq(a, 1);
-	ck_assert_uint_eq(stk_parent(t, a), STK_ROOT);
-	ck_assert_str_eq(stk_name(t, stk_frame(t, abc), &len), "c");
-	ck_assert_uint_eq(len, 1);
+	/* Stacks count up from 1 in first-seen order. */
+	ck_assert_uint_eq(abc, 1);
 	/* A prefix of the stack before, and the stack before again. */
-	ck_assert_uint_eq(stk_intern(t, "a;b", 3), ab);
+	ab = stk_intern(t, "a;b", 3);
+	ck_assert_uint_eq(ab, 2);
 	ck_assert_uint_eq(stk_intern(t, "a;b;c", 5), abc);
-	ck_assert_uint_eq(stk_intern(t, "a", 1), a);
+	a = stk_intern(t, "a", 1);
+	ck_assert_uint_eq(a, 3);
+	ck_assert_uint_eq(stk_intern(t, "a;b", 3), ab);
+	/* Frame ids in first-seen order: a 0, b 1, c 2. */
+	ck_assert_str_eq(stk_name(t, 2, &len), "c");
+	ck_assert_uint_eq(len, 1);
 	/* "a;bx" parts from "a;b" inside a frame. */
 	ax = stk_intern(t, "a;bx", 4);
 	ck_assert_uint_eq(ax, 4);
-	ck_assert_uint_eq(stk_parent(t, ax), a);
 	ck_assert_str_eq(text(t, ax), "a;bx");
 	ck_assert_uint_eq(stk_intern(t, "a;b;c;a", 7), 5);
-	ck_assert_uint_eq(stk_frame(t, 5), stk_frame(t, a));
 	ck_assert_uint_eq(stk_nframes(t), 4);	/* a b c bx */
+	ck_assert_uint_eq(stk_count(t), 6);
 	/* Empty frames are frames: ";" is two of them. */
 	e = stk_intern(t, ";", 1);
-	ck_assert_uint_eq(stk_depth(t, e), 2);
 	ck_assert_str_eq(text(t, e), ";");
 	ck_assert_uint_ne(stk_intern(t, ";;", 2), e);
 	ck_assert_str_eq(text(t, stk_intern(t, "a;", 2)), "a;");
 	ck_assert_str_eq(text(t, STK_ROOT), "");
 	ck_assert_str_eq(text(t, abc), "a;b;c");
+	ck_assert_str_eq(text(t, ab), "a;b");
+	ck_assert_str_eq(text(t, a), "a");
+	stk_free(t);
+	buf_free(&tb);
+}
+END_TEST
+
+/*
+ * Long stacks (100,000 frames, 200 distinct: ids past 127 take two
+ * bytes), one repeated, and ones that differ in the last frame only.
+ */
+START_TEST(test_long)
+{
+	struct stacktab *t;
+	struct buf b;
+	uint32_t x, y, z;
+	size_t i, n = 100000;
+
+	buf_init(&tb);
+	buf_init(&b);
+	t = stk_new();
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(&b, ';');
+		buf_printf(&b, "f%zu", i % 200);
+	}
+	x = stk_intern(t, b.data, b.len);
+	ck_assert_uint_eq(stk_nframes(t), 200);
+	buf_adds(&b, ";g");
+	y = stk_intern(t, b.data, b.len);
+	b.len -= 2;
+	buf_adds(&b, ";h");
+	z = stk_intern(t, b.data, b.len);
+	ck_assert_uint_eq(x, 1);
+	ck_assert_uint_eq(y, 2);
+	ck_assert_uint_eq(z, 3);
+	ck_assert_uint_eq(stk_intern(t, b.data, b.len - 2), x);
+	ck_assert_uint_eq(stk_intern(t, b.data, b.len), z);
+	ck_assert_uint_eq(stk_count(t), 4);
+	ck_assert_str_eq(text(t, z), b.data);
+	b.len -= 2;
+	b.data[b.len] = '\0';
+	ck_assert_str_eq(text(t, x), b.data);
+	stk_free(t);
+	buf_free(&b);
+	buf_free(&tb);
+}
+END_TEST
+
+/*
+ * Keys: a thread's and another id before the frames.  The same text
+ * under other ids is another key, no text is a key of its own (after
+ * a stack whose first frame is empty, which the last stack's frames
+ * must not lend it), and the ids come back.
+ */
+START_TEST(test_prefix)
+{
+	struct stacktab *t;
+	uint32_t p[2] = { 7, 0 }, q[2], a, b, c, d, e;
+
+	buf_init(&tb);
+	t = stk_new();
+	a = stk_internp(t, p, 2, "main;f", 6);
+	ck_assert_uint_eq(a, 1);
+	p[1] = 1;
+	b = stk_internp(t, p, 2, "main;f", 6);
+	ck_assert_uint_eq(b, 2);
+	p[0] = 300;
+	c = stk_internp(t, p, 2, ";x", 2);
+	ck_assert_uint_eq(c, 3);
+	d = stk_internp(t, p, 2, "", 0);
+	ck_assert_uint_eq(d, 4);
+	e = stk_internp(t, p, 2, ";", 1);
+	ck_assert_uint_eq(e, 5);
+	ck_assert_uint_eq(stk_internp(t, p, 2, ";x", 2), c);
+	ck_assert_uint_eq(stk_internp(t, p, 2, "", 0), d);
+	p[0] = 7;
+	p[1] = 0;
+	ck_assert_uint_eq(stk_internp(t, p, 2, "main;f", 6), a);
+	/* Without ids: "main;f" is another key again. */
+	ck_assert_uint_eq(stk_intern(t, "main;f", 6), 6);
+	ck_assert_uint_eq(stk_count(t), 7);
+	buf_reset(&tb);
+	stk_textp(t, b, 2, q, &tb);
+	ck_assert_str_eq(tb.data, "main;f");
+	ck_assert_uint_eq(q[0], 7);
+	ck_assert_uint_eq(q[1], 1);
+	buf_reset(&tb);
+	stk_textp(t, d, 2, q, &tb);
+	ck_assert_uint_eq(tb.len, 0);
+	ck_assert_uint_eq(q[0], 300);
+	buf_reset(&tb);
+	stk_textp(t, c, 2, q, &tb);
+	ck_assert_str_eq(tb.data, ";x");
+	buf_reset(&tb);
+	stk_textp(t, e, 2, q, &tb);
+	ck_assert_str_eq(tb.data, ";");
+	ck_assert_str_eq(text(t, 6), "main;f");
 	stk_free(t);
 	buf_free(&tb);
 }
@@ -166,6 +263,8 @@ stacktab_suite(void)
 	s = suite_create("stacktab");
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_paths);
+	tcase_add_test(tc, test_long);
+	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_model);
 	tcase_add_test(tc, test_zip);
 	suite_add_tcase(s, tc);
