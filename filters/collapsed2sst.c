@@ -165,13 +165,16 @@ usage(int help)
 
 /*
  * Pick the scale of the weights (foldrec_pick()), check the sums made at
- * it, and write every record; the scale picked.
+ * it, write every record (-J: the document) and the -V report; free
+ * what c holds.
  */
-static int
-writeall(struct conv *c)
+static void
+finish(struct conv *c, const struct scopedoc_opts *o, const char *uarg,
+    int argc, char *argv[])
 {
 	struct foldrec_rec r;
 	const char *k;
+	char vmsg[1024];
 	size_t i, n;
 	int sel;
 
@@ -186,7 +189,28 @@ writeall(struct conv *c)
 		k = foldrec_get(c->recs, i, sel, counting(c, sel), &r, &n);
 		emit(c, k, n, &r);
 	}
-	return sel;
+	foldrec_free(c->recs);
+	c->recs = NULL;
+	if (c->vflag)
+		fold_summary(&c->med, uarg != NULL ? uarg : sel ? "count" :
+		    "ns", vmsg, sizeof(vmsg));
+	if (c->doc != NULL) {
+		/* Its -V report comes first: the document may fail. */
+		if (c->vflag)
+			warnx("%s", vmsg);
+		scopedoc_pick(c->doc, sel);
+		scopedoc_write(c->doc, o, argc, argv);
+	}
+	xfshut(stdout, "stdout");
+	if (c->vflag && c->doc != NULL)
+		scopedoc_verbose(c->doc, getprogname());
+	else if (c->vflag)
+		warnx("%s", vmsg);
+	scopedoc_free(c->doc);
+	buf_free(&c->thread);
+	buf_free(&c->stack);
+	buf_free(&c->err);
+	free(c->med.m);
 }
 
 int
@@ -195,10 +219,9 @@ main(int argc, char *argv[])
 	struct conv c;
 	struct scopedoc_opts o = { NULL, "collapsed2sst", 0 };
 	const char *errstr, *uarg = NULL;
-	char vmsg[1024];
 	size_t i;
 	long long freq = 99;
-	int ch, sel, jflag = 0;
+	int ch, jflag = 0;
 
 	sst_init();
 	memset(&c, 0, sizeof(c));
@@ -268,27 +291,6 @@ main(int argc, char *argv[])
 		readfile(&c, argv[i]);
 	}
 
-	sel = writeall(&c);
-	foldrec_free(c.recs);
-	if (c.vflag)
-		fold_summary(&c.med, uarg != NULL ? uarg : sel ? "count" :
-		    "ns", vmsg, sizeof(vmsg));
-	if (c.doc != NULL) {
-		/* Its -V report comes first: the document may fail. */
-		if (c.vflag)
-			warnx("%s", vmsg);
-		scopedoc_pick(c.doc, sel);
-		scopedoc_write(c.doc, &o, argc, argv);
-	}
-	xfshut(stdout, "stdout");
-	if (c.vflag && c.doc != NULL)
-		scopedoc_verbose(c.doc, getprogname());
-	else if (c.vflag)
-		warnx("%s", vmsg);
-	scopedoc_free(c.doc);
-	buf_free(&c.thread);
-	buf_free(&c.stack);
-	buf_free(&c.err);
-	free(c.med.m);
+	finish(&c, &o, uarg, argc, argv);
 	return 0;
 }
