@@ -18,6 +18,11 @@
  * that came in start order (most of them: a push and a pop each in
  * constant time) and a min-heap by start of the others.
  *
+ * kernels: each kernel name's statistics (struct agg) are added to as
+ * its events are read, in trace order as the rows would be: the same
+ * arithmetic in the same order, so the same numbers; in memory a few
+ * words per name.
+ *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is
  * kept by correlation, and the joined pairs go to a spill until the
@@ -87,6 +92,13 @@ struct glive {
 	size_t		 nit, capit;
 	uint32_t	 freeit;
 	struct spill	*pairs;
+	/* kernels */
+	uint32_t	*kix;		/* by name id: place in ka + 1, or 0 */
+	size_t		 nkix;
+	struct agg	*ka;		/* by first-seen order */
+	uint32_t	*knm;
+	uint8_t		*kty;
+	size_t		 nk, capk;
 };
 
 struct glive *
@@ -428,9 +440,68 @@ lrow(struct glive *g, const struct grow *w, int gpu)
 }
 
 void
+gpu_aggadd(struct agg *a, int64_t v)
+{
+	double d;
+
+	if (a->n == 0 || v > a->max)
+		a->max = v;
+	if (a->n == 0 || v < a->min)
+		a->min = v;
+	a->n++;
+	a->sum += v;
+	d = (double)v - a->mean;
+	a->mean += d / (double)a->n;
+	a->m2 += d * ((double)v - a->mean);
+}
+
+/* A GPU event (not a sync) for kernels: its name's statistics. */
+static void
+krow(struct glive *g, const struct grow *w)
+{
+	size_t old = g->nkix, k;
+
+	if (w->name >= g->nkix) {
+		g->nkix = growcap(g->nkix, (size_t)w->name + 1, 64);
+		g->kix = xreallocarray(g->kix, g->nkix, sizeof(*g->kix));
+		memset(g->kix + old, 0, (g->nkix - old) * sizeof(*g->kix));
+	}
+	if (g->kix[w->name] == 0) {
+		if (g->nk == g->capk) {
+			g->capk = growcap(g->capk, g->nk + 1, 64);
+			g->ka = xreallocarray(g->ka, g->capk, sizeof(*g->ka));
+			g->knm = xreallocarray(g->knm, g->capk,
+			    sizeof(*g->knm));
+			g->kty = xreallocarray(g->kty, g->capk,
+			    sizeof(*g->kty));
+		}
+		memset(&g->ka[g->nk], 0, sizeof(g->ka[g->nk]));
+		g->knm[g->nk] = w->name;
+		g->kty[g->nk] = (uint8_t)TYPE(w);
+		g->kix[w->name] = (uint32_t)++g->nk;
+	}
+	k = g->kix[w->name] - 1;
+	gpu_aggadd(&g->ka[k], w->end - w->ts);
+}
+
+size_t
+glive_kernels(struct glive *g, const struct agg **a, const uint32_t **nm,
+    const uint8_t **ty)
+{
+	*a = g->ka;
+	*nm = g->knm;
+	*ty = g->kty;
+	return g->nk;
+}
+
+void
 glive_row(void *arg, const struct grow *w)
 {
 	struct glive *g = arg;
+
+	if ((g->views & (1u << GV_KERNELS)) && (w->flags & (R_GPU |
+	    R_SYNC)) == R_GPU)
+		krow(g, w);
 
 	if ((g->views & (1u << GV_TEMPORAL)) && (w->flags & R_GPU))
 		trow(g, w);
@@ -606,6 +677,9 @@ glive_reset(struct glive *g)
 	g->nit = 0;
 	g->freeit = NONE;
 	spill_clear(g->pairs);
+	if (g->nkix > 0)
+		memset(g->kix, 0, g->nkix * sizeof(*g->kix));
+	g->nk = 0;
 }
 
 void
@@ -622,5 +696,9 @@ glive_free(struct glive *g)
 	free(g->tab);
 	free(g->it);
 	spill_free(g->pairs);
+	free(g->kix);
+	free(g->ka);
+	free(g->knm);
+	free(g->kty);
 	free(g);
 }

@@ -1,5 +1,5 @@
 /*
- * gpulive.h: sst-gpu's temporal and launch
+ * gpulive.h: sst-gpu's temporal, launch and kernels
  * views summarised as the rows are read, in memory for what is in
  * flight only (gpulive.c).
  */
@@ -12,6 +12,13 @@
 
 #include "gpu.h"
 
+/* Summary statistics of a group (Welford), values added in order. */
+struct agg {
+	size_t		 n;
+	int64_t		 sum, max, min;
+	double		 mean, m2;
+};
+
 struct glive;
 struct glive *glive_new(const struct gpu_opt *);
 /* The sink of gpu_opt. */
@@ -22,6 +29,15 @@ void	 glive_row(void *, const struct grow *);
  */
 int	 glive_temporal(struct glive *, struct grank *, FILE *);
 void	 glive_launch(struct glive *, struct grank *, FILE *);
+/*
+ * The kernels of the rank just read, in first-seen order: their
+ * statistics, name ids and types into *a, *nm and *ty (the live
+ * state's, valid until glive_reset()); returns how many.
+ */
+size_t	 glive_kernels(struct glive *, const struct agg **,
+	    const uint32_t **, const uint8_t **);
+/* Add value v to a. */
+void	 gpu_aggadd(struct agg *, int64_t);
 /* Forget the rank: ready for the next. */
 void	 glive_reset(struct glive *);
 void	 glive_free(struct glive *);
