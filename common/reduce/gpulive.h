@@ -1,6 +1,6 @@
 /*
- * gpulive.h: sst-gpu's temporal, launch and kernels
- * views summarised as the rows are read, in memory for what is in
+ * gpulive.h: sst-gpu's temporal, launch, kernels, kernel-types and
+ * overlap views summarised as the rows are read, in memory for what is in
  * flight only (gpulive.c).
  */
 #ifndef GPULIVE_H
@@ -29,6 +29,14 @@ void	 glive_row(void *, const struct grow *);
  */
 int	 glive_temporal(struct glive *, struct grank *, FILE *);
 void	 glive_launch(struct glive *, struct grank *, FILE *);
+/*
+ * kernel-types of the rank just read: the time covered by exactly each
+ * set of kernel types (by mask 1 << KT_*) added to acc; 0, or -1: its
+ * rows did not come in an order it can merge as read, use r's rows.
+ */
+int	 glive_ktypes(struct glive *, int64_t [8]);
+/* overlap's row of the rank just read (named label) to fp; 0 or -1. */
+int	 glive_overlap(struct glive *, const char *, FILE *);
 /*
  * The kernels of the rank just read, in first-seen order: their
  * statistics, name ids and types into *a, *nm and *ty (the live

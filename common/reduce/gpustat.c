@@ -24,8 +24,8 @@
  *
  * Times print in microseconds.  The per-kernel and per-stream state is
  * small; the rows themselves are gpu.c's.  Without hta or a step range,
- * temporal, launch and kernels are summarised as the rows are read
- * (gpulive.c).
+ * temporal, launch, kernels, kernel-types and overlap are summarised as
+ * the rows are read (gpulive.c, gpuwin.c).
  * Several views print one table after another, a blank line between:
  * the first straight out, the others into temporary files until then.
  */
@@ -83,9 +83,9 @@ struct gstat {
 	struct glive	*live;
 };
 
-#define LIVEVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH) | \
-			    (1u << GV_KERNELS))
-#define SPILLVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH))
+#define SPILLVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH) | \
+			    (1u << GV_KTYPES) | (1u << GV_OVERLAP))
+#define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS))
 
 static FILE	*xtmpfile(void);
 
@@ -687,7 +687,10 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 		}
 		break;
 	case GV_KTYPES:
-		ktypes(s, r);
+		if (s->live == NULL || glive_ktypes(s->live, s->acc) == -1) {
+			gpu_load(r);
+			ktypes(s, r);
+		}
 		break;
 	case GV_KERNELS:
 		kernelsof(s, r);
@@ -696,7 +699,11 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 		idle(s, r);
 		break;
 	case GV_OVERLAP:
-		overlap(s, r);
+		if (s->live == NULL || glive_overlap(s->live, r->label,
+		    s->fp) == -1) {
+			gpu_load(r);
+			overlap(s, r);
+		}
 		break;
 	case GV_LAUNCH:
 		if (s->live != NULL)

@@ -1,5 +1,6 @@
 """Random traces against a model of the views sst-gpu summarises as read
-besides temporal and launch (issue 32, the memory clause): kernels.
+besides temporal and launch (issue 32, the memory clause): kernels,
+kernel-types and overlap.
 
 Each trace: 1 to 4 GPU streams of computation, communication and memory
 kernels (and cuda_sync events, which are no kernels), each stream in
@@ -13,9 +14,17 @@ The model computes each view as the row-keeping path does, from the
 definitions: kernels groups the kernels by name in trace order (Welford:
 d = v - mean; mean += d / n; m2 += d * (v - mean), in doubles, as
 Python's floats are), stddev sqrt(m2 / (n - 1)), values in ns printed in
-us; rows by sum descending, then name.  sst-gpu's table must equal the
-model's byte for byte.  Prints ok N.
+us; rows by sum descending, then name.  kernel-types and overlap merge
+each type's kernels sorted by start as HTA does (one that starts at or
+before the end so far joins it), then cut the time at every end of a
+merged interval: each piece is covered by a set of types, and
+kernel-types sums the pieces by set (rows by sum descending, the
+smaller set mask first of equal sums; percentages of the total, %.1f),
+overlap divides the time of computation and communication together by
+that of communication (%.2f; nothing without communication kernels).
+sst-gpu's tables must equal the model's byte for byte.  Prints ok N.
 """
+import bisect
 import json
 import math
 import os
@@ -108,6 +117,61 @@ def kernels(evs, label):
     return rows
 
 
+TYPES = ["COMPUTATION", "COMMUNICATION", "MEMORY"]
+
+
+def merged(iv):
+    out = []
+    for a, b in sorted(iv):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def bysets(evs):
+    """The time covered by exactly each set of types, by mask."""
+    m = [merged([(e[0], e[0] + e[1]) for e in evs if not e[4] and
+                 TYPES.index(ktype(e[2])) == t]) for t in range(3)]
+    pts = sorted(set(x for t in range(3) for iv in m[t] for x in iv))
+    starts = [[iv[0] for iv in m[t]] for t in range(3)]
+    acc = [0] * 8
+    for a, b in zip(pts, pts[1:]):
+        mask = 0
+        for t in range(3):
+            k = bisect.bisect_right(starts[t], a) - 1
+            if k >= 0 and m[t][k][1] >= b:
+                mask |= 1 << t
+        acc[mask] += b - a
+    return acc
+
+
+def ktypes(evs):
+    acc = bysets(evs)
+    tot = sum(acc[1:])
+    rows = []
+    for mask in sorted(range(1, 8), key=lambda k: (-acc[k], k)):
+        if acc[mask] > 0:
+            rows.append("%s\t%s\t%.1f" % (" overlapping ".join(
+                TYPES[t] for t in range(3) if mask >> t & 1),
+                us(acc[mask]), 100 * acc[mask] / tot))
+    return rows
+
+
+def overlap(evs, label):
+    acc = bysets(evs)
+    comm = acc[2] + acc[3] + acc[6] + acc[7]
+    ncomm = [e for e in evs if not e[4] and ktype(e[2]) == TYPES[1]]
+    return ["%s\t%s" % (label, "%.2f" % (100 * (acc[3] + acc[7]) / comm)
+                        if ncomm and comm else "")]
+
+
+def run(args):
+    return subprocess.run(["sst-gpu"] + args, capture_output=True,
+                          text=True, check=True).stdout
+
+
 def main():
     rng = random.Random(3232)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
@@ -129,6 +193,16 @@ def main():
                 bad += 1
                 print("t%d: kernels differ:\n%s\n%s" % (
                     i, "\n".join(got), "\n".join(want)))
+            want = ktypes(evs), overlap(evs, "t%d" % i)
+            got = [t.strip("\n").split("\n")[1:] for t in run(
+                ["-F", "kernel-types", "-F", "overlap", "-F", "temporal",
+                 path]).split("\n\n")[:2]]
+            alone = [run(["-F", v, path]).split("\n")[1:-1] for v in
+                     ("kernel-types", "overlap")]
+            if tuple(got) != want or tuple(alone) != want:
+                bad += 1
+                print("t%d: kernel-types or overlap differ:\n%s\n%s" % (
+                    i, got, want))
     print("ok %d" % n if bad == 0 else "%d of %d differ" % (bad, n))
 
 
