@@ -1,14 +1,14 @@
 #!/bin/sh
 # bench/gpu-cpu.sh [-n RUNS] [-m MB | -f FILE] [-v VIEWS] OLDBIN NEWBIN:
 # the CPU time (user + system, by GNU time) of sst-gpu -F VIEW for each
-# of VIEWS (default "temporal launch") of two builds (directories holding sst-gpu) on a generated Kineto-like
-# trace of MB megabytes (default 1024, made by build/gentrace in $TMPDIR
-# and removed after; or FILE, a trace made before), against cat FILE |
-# cat in the same run (issue 32: at most 3x).
-# The commands run in turn, RUNS times (default 5): cat|cat, then old
-# and new of each view.  Prints per command
-# the medians of CPU, user, system and wall seconds, the CPU ratio to
-# cat|cat's median and the peak RSS.  Needs GNU time (/usr/bin/time).
+# of VIEWS (default "temporal launch") of two builds (directories
+# holding sst-gpu) on a generated Kineto-like trace of MB megabytes
+# (default 1024, made by build/gentrace in $TMPDIR and removed after; or
+# FILE, a trace made before), against cat FILE | cat in the same run
+# (issue 32: at most 3x).  The commands run in turn, RUNS times
+# (default 5): cat|cat, then old and new of each view.  Prints per
+# command the medians of CPU, user, system and wall seconds, the CPU
+# ratio to cat|cat's median and the peak RSS.  Needs GNU time (/usr/bin/time).
 set -u
 root=$(cd "$(dirname -- "$0")/.." && pwd) || exit 1
 runs=5
