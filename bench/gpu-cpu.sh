@@ -8,7 +8,8 @@
 # (issue 32: at most 3x).  The commands run in turn, RUNS times
 # (default 5): cat|cat, then old and new of each view.  Prints per
 # command the medians of CPU, user, system and wall seconds, the CPU
-# ratio to cat|cat's median and the peak RSS.  Needs GNU time (/usr/bin/time).
+# ratio to cat|cat's median and the peak RSS.  Needs GNU time
+# (/usr/bin/time).
 set -u
 root=$(cd "$(dirname -- "$0")/.." && pwd) || exit 1
 runs=5
