@@ -1,7 +1,8 @@
 /*
- * gpulive.c: sst-gpu's temporal and launch tables summarised as the rows
- * are read (without hta or a step range), so that a trace in time order
- * needs memory only for what is in flight.
+ * gpulive.c: sst-gpu's temporal, kernel-types, kernels, overlap and
+ * launch tables summarised as the rows are read (without hta or a step
+ * range), so that a trace in time order needs memory only for what is
+ * in flight.
  *
  * temporal: the union of the GPU intervals, and of the computation
  * kernels', merged in start order through a window (gpuwin.c); an event
