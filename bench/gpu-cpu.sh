@@ -1,30 +1,34 @@
 #!/bin/sh
-# bench/gpu-cpu.sh [-n RUNS] [-m MB | -f FILE] OLDBIN NEWBIN: the CPU
-# time (user + system, by GNU time) of sst-gpu -F temporal and -F launch
-# of two builds (directories holding sst-gpu) on a generated Kineto-like
-# trace of MB megabytes (default 1024, made by build/gentrace in $TMPDIR
-# and removed after; or FILE, a trace made before), against cat FILE |
-# cat in the same run (issue 32: at most 3x).
-# The commands run in turn, RUNS times (default 5): cat|cat, old
-# temporal, new temporal, old launch, new launch.  Prints per command
-# the medians of CPU, user, system and wall seconds, the CPU ratio to
-# cat|cat's median and the peak RSS.  Needs GNU time (/usr/bin/time).
+# bench/gpu-cpu.sh [-n RUNS] [-m MB | -f FILE] [-v VIEWS] OLDBIN NEWBIN:
+# the CPU time (user + system, by GNU time) of sst-gpu -F VIEW for each
+# of VIEWS (default "temporal launch") of two builds (directories
+# holding sst-gpu) on a generated Kineto-like trace of MB megabytes
+# (default 1024, made by build/gentrace in $TMPDIR and removed after; or
+# FILE, a trace made before), against cat FILE | cat in the same run
+# (issue 32: at most 3x).  The commands run in turn, RUNS times
+# (default 5): cat|cat, then old and new of each view.  Prints per
+# command the medians of CPU, user, system and wall seconds, the CPU
+# ratio to cat|cat's median and the peak RSS.  Needs GNU time
+# (/usr/bin/time).
 set -u
 root=$(cd "$(dirname -- "$0")/.." && pwd) || exit 1
 runs=5
 mb=1024
+views="temporal launch"
 
 usage() {
-	echo "usage: gpu-cpu.sh [-n runs] [-m MB | -f file] oldbin newbin" >&2
+	echo "usage: gpu-cpu.sh [-n runs] [-m MB | -f file] [-v views]" \
+	    "oldbin newbin" >&2
 	exit 2
 }
 
 F=
-while getopts f:m:n: c; do
+while getopts f:m:n:v: c; do
 	case $c in
 	f) F=$OPTARG ;;
 	m) mb=$OPTARG ;;
 	n) runs=$OPTARG ;;
+	v) views=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -57,10 +61,10 @@ once() {
 i=0
 while [ "$i" -lt "$runs" ]; do
 	once cat "cat '$F' | cat"
-	once old-temporal "'$old/sst-gpu' -F temporal '$F'"
-	once new-temporal "'$new/sst-gpu' -F temporal '$F'"
-	once old-launch "'$old/sst-gpu' -F launch '$F'"
-	once new-launch "'$new/sst-gpu' -F launch '$F'"
+	for v in $views; do
+		once "old-$v" "'$old/sst-gpu' -F $v '$F'"
+		once "new-$v" "'$new/sst-gpu' -F $v '$F'"
+	done
 	i=$((i + 1))
 done
 
@@ -71,13 +75,17 @@ med() {
 	    print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-printf '%-13s %5s %5s %5s %5s %6s %7s  (%s MB, median of %s)\n' command \
+printf '%-18s %5s %5s %5s %5s %6s %7s  (%s MB, median of %s)\n' command \
     cpu user sys wall ratio "RSS MB" "$mb" "$runs"
 base=$(med cat 2)
-for k in cat old-temporal new-temporal old-launch new-launch; do
+ks=cat
+for v in $views; do
+	ks="$ks old-$v new-$v"
+done
+for k in $ks; do
 	rss=$(awk -v k="$k" '$1 == k && $6 > m { m = $6 } END {
 	    printf "%.1f", m / 1024 }' "$tmp/raw")
-	printf '%-13s %5.2f %5.2f %5.2f %5.2f %5.2fx %7s\n' "$k" \
+	printf '%-18s %5.2f %5.2f %5.2f %5.2f %5.2fx %7s\n' "$k" \
 	    "$(med "$k" 2)" "$(med "$k" 3)" "$(med "$k" 4)" \
 	    "$(med "$k" 5)" "$(awk -v a="$(med "$k" 2)" -v b="$base" \
 	    'BEGIN { print a / b }')" "$rss"

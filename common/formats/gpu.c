@@ -14,10 +14,11 @@
  * A view keeps only the rows it reads (sst-gpu -F temporal the GPU
  * events, -F launch those and the launch calls), and with hta or a step
  * range the ones the step trimming reads.  When every view asked for is
- * summarised as read (gpu_opt's live and sink: temporal and launch
- * without hta or a step range), each row goes to the sink and to a
- * spill (memory, then a temporary file) instead, for the views to fall
- * back on when the trace is not in an order they can summarise as read.
+ * summarised as read (gpu_opt's live and sink: temporal, launch and
+ * kernels without hta or a step range), each row goes to the sink and,
+ * for temporal and launch, to a spill (memory, then a temporary file)
+ * instead, for the views to fall back on when the trace is not in an
+ * order they can summarise as read; kernels needs none.
  *
  * Times are kept as integer ticks: nanoseconds read exactly from the
  * decimal text (trace_ns(), as trace2sst reads them), or with hta whole
@@ -357,7 +358,7 @@ keep(struct rd *d)
 		d->o->sink(d->o->sinkarg, &w);
 	if (d->o->rows)
 		*newrow(r) = w;
-	else {
+	else if (r->spill != NULL) {
 		xspill_write(r->spill, &w, sizeof(w));
 		r->nspilt++;
 	}
@@ -551,7 +552,7 @@ gpu_read(struct grank *r, struct json *j, const struct gpu_opt *o,
 	d.o = o;
 	d.steps = ht_new();
 	r->names = ht_new();
-	if (!o->rows)
+	if (!o->rows && o->spill)
 		r->spill = spill_new(1 << 20);
 	buf_init(&d.ev.name);
 	ret = catchdoc(&d, label);

@@ -85,8 +85,9 @@ struct gpu_opt {
 	int		 steps;		/* a step range: first to last */
 	long long	 first, last;
 	/* Set by gstat_new(): */
-	int		 live;		/* temporal and launch as read */
-	int		 rows;		/* rows kept in memory, else spilt */
+	int		 live;		/* views summarised as read */
+	int		 rows;		/* rows kept in memory */
+	int		 spill;		/* else in a spill, to fall back on */
 	gpu_sink	*sink;		/* the live views' (NULL: none) */
 	void		*sinkarg;
 };

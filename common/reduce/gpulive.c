@@ -1,22 +1,23 @@
 /*
- * gpulive.c: sst-gpu's temporal and launch tables summarised as the rows
- * are read (without hta or a step range), so that a trace in time order
- * needs memory only for what is in flight.
+ * gpulive.c: sst-gpu's temporal, kernel-types, kernels, overlap and
+ * launch tables summarised as the rows are read (without hta or a step
+ * range), so that a trace in time order needs memory only for what is
+ * in flight.
  *
- * temporal: HTA merges the GPU intervals sorted by start; so does this,
- * with a window.  Each stream's events are merged into the stream's open
- * interval while they come in time order; an interval that closes (or
- * an event that comes before its stream's open interval) waits, and
- * once more than LAG wait, the earliest is merged
- * into the rank's busy time, after every open interval that starts no
- * later has been closed into the heap too.  Intervals are thus merged in
- * start order as long as none comes that starts before the last one
- * merged (the front): such an event sends the rank back to its rows.  So
- * a trace out of order by fewer than LAG intervals, or with a stream
- * quiet for long, is summarised exactly in bounded memory.  Computation
- * kernels the same, apart.  The waiting intervals are a queue of those
- * that came in start order (most of them: a push and a pop each in
- * constant time) and a min-heap by start of the others.
+ * temporal: the union of the GPU intervals, and of the computation
+ * kernels', merged in start order through a window (gpuwin.c); an event
+ * that comes too late for it sends the rank back to its rows.
+ *
+ * kernel-types and overlap: the kernels (no sync events) of each type
+ * merged through one window of three tags, which also sweeps the time
+ * covered by each set of types (gpuwin.c): kernel-types' sums are that
+ * time, overlap's the time of computation and communication together
+ * over that of communication.  Too late an event: the rows, as temporal.
+ *
+ * kernels: each kernel name's statistics (struct agg) are added to as
+ * its events are read, in trace order as the rows would be: the same
+ * arithmetic in the same order, so the same numbers; in memory a few
+ * words per name.
  *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is
@@ -33,26 +34,10 @@
 #include "util.h"
 #include "spill.h"
 #include "gpu.h"
+#include "gpuwin.h"
 #include "gpulive.h"
 
-#define LAG	4096		/* intervals waiting (64 KiB a class) */
 #define NONE	UINT32_MAX
-
-struct ivl {
-	int64_t		 s, e;
-};
-
-/* The union of one class of intervals (all GPU events, or computation). */
-struct uni {
-	struct ivl	*open;		/* per stream; s > e: none */
-	struct ivl	*h;		/* waiting out of order: a min-heap */
-	size_t		 nh, caph;	/* by s */
-	struct ivl	*q;		/* waiting in order of s: a ring */
-	size_t		 q0, nq, capq;	/* capq a power of 2 */
-	int64_t		 gs, ge, busy;
-	int64_t		 front;		/* the start merged last */
-	int		 gon;
-};
 
 /* A call or GPU event waiting for its other half. */
 struct item {
@@ -76,10 +61,13 @@ struct glive {
 	int64_t		 scale;
 	/* temporal */
 	int		 bad;
-	size_t		 nst;
-	struct uni	 all, comp;
+	struct gwin	 all, comp;
 	int64_t		 first, lastend;
 	size_t		 ngpu;
+	/* kernel-types and overlap */
+	int		 tbad, tdone;
+	struct gwin	 typ;
+	size_t		 ncomm;
 	/* launch */
 	struct slot	*tab;
 	size_t		 ntab, nused;	/* ntab a power of 2 */
@@ -87,6 +75,13 @@ struct glive {
 	size_t		 nit, capit;
 	uint32_t	 freeit;
 	struct spill	*pairs;
+	/* kernels */
+	uint32_t	*kix;		/* by name id: place in ka + 1, or 0 */
+	size_t		 nkix;
+	struct agg	*ka;		/* by first-seen order */
+	uint32_t	*knm;
+	uint8_t		*kty;
+	size_t		 nk, capk;
 };
 
 struct glive *
@@ -97,172 +92,11 @@ glive_new(const struct gpu_opt *o)
 	g->views = o->views;
 	g->scale = o->scale;
 	g->pairs = spill_new(1 << 20);
+	gw_init(&g->all, 1);
+	gw_init(&g->comp, 1);
+	gw_init(&g->typ, 3);
 	glive_reset(g);
 	return g;
-}
-
-/* Room for stream st in the temporal state. */
-static void
-streams(struct glive *g, size_t st)
-{
-	size_t i, n = g->nst;
-
-	if (st < n)
-		return;
-	g->nst = growcap(n, st + 1, 8);
-	g->all.open = xreallocarray(g->all.open, g->nst, sizeof(struct ivl));
-	g->comp.open = xreallocarray(g->comp.open, g->nst,
-	    sizeof(struct ivl));
-	for (i = n; i < g->nst; i++) {
-		g->all.open[i].s = g->comp.open[i].s = 1;
-		g->all.open[i].e = g->comp.open[i].e = 0;
-	}
-}
-
-/* Merge v into u's busy time: v starts no earlier than any before. */
-static void
-gmerge(struct uni *u, struct ivl v)
-{
-	u->front = v.s;
-	if (u->gon && v.s <= u->ge) {
-		if (v.e > u->ge)
-			u->ge = v.e;
-		return;
-	}
-	if (u->gon)
-		u->busy += u->ge - u->gs;
-	u->gs = v.s;
-	u->ge = v.e;
-	u->gon = 1;
-}
-
-static void
-hpush(struct uni *u, struct ivl v)
-{
-	size_t i, p;
-
-	if (u->nh == u->caph) {
-		u->caph = growcap(u->caph, u->nh + 1, 64);
-		u->h = xreallocarray(u->h, u->caph, sizeof(*u->h));
-	}
-	for (i = u->nh++; i > 0 && u->h[p = (i - 1) / 2].s > v.s; i = p)
-		u->h[i] = u->h[p];
-	u->h[i] = v;
-}
-
-static struct ivl
-hpop(struct uni *u)
-{
-	struct ivl top = u->h[0], v = u->h[--u->nh];
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < u->nh) {
-		if (c + 1 < u->nh && u->h[c + 1].s < u->h[c].s)
-			c++;
-		if (u->h[c].s >= v.s)
-			break;
-		u->h[i] = u->h[c];
-		i = c;
-	}
-	if (u->nh > 0)
-		u->h[i] = v;
-	return top;
-}
-
-/* Put v in u's waiting intervals: at the end of the queue if in order. */
-static void
-wpush(struct uni *u, struct ivl v)
-{
-	struct ivl *nq;
-	size_t i, m = u->capq - 1;
-
-	if (u->nq > 0 && v.s < u->q[(u->q0 + u->nq - 1) & m].s) {
-		hpush(u, v);
-		return;
-	}
-	if (u->nq == u->capq) {
-		u->capq = u->capq == 0 ? 64 : 2 * u->capq;
-		nq = xreallocarray(NULL, u->capq, sizeof(*nq));
-		for (i = 0; i < u->nq; i++)
-			nq[i] = u->q[(u->q0 + i) & m];
-		free(u->q);
-		u->q = nq;
-		u->q0 = 0;
-		m = u->capq - 1;
-	}
-	u->q[(u->q0 + u->nq++) & m] = v;
-}
-
-/* The start of u's earliest waiting interval (one waits). */
-static int64_t
-wfirst(const struct uni *u)
-{
-	if (u->nq == 0 || (u->nh > 0 && u->h[0].s < u->q[u->q0].s))
-		return u->h[0].s;
-	return u->q[u->q0].s;
-}
-
-/*
- * Take u's earliest waiting interval (one waits).  Of equal starts the
- * heap's or the queue's may come first: their union is the same.
- */
-static struct ivl
-wpop(struct uni *u)
-{
-	struct ivl v;
-
-	if (u->nq == 0 || (u->nh > 0 && u->h[0].s < u->q[u->q0].s))
-		return hpop(u);
-	v = u->q[u->q0];
-	u->q0 = (u->q0 + 1) & (u->capq - 1);
-	u->nq--;
-	return v;
-}
-
-/*
- * Merge the earliest waiting interval of u, the open intervals that start
- * no later closed into the heap first (n streams).
- */
-static void
-popone(struct uni *u, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (u->open[i].s <= u->open[i].e &&
-		    u->open[i].s <= wfirst(u)) {
-			wpush(u, u->open[i]);
-			u->open[i].s = 1;
-			u->open[i].e = 0;
-		}
-	gmerge(u, wpop(u));
-}
-
-/* Event [s, e) on stream st into u; -1 if it comes too late. */
-static int
-uadd(struct glive *g, struct uni *u, size_t st, int64_t s, int64_t e)
-{
-	struct ivl *o = &u->open[st], v;
-
-	if (u->gon && s < u->front)
-		return -1;
-	if (o->s <= o->e && s >= o->s && s <= o->e) {
-		if (e > o->e)
-			o->e = e;
-		return 0;
-	}
-	v.s = s;
-	v.e = e;
-	if (o->s > o->e)
-		*o = v;
-	else if (s > o->e) {
-		wpush(u, *o);
-		*o = v;
-	} else
-		wpush(u, v);	/* before its stream's open interval */
-	while (u->nh + u->nq > LAG)
-		popone(u, g->nst);
-	return 0;
 }
 
 /* A GPU event for temporal. */
@@ -271,34 +105,68 @@ trow(struct glive *g, const struct grow *w)
 {
 	if (g->bad)
 		return;
-	streams(g, w->stream);
 	if (g->ngpu++ == 0 || w->ts < g->first)
 		g->first = w->ts;
 	if (g->ngpu == 1 || w->end > g->lastend)
 		g->lastend = w->end;
-	if (uadd(g, &g->all, w->stream, w->ts, w->end) == -1 ||
-	    (TYPE(w) == KT_COMP && uadd(g, &g->comp, w->stream, w->ts,
+	if (gw_add(&g->all, w->stream, 0, w->ts, w->end) == -1 ||
+	    (TYPE(w) == KT_COMP && gw_add(&g->comp, w->stream, 0, w->ts,
 	    w->end) == -1))
 		g->bad = 1;
 }
 
-/* The busy time of u once every interval is in. */
-static int64_t
-ubusy(struct glive *g, struct uni *u)
+/* A kernel (no sync event) for kernel-types and overlap. */
+static void
+yrow(struct glive *g, const struct grow *w)
 {
-	size_t i;
+	if (g->tbad)
+		return;
+	if (TYPE(w) == KT_COMM)
+		g->ncomm++;
+	if (gw_add(&g->typ, w->stream, (int)TYPE(w), w->ts, w->end) == -1)
+		g->tbad = 1;
+}
 
-	for (i = 0; i < g->nst; i++)
-		if (u->open[i].s <= u->open[i].e) {
-			wpush(u, u->open[i]);
-			u->open[i].s = 1;
-			u->open[i].e = 0;
-		}
-	while (u->nh + u->nq > 0)
-		gmerge(u, wpop(u));
-	if (u->gon)
-		u->busy += u->ge - u->gs;
-	return u->busy;
+/* The window of kernel types merged to the end; -1 if it could not. */
+static int
+types(struct glive *g)
+{
+	if (g->tbad)
+		return -1;
+	if (!g->tdone) {
+		gw_end(&g->typ);
+		g->tdone = 1;
+	}
+	return 0;
+}
+
+int
+glive_ktypes(struct glive *g, int64_t acc[8])
+{
+	int i;
+
+	if (types(g) == -1)
+		return -1;
+	for (i = 1; i < 8; i++)
+		acc[i] += g->typ.acc[i];
+	return 0;
+}
+
+int
+glive_overlap(struct glive *g, const char *label, FILE *fp)
+{
+	const int64_t *a = g->typ.acc;
+	int64_t ov, comm;
+
+	if (types(g) == -1)
+		return -1;
+	ov = a[1 << KT_COMP | 1 << KT_COMM] + a[7];
+	comm = a[1 << KT_COMM] + a[1 << KT_COMM | 1 << KT_MEM] + ov;
+	fprintf(fp, "%s\t", label);
+	if (g->ncomm > 0 && comm != 0)
+		fprintf(fp, "%.2f", 100 * (double)ov / (double)comm);
+	fputc('\n', fp);
+	return 0;
 }
 
 /* The slot of correlation c: its own, or the empty one it would take. */
@@ -428,12 +296,74 @@ lrow(struct glive *g, const struct grow *w, int gpu)
 }
 
 void
+gpu_aggadd(struct agg *a, int64_t v)
+{
+	double d;
+
+	if (a->n == 0 || v > a->max)
+		a->max = v;
+	if (a->n == 0 || v < a->min)
+		a->min = v;
+	a->n++;
+	a->sum += v;
+	d = (double)v - a->mean;
+	a->mean += d / (double)a->n;
+	a->m2 += d * ((double)v - a->mean);
+}
+
+/* A GPU event (not a sync) for kernels: its name's statistics. */
+static void
+krow(struct glive *g, const struct grow *w)
+{
+	size_t old = g->nkix, k;
+
+	if (w->name >= g->nkix) {
+		g->nkix = growcap(g->nkix, (size_t)w->name + 1, 64);
+		g->kix = xreallocarray(g->kix, g->nkix, sizeof(*g->kix));
+		memset(g->kix + old, 0, (g->nkix - old) * sizeof(*g->kix));
+	}
+	if (g->kix[w->name] == 0) {
+		if (g->nk == g->capk) {
+			g->capk = growcap(g->capk, g->nk + 1, 64);
+			g->ka = xreallocarray(g->ka, g->capk, sizeof(*g->ka));
+			g->knm = xreallocarray(g->knm, g->capk,
+			    sizeof(*g->knm));
+			g->kty = xreallocarray(g->kty, g->capk,
+			    sizeof(*g->kty));
+		}
+		memset(&g->ka[g->nk], 0, sizeof(g->ka[g->nk]));
+		g->knm[g->nk] = w->name;
+		g->kty[g->nk] = (uint8_t)TYPE(w);
+		g->kix[w->name] = (uint32_t)++g->nk;
+	}
+	k = g->kix[w->name] - 1;
+	gpu_aggadd(&g->ka[k], w->end - w->ts);
+}
+
+size_t
+glive_kernels(struct glive *g, const struct agg **a, const uint32_t **nm,
+    const uint8_t **ty)
+{
+	*a = g->ka;
+	*nm = g->knm;
+	*ty = g->kty;
+	return g->nk;
+}
+
+void
 glive_row(void *arg, const struct grow *w)
 {
 	struct glive *g = arg;
 
+	if ((g->views & (1u << GV_KERNELS)) && (w->flags & (R_GPU |
+	    R_SYNC)) == R_GPU)
+		krow(g, w);
+
 	if ((g->views & (1u << GV_TEMPORAL)) && (w->flags & R_GPU))
 		trow(g, w);
+	if ((g->views & ((1u << GV_KTYPES) | (1u << GV_OVERLAP))) &&
+	    (w->flags & (R_GPU | R_SYNC)) == R_GPU)
+		yrow(g, w);
 	if (g->views & (1u << GV_LAUNCH)) {
 		if (w->flags & R_GPU)
 			lrow(g, w, 1);
@@ -481,8 +411,8 @@ glive_temporal(struct glive *g, struct grank *r, FILE *fp)
 
 	if (g->bad)
 		return -1;
-	busy = ubusy(g, &g->all);
-	comp = ubusy(g, &g->comp);
+	busy = gw_end(&g->all);
+	comp = gw_end(&g->comp);
 	if (g->bad)
 		return -1;
 	if (g->ngpu == 0)
@@ -588,17 +518,11 @@ glive_launch(struct glive *g, struct grank *r, FILE *fp)
 void
 glive_reset(struct glive *g)
 {
-	size_t i;
-
-	g->bad = 0;
-	g->ngpu = 0;
-	for (i = 0; i < g->nst; i++) {
-		g->all.open[i].s = g->comp.open[i].s = 1;
-		g->all.open[i].e = g->comp.open[i].e = 0;
-	}
-	g->all.nh = g->comp.nh = g->all.nq = g->comp.nq = 0;
-	g->all.gon = g->comp.gon = 0;
-	g->all.busy = g->comp.busy = 0;
+	g->bad = g->tbad = g->tdone = 0;
+	g->ngpu = g->ncomm = 0;
+	gw_reset(&g->all);
+	gw_reset(&g->comp);
+	gw_reset(&g->typ);
 	free(g->tab);
 	g->tab = NULL;
 	g->ntab = g->nused = 0;
@@ -606,6 +530,9 @@ glive_reset(struct glive *g)
 	g->nit = 0;
 	g->freeit = NONE;
 	spill_clear(g->pairs);
+	if (g->nkix > 0)
+		memset(g->kix, 0, g->nkix * sizeof(*g->kix));
+	g->nk = 0;
 }
 
 void
@@ -613,14 +540,15 @@ glive_free(struct glive *g)
 {
 	if (g == NULL)
 		return;
-	free(g->all.open);
-	free(g->all.h);
-	free(g->all.q);
-	free(g->comp.open);
-	free(g->comp.h);
-	free(g->comp.q);
+	gw_free(&g->all);
+	gw_free(&g->comp);
+	gw_free(&g->typ);
 	free(g->tab);
 	free(g->it);
 	spill_free(g->pairs);
+	free(g->kix);
+	free(g->ka);
+	free(g->knm);
+	free(g->kty);
 	free(g);
 }

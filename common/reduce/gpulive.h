@@ -1,6 +1,6 @@
 /*
- * gpulive.h: sst-gpu's temporal and launch
- * views summarised as the rows are read, in memory for what is in
+ * gpulive.h: sst-gpu's temporal, launch, kernels, kernel-types and
+ * overlap views summarised as the rows are read, in memory for what is in
  * flight only (gpulive.c).
  */
 #ifndef GPULIVE_H
@@ -12,6 +12,13 @@
 
 #include "gpu.h"
 
+/* Summary statistics of a group (Welford), values added in order. */
+struct agg {
+	size_t		 n;
+	int64_t		 sum, max, min;
+	double		 mean, m2;
+};
+
 struct glive;
 struct glive *glive_new(const struct gpu_opt *);
 /* The sink of gpu_opt. */
@@ -22,6 +29,23 @@ void	 glive_row(void *, const struct grow *);
  */
 int	 glive_temporal(struct glive *, struct grank *, FILE *);
 void	 glive_launch(struct glive *, struct grank *, FILE *);
+/*
+ * kernel-types of the rank just read: the time covered by exactly each
+ * set of kernel types (by mask 1 << KT_*) added to acc; 0, or -1: its
+ * rows did not come in an order it can merge as read, use r's rows.
+ */
+int	 glive_ktypes(struct glive *, int64_t [8]);
+/* overlap's row of the rank just read (named label) to fp; 0 or -1. */
+int	 glive_overlap(struct glive *, const char *, FILE *);
+/*
+ * The kernels of the rank just read, in first-seen order: their
+ * statistics, name ids and types into *a, *nm and *ty (the live
+ * state's, valid until glive_reset()); returns how many.
+ */
+size_t	 glive_kernels(struct glive *, const struct agg **,
+	    const uint32_t **, const uint8_t **);
+/* Add value v to a. */
+void	 gpu_aggadd(struct agg *, int64_t);
 /* Forget the rank: ready for the next. */
 void	 glive_reset(struct glive *);
 void	 glive_free(struct glive *);

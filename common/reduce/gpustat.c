@@ -24,7 +24,8 @@
  *
  * Times print in microseconds.  The per-kernel and per-stream state is
  * small; the rows themselves are gpu.c's.  Without hta or a step range,
- * temporal and launch are summarised as the rows are read (gpulive.c).
+ * temporal, launch, kernels, kernel-types and overlap are summarised as
+ * the rows are read (gpulive.c, gpuwin.c).
  * Several views print one table after another, a blank line between:
  * the first straight out, the others into temporary files until then.
  */
@@ -64,13 +65,6 @@ static const char *heads[] = {
 
 static const char *ktname[] = { "COMPUTATION", "COMMUNICATION", "MEMORY" };
 
-/* Summary statistics of a group (Welford). */
-struct agg {
-	size_t		 n;
-	int64_t		 sum, max, min;
-	double		 mean, m2;
-};
-
 /* A kernel of a rank, kept for the final order. */
 struct krow {
 	char		*name, *rank;
@@ -89,7 +83,9 @@ struct gstat {
 	struct glive	*live;
 };
 
-#define LIVEVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH))
+#define SPILLVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH) | \
+			    (1u << GV_KTYPES) | (1u << GV_OVERLAP))
+#define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS))
 
 static FILE	*xtmpfile(void);
 
@@ -112,6 +108,7 @@ gstat_new(struct gpu_opt *o, FILE *fp)
 
 	o->live = !o->hta && !o->steps && (o->views & LIVEVIEWS) != 0;
 	o->rows = !o->live || (o->views & ~LIVEVIEWS) != 0;
+	o->spill = !o->rows && (o->views & SPILLVIEWS) != 0;
 	o->sink = NULL;
 	o->sinkarg = NULL;
 	if (o->live) {
@@ -145,22 +142,6 @@ gpu_view(const char *s)
 		if (strcmp(s, views[i]) == 0)
 			return (int)i;
 	return -1;
-}
-
-static void
-aggadd(struct agg *a, int64_t v)
-{
-	double d;
-
-	if (a->n == 0 || v > a->max)
-		a->max = v;
-	if (a->n == 0 || v < a->min)
-		a->min = v;
-	a->n++;
-	a->sum += v;
-	d = (double)v - a->mean;
-	a->mean += d / (double)a->n;
-	a->m2 += d * ((double)v - a->mean);
 }
 
 /* Ticks t as microseconds. */
@@ -418,7 +399,7 @@ group(const struct grank *r, unsigned want, unsigned not,
 			nm[id] = w->name;
 			ty[id] = (uint8_t)TYPE(w);
 		}
-		aggadd(&a[id], w->end - w->ts);
+		gpu_aggadd(&a[id], w->end - w->ts);
 	}
 	id = ht_count(h);
 	ht_free(h);
@@ -429,15 +410,13 @@ group(const struct grank *r, unsigned want, unsigned not,
 	return id;
 }
 
+/* The n kernels of r (statistics a, name ids nm, types ty) to s->k. */
 static void
-kernels(struct gstat *s, const struct grank *r)
+kernels(struct gstat *s, const struct grank *r, const struct agg *a,
+    const uint32_t *nm, const uint8_t *ty, size_t n)
 {
-	struct agg *a;
-	uint32_t *nm;
-	uint8_t *ty;
-	size_t n, i;
+	size_t i;
 
-	n = group(r, R_GPU, R_SYNC, &a, &nm, &ty);
 	s->k = xreallocarray(s->k, s->nk + n, sizeof(*s->k));
 	for (i = 0; i < n; i++) {
 		struct krow *k = &s->k[s->nk++];
@@ -447,6 +426,27 @@ kernels(struct gstat *s, const struct grank *r)
 		k->type = ty[i];
 		k->a = a[i];
 	}
+}
+
+/* kernels() of r's kernels, from the live state or r's rows. */
+static void
+kernelsof(struct gstat *s, const struct grank *r)
+{
+	const struct agg *ca;
+	const uint32_t *cn;
+	const uint8_t *ct;
+	struct agg *a;
+	uint32_t *nm;
+	uint8_t *ty;
+	size_t n;
+
+	if (s->live != NULL) {
+		n = glive_kernels(s->live, &ca, &cn, &ct);
+		kernels(s, r, ca, cn, ct, n);
+		return;
+	}
+	n = group(r, R_GPU, R_SYNC, &a, &nm, &ty);
+	kernels(s, r, a, nm, ty, n);
 	free(a);
 	free(nm);
 	free(ty);
@@ -687,16 +687,23 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 		}
 		break;
 	case GV_KTYPES:
-		ktypes(s, r);
+		if (s->live == NULL || glive_ktypes(s->live, s->acc) == -1) {
+			gpu_load(r);
+			ktypes(s, r);
+		}
 		break;
 	case GV_KERNELS:
-		kernels(s, r);
+		kernelsof(s, r);
 		break;
 	case GV_IDLE:
 		idle(s, r);
 		break;
 	case GV_OVERLAP:
-		overlap(s, r);
+		if (s->live == NULL || glive_overlap(s->live, r->label,
+		    s->fp) == -1) {
+			gpu_load(r);
+			overlap(s, r);
+		}
 		break;
 	case GV_LAUNCH:
 		if (s->live != NULL)
