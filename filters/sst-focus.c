@@ -4,13 +4,7 @@
  * those that have none.
  * The matching is common/reduce/focus.c's.
  */
-#include <err.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-#include "focus.h"
-#include "util.h"
-#include "buf.h"
+#include "focusmain.h"
 
 static __dead void usage(int);
 
@@ -24,34 +18,5 @@ usage(int help)
 int
 main(int argc, char *argv[])
 {
-	/* Static: still reachable when errx(3) ends the program (no leak). */
-	static struct buf err;
-	int ch, flags = 0, status;
-
-	sst_init();
-	sst_longhelp(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "hlv")) != -1) {
-		switch (ch) {
-		case 'h':
-			usage(1);
-		case 'l':
-			flags |= FOCUS_LOC;
-			break;
-		case 'v':
-			flags |= FOCUS_INV;
-			break;
-		default:
-			usage(0);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1)
-		usage(0);
-	buf_init(&err);
-	if (focus_run(FOCUS_KEEP, flags, argc, argv, &err, &status) == -1)
-		errx(status, "%s", err.data);
-	buf_free(&err);
-	xfshut(stdout, "stdout");
-	return 0;
+	return focus_main(FOCUS_KEEP, "hlv", usage, argc, argv);
 }
