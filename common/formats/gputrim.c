@@ -182,7 +182,7 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 		return -1;
 	}
 	if (HASVIEW(o, GV_IDLE))
-		r->ic = xreallocarray(NULL, r->nrow + 1, sizeof(*r->ic));
+		r->ic = xreallocarray(r->ic, r->nrow + 1, sizeof(*r->ic));
 	if (HASVIEW(o, GV_IDLE) || HASVIEW(o, GV_QUEUE))
 		correlate(r);
 	if (!o->steps && (!o->hta || r->nsteps < 2))

@@ -41,6 +41,7 @@
 #include "gpu.h"
 #include "gpuq.h"
 #include "gpulive.h"
+#include "gpuidle.h"
 #include "gpustat.h"
 
 static const char *views[] = {
@@ -81,13 +82,26 @@ struct gstat {
 	struct krow	*k;
 	size_t		 nk;
 	struct glive	*live;
+	struct gidle	*idle;		/* idle summarised as read */
 };
 
 #define SPILLVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH) | \
-			    (1u << GV_KTYPES) | (1u << GV_OVERLAP))
+			    (1u << GV_KTYPES) | (1u << GV_OVERLAP) | \
+			    (1u << GV_IDLE))
 #define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS))
 
 static FILE	*xtmpfile(void);
+
+/* The sink of the views summarised as read: each row read. */
+static void
+rowsink(void *arg, const struct grow *w)
+{
+	struct gstat *s = arg;
+
+	glive_row(s->live, w);
+	if (s->idle != NULL)
+		gidle_row(s->idle, w);
+}
 
 /* A temporary file for a table, or exit 1. */
 static FILE *
@@ -113,8 +127,10 @@ gstat_new(struct gpu_opt *o, FILE *fp)
 	o->sinkarg = NULL;
 	if (o->live) {
 		s->live = glive_new(o);
-		o->sink = glive_row;
-		o->sinkarg = s->live;
+		if (HASVIEW(o, GV_IDLE))
+			s->idle = gidle_new(o->scale);
+		o->sink = rowsink;
+		o->sinkarg = s;
 	}
 	s->o = *o;
 	for (i = 0; i < o->nview; i++)
@@ -543,19 +559,18 @@ annotations(struct gstat *s, const struct grank *r, unsigned f)
 	free(ty);
 }
 
-/* Idle time by stream and category. */
+/* Idle time by stream and category (gpuidle.c prints it). */
 static void
 idle(struct gstat *s, const struct grank *r)
 {
-	static const char *cat[] = { "host_wait", "kernel_wait", "other" };
 	size_t *ix, n, i, ns = r->nstream, *order, no = 0;
-	int64_t *prev, (*acc)[3], gap;
-	unsigned char (*has)[3], *seen;
+	int64_t *prev, gap;
+	struct gidlest *t;
+	unsigned char *seen;
 	int c;
 
 	prev = xcalloc(ns + 1, sizeof(*prev));
-	acc = xcalloc(ns + 1, sizeof(*acc));
-	has = xcalloc(ns + 1, sizeof(*has));
+	t = xcalloc(ns + 1, sizeof(*t));
 	seen = xcalloc(ns + 1, 1);
 	order = xcalloc(ns + 1, sizeof(*order));
 	ix = pick(r, R_GPU, R_SYNC, 0, &n);
@@ -572,44 +587,27 @@ idle(struct gstat *s, const struct grank *r)
 
 		if (!seen[st]) {
 			seen[st] = 1;
-			has[st][2] = 1;
+			t[st].has[IC_OTHER] = 1;
 			prev[st] = w->end;
 			continue;
 		}
 		gap = w->ts - prev[st];
 		rt = (w->flags & R_IC) ? ROW(r, r->ic[ix[i]]) : NULL;
 		if (rt != NULL && (rt->flags & R_KEEP) && rt->ts > prev[st])
-			c = 0;
+			c = IC_HOST;
 		else if (gap < 30 * s->o.scale)
-			c = 1;
+			c = IC_KERNEL;
 		else
-			c = 2;
-		acc[st][c] += gap;
-		has[st][c] = 1;
+			c = IC_OTHER;
+		t[st].acc[c] += gap;
+		t[st].has[c] = 1;
 		prev[st] = w->end;
 	}
-	for (i = 0; i < no; i++) {
-		size_t st = order[i];
-		int64_t tot = acc[st][0] + acc[st][1] + acc[st][2];
-
-		for (c = 0; c < 3; c++) {
-			if (!has[st][c])
-				continue;
-			fprintf(s->fp, "%s\t%lld\t%s\t", r->label,
-			    (long long)r->streams[st], cat[c]);
-			ptime(s, acc[st][c]);
-			fputc('\t', s->fp);
-			if (tot != 0)
-				fprintf(s->fp, "%.2f", (double)acc[st][c] /
-				    (double)tot);
-			fputc('\n', s->fp);
-		}
-	}
+	gidle_print(s->fp, r, order, no, t, s->o.scale);
 	free(ix);
 	free(order);
 	free(seen);
-	free(has);
-	free(acc);
+	free(t);
 	free(prev);
 }
 
@@ -696,7 +694,12 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 		kernelsof(s, r);
 		break;
 	case GV_IDLE:
-		idle(s, r);
+		if (s->idle == NULL || gidle_end(s->idle, r, s->fp) == -1) {
+			gpu_load(r);
+			if (gpu_trim(r, &s->o) == -1)
+				errx(1, "%s", r->err);
+			idle(s, r);
+		}
 		break;
 	case GV_OVERLAP:
 		if (s->live == NULL || glive_overlap(s->live, r->label,
@@ -738,6 +741,8 @@ gstat_rank(struct gstat *s, struct grank *r)
 	}
 	if (s->live != NULL)
 		glive_reset(s->live);
+	if (s->idle != NULL)
+		gidle_reset(s->idle);
 }
 
 /* Copy the table in temporary file from to out; -1 if from failed. */
@@ -775,6 +780,7 @@ gstat_end(struct gstat *s)
 		fclose(s->vfp[i]);
 	}
 	glive_free(s->live);
+	gidle_free(s->idle);
 	free(s);
 	return ret;
 }
