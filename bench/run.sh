@@ -519,16 +519,17 @@ if [ "$want" -eq 1 ]; then
 	    'trace2sst -g "$F" >/dev/null'
 fi
 
-# sst-gpu (issue 32): -F temporal and -F launch on the generated
+# sst-gpu (issue 32): -F temporal, -F launch and -F idle on the generated
 # Kineto-like traces (one line, each thread in time order) of 200 MB and
 # $mb MB: two sizes, so that the time and the peak RSS show how they
-# grow; both views in one pass; and the $mb MB trace shuffled in windows
+# grow; temporal and launch in one pass; and the $mb MB trace shuffled in windows
 # of 4,096 events (gentrace -s), which temporal cannot summarise as read
 # (its fallback on the rows, see sst-gpu(1) MEMORY).  The inputs are
 # made only when a case is asked for.
 want=0
-for c in "sst-gpu temporal" "sst-gpu launch" "sst-gpu temporal+launch" \
-    "sst-gpu temporal shuffled" "sst-gpu launch shuffled"; do
+for c in "sst-gpu temporal" "sst-gpu launch" "sst-gpu idle" \
+    "sst-gpu temporal+launch" "sst-gpu temporal shuffled" \
+    "sst-gpu launch shuffled"; do
 	for z in 200 "$mb"; do
 		case "$c ${z}MB" in
 		$only) want=1 ;;
@@ -544,7 +545,7 @@ if [ "$want" -eq 1 ]; then
 	mkinput "gputrace-$mb.json" "$tgen" -m "$mb"
 	in_g200=$dir/gputrace-200.json
 	in_gbig=$dir/gputrace-$mb.json
-	for v in temporal launch; do
+	for v in temporal launch idle; do
 		bench "sst-gpu $v 200MB" g200 sst-gpu \
 		    "sst-gpu -F $v \"\$F\" >/dev/null"
 		bench "sst-gpu $v ${mb}MB" gbig sst-gpu \

@@ -330,6 +330,8 @@ keep(struct rd *d)
 
 	if ((f = evflags(d)) == 0)
 		return;
+	if (HASVIEW(d->o, GV_IDLE) && r->nrow + r->nspilt >= UINT32_MAX)
+		fail(d, "too many events");	/* idle's r->ic */
 	memset(&w, 0, sizeof(w));
 	if (d->o->hta) {
 		if (!(fabs(e->dts) < 9e18 && fabs(e->dts + e->ddur) < 9e18))

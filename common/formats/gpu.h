@@ -103,6 +103,13 @@ struct gpu_opt {
  */
 int	 gpu_read(struct grank *, struct json *, const struct gpu_opt *,
 	    const char *);
+/*
+ * Correlate r's runtime calls and GPU kernels both ways (HTA's rule: of
+ * several with one correlation, the last in the trace is the one), and
+ * if ic, fill r->ic (at most UINT32_MAX rows: gpu_read() refuses more
+ * when the idle view is asked for).
+ */
+void	 gpu_correlate(struct grank *, int);
 /* Trim and correlate r as the views need; 0, or -1 with r's error. */
 int	 gpu_trim(struct grank *, const struct gpu_opt *);
 /*

@@ -55,15 +55,13 @@ gpu_findcorr(const struct grank *r, const size_t *ix, size_t n, int64_t c)
 	return lo < n && ROW(r, ix[lo])->corr == c ? lo : n;
 }
 
-/*
- * Correlate runtime calls and GPU kernels both ways (HTA's rule: of
- * several with one correlation, the last in the trace is the one).
- */
-static void
-correlate(struct grank *r)
+void
+gpu_correlate(struct grank *r, int ic)
 {
 	size_t *ix, n, i, k, g;
 
+	if (ic)
+		r->ic = xreallocarray(r->ic, r->nrow + 1, sizeof(*r->ic));
 	ix = gpu_bycorr(r, R_GK, R_GK, &n);
 	for (i = 0; i < r->nrow; i++) {
 		struct grow *w = ROW(r, i);
@@ -181,10 +179,8 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 		r->errloc = 0;
 		return -1;
 	}
-	if (HASVIEW(o, GV_IDLE))
-		r->ic = xreallocarray(r->ic, r->nrow + 1, sizeof(*r->ic));
 	if (HASVIEW(o, GV_IDLE) || HASVIEW(o, GV_QUEUE))
-		correlate(r);
+		gpu_correlate(r, HASVIEW(o, GV_IDLE));
 	if (!o->steps && (!o->hta || r->nsteps < 2))
 		return 0;
 	if (window(r, o, &lo, &hi) == -1)

@@ -696,8 +696,7 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 	case GV_IDLE:
 		if (s->idle == NULL || gidle_end(s->idle, r, s->fp) == -1) {
 			gpu_load(r);
-			if (gpu_trim(r, &s->o) == -1)
-				errx(1, "%s", r->err);
+			gpu_correlate(r, 1);
 			idle(s, r);
 		}
 		break;
