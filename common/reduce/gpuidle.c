@@ -125,22 +125,34 @@ gidle_new(int64_t scale)
 	return g;
 }
 
+/*
+ * Room for one more element in the ring of *n elements of size bytes
+ * from *c0 in buf of *cap (a power of 2): when full, a ring twice as big
+ * with the elements from 0 on.
+ */
+static void *
+ringroom(void *buf, size_t *c0, size_t n, size_t *cap, size_t size)
+{
+	size_t i, oc = *cap;
+	unsigned char *nb;
+
+	if (n < oc)
+		return buf;
+	*cap = xgrowcap(oc, oc + 1, 64);
+	nb = xreallocarray(NULL, *cap, size);
+	for (i = 0; i < n; i++)
+		memcpy(nb + i * size, (unsigned char *)buf +
+		    ((*c0 + i) & (oc - 1)) * size, size);
+	free(buf);
+	*c0 = 0;
+	return nb;
+}
+
 /* Correlation c to the end of ring r. */
 static void
 cpush(struct cring *r, int64_t c)
 {
-	size_t i, oc = r->cap;
-	int64_t *nc;
-
-	if (r->n == r->cap) {
-		r->cap = xgrowcap(oc, oc + 1, 64);
-		nc = xreallocarray(NULL, r->cap, sizeof(*nc));
-		for (i = 0; i < r->n; i++)
-			nc[i] = r->c[(r->c0 + i) & (oc - 1)];
-		free(r->c);
-		r->c = nc;
-		r->c0 = 0;
-	}
+	r->c = ringroom(r->c, &r->c0, r->n, &r->cap, sizeof(*r->c));
 	r->c[(r->c0 + r->n++) & (r->cap - 1)] = c;
 }
 
@@ -284,18 +296,7 @@ hpop(struct gidle *g, struct iev *e)
 static void
 qpush(struct gidle *g, const struct iev *e)
 {
-	size_t i, oc = g->capq;
-	struct iev *nq;
-
-	if (g->nq == g->capq) {
-		g->capq = xgrowcap(oc, oc + 1, 64);
-		nq = xreallocarray(NULL, g->capq, sizeof(*nq));
-		for (i = 0; i < g->nq; i++)
-			nq[i] = g->q[(g->q0 + i) & (oc - 1)];
-		free(g->q);
-		g->q = nq;
-		g->q0 = 0;
-	}
+	g->q = ringroom(g->q, &g->q0, g->nq, &g->capq, sizeof(*g->q));
 	g->q[(g->q0 + g->nq++) & (g->capq - 1)] = *e;
 }
 
