@@ -60,6 +60,7 @@ struct grank {
 	size_t		 nsteps;	/* distinct ProfilerStep names */
 	struct spill	*spill;		/* the rows, when not in memory */
 	size_t		 nspilt;
+	int		 corred;	/* R_IC set on the rows in memory */
 	uint8_t		*ntype;		/* kernel type by name id + 1 */
 	size_t		 ntypecap;
 	char		 err[256];	/* the last error's message */
@@ -110,6 +111,8 @@ int	 gpu_trim(struct grank *, const struct gpu_opt *);
  * place the JSON reader is at (xjson_fail() adds it), else whole.
  */
 const char *gpu_errmsg(const struct grank *, int *);
+/* Set R_IC on r's rows as gpu_trim() does, if not done. */
+void	 gpu_correlate(struct grank *);
 /* Bring spilt rows into memory (rows stay in trace order). */
 void	 gpu_load(struct grank *);
 /* Row *i of r into w, from memory or the spill; 0 at the end. */

@@ -82,6 +82,14 @@ correlate(struct grank *r)
 		}
 	}
 	free(ix);
+	r->corred = r->spill == NULL;	/* the rows were in memory */
+}
+
+void
+gpu_correlate(struct grank *r)
+{
+	if (!r->corred)
+		correlate(r);
 }
 
 static int

@@ -24,8 +24,9 @@
  *
  * Times print in microseconds.  The per-kernel and per-stream state is
  * small; the rows themselves are gpu.c's.  Without hta or a step range,
- * temporal, launch, kernels, kernel-types and overlap are summarised as
- * the rows are read (gpulive.c, gpuwin.c).
+ * temporal, launch, kernels, kernel-types, overlap, queue, annotations
+ * and cpu-annotations are summarised as the rows are read (gpulive.c,
+ * gpuwin.c, gpuqlive.c).
  * Several views print one table after another, a blank line between:
  * the first straight out, the others into temporary files until then.
  */
@@ -84,8 +85,10 @@ struct gstat {
 };
 
 #define SPILLVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH) | \
-			    (1u << GV_KTYPES) | (1u << GV_OVERLAP))
-#define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS))
+			    (1u << GV_KTYPES) | (1u << GV_OVERLAP) | \
+			    (1u << GV_QUEUE))
+#define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS) | (1u << GV_ANN) | \
+			    (1u << GV_CPUANN))
 
 static FILE	*xtmpfile(void);
 
@@ -514,16 +517,13 @@ namecmp(size_t a, size_t b, void *arg)
 	return strcmp(gpu_name(r, (uint32_t)a), gpu_name(r, (uint32_t)b));
 }
 
-/* The annotations of r with flag f by name. */
+/* The n annotations of r (statistics a, name ids nm) by name. */
 static void
-annotations(struct gstat *s, const struct grank *r, unsigned f)
+annprint(struct gstat *s, const struct grank *r, const struct agg *a,
+    const uint32_t *nm, size_t n)
 {
-	struct agg *a;
-	uint32_t *nm;
-	uint8_t *ty;
-	size_t n, i, *ix, *by;
+	size_t i, *ix, *by;
 
-	n = group(r, f, R_GPU, &a, &nm, &ty);
 	ix = xreallocarray(NULL, n + 1, sizeof(*ix));
 	by = xreallocarray(NULL, ht_count(r->names) + 1, sizeof(*by));
 	for (i = 0; i < n; i++) {
@@ -538,6 +538,29 @@ annotations(struct gstat *s, const struct grank *r, unsigned f)
 	}
 	free(by);
 	free(ix);
+}
+
+/*
+ * The annotations of r with flag f (R_GANN, R_ANN) by name, from the
+ * live state or r's rows.
+ */
+static void
+annotations(struct gstat *s, const struct grank *r, unsigned f)
+{
+	const struct agg *ca;
+	const uint32_t *cn;
+	struct agg *a;
+	uint32_t *nm;
+	uint8_t *ty;
+	size_t n;
+
+	if (s->live != NULL) {
+		n = glive_ann(s->live, f == R_ANN, &ca, &cn);
+		annprint(s, r, ca, cn, n);
+		return;
+	}
+	n = group(r, f, R_GPU, &a, &nm, &ty);
+	annprint(s, r, a, nm, n);
 	free(a);
 	free(nm);
 	free(ty);
@@ -712,7 +735,11 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 			launch(s, r);
 		break;
 	case GV_QUEUE:
-		gpu_queue(r, &s->o, s->fp);
+		if (s->live == NULL || glive_queue(s->live, r, s->fp) == -1) {
+			gpu_load(r);
+			gpu_correlate(r);
+			gpu_queue(r, &s->o, s->fp);
+		}
 		break;
 	case GV_ANN:
 		annotations(s, r, R_GANN);
