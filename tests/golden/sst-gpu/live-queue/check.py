@@ -16,40 +16,24 @@ places; one trace in ten has 6,000 launches in flight on one stream (all
 the calls, then all the kernels: more steps waiting than sst-gpu's
 window of 4,096), and one in ten a launch call with a stream of its own.
 
-The model, from the definitions: an event counts with ts, dur and a cat
-other than Trace and python_function; it is on the GPU with an integer
-args.stream; HTA's GPU kernel: stream >= 0 and correlation >= 0.  A
-launch: a cudaLaunchKernel that is no HTA GPU kernel, with a
-correlation (not -1) that an HTA GPU kernel has; its stream is the
-first GPU event's (not cuda_sync) of that correlation in trace order,
-none: not counted.  A start: each GPU event (not cuda_sync).  The
-launches (trace order) then the starts (trace order), sorted stably by
-time; per stream the length after each step; count, mean (sum of the
-sorted lengths over n), std (n-1, squares summed in sorted order), min,
-pandas' linear quartiles, max, %.10g; streams by number.  annotations
-(cpu-annotations): the gpu_user_annotation (user_annotation) spans not
-on a stream, by name in trace order with Welford's update in doubles,
-rows by name, stddev 0 alone.  sst-gpu -F VIEW alone and with the
-others in one pass must print the model's tables byte for byte.
+The model (tests/tools/gpuqmodel.py, which reads the file written) takes
+the definitions the row-keeping path applies: its docstring gives them.
+sst-gpu -F VIEW alone and with the others (and launch) in one pass must
+print the model's tables byte for byte.
 Prints ok N.
 """
 import json
-import math
 import os
 import random
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+    __file__)), "..", "..", "..", "tools"))
+import gpuqmodel  # noqa: E402
+
 ANN = ["fwd", "bwd", "opt", "## a ##"]
-
-
-def us(ns):
-    """ns as sst-gpu prints microseconds: up to three decimals."""
-    s = "-" if ns < 0 else ""
-    ns = abs(ns)
-    q, f = divmod(ns, 1000)
-    return s + str(q) + ("." + ("%03d" % f).rstrip("0") if f else "")
 
 
 def ev(cat, name, ts, dur, **args):
@@ -137,88 +121,6 @@ def dump(evs, path):
         f.write("\n]}\n")
 
 
-def isgpu(e):
-    return isinstance(e["args"].get("stream"), int)
-
-
-def corr(e):
-    return e["args"].get("correlation", -1)
-
-
-def isgk(e):
-    return isgpu(e) and e["args"]["stream"] >= 0 and corr(e) >= 0
-
-
-def quant(v, p):
-    x = p * (len(v) - 1)
-    lo = math.floor(x)
-    i = int(lo)
-    if i + 1 >= len(v):
-        return float(v[-1])
-    return v[i] + (v[i + 1] - v[i]) * (x - lo)
-
-
-def queue(evs, label):
-    gk = set(corr(e) for e in evs if isgk(e))
-    first = {}
-    for e in evs:
-        if isgpu(e) and e["cat"] != "cuda_sync":
-            first.setdefault(corr(e), e["args"]["stream"])
-    steps = []
-    for e in evs:
-        if (e["name"] == "cudaLaunchKernel" and not isgk(e) and
-                corr(e) != -1 and corr(e) in gk and corr(e) in first):
-            steps.append((e["ts"], first[corr(e)], 1))
-    for e in evs:
-        if isgpu(e) and e["cat"] != "cuda_sync":
-            steps.append((e["ts"], e["args"]["stream"], -1))
-    steps.sort(key=lambda s: s[0])
-    lens, cur = {}, {}
-    for _, st, d in steps:
-        cur[st] = cur.get(st, 0) + d
-        lens.setdefault(st, []).append(cur[st])
-    rows = []
-    for st in sorted(lens):
-        v = sorted(lens[st])
-        n = len(v)
-        tot = 0.0
-        for x in v:
-            tot += x
-        mean = tot / n
-        m2 = 0.0
-        for x in v:
-            m2 += (x - mean) * (x - mean)
-        sd = "%.10g" % math.sqrt(m2 / (n - 1)) if n > 1 else ""
-        rows.append("%s\t%d\t%d\t%.10g\t%s\t%d\t%.10g\t%.10g\t%.10g\t%d" % (
-            label, st, n, mean, sd, v[0], quant(v, .25), quant(v, .5),
-            quant(v, .75), v[-1]))
-    return rows
-
-
-def annotations(evs, cat, label):
-    agg = {}
-    for e in evs:
-        if e["cat"] != cat or isgpu(e):
-            continue
-        d = e["dur"]
-        a = agg.setdefault(e["name"], [0, 0, None, None, 0.0, 0.0])
-        a[0] += 1
-        a[1] += d
-        a[2] = d if a[2] is None or d > a[2] else a[2]
-        a[3] = d if a[3] is None or d < a[3] else a[3]
-        x = float(d) - a[4]
-        a[4] += x / float(a[0])
-        a[5] += x * (float(d) - a[4])
-    rows = []
-    for name in sorted(agg, key=lambda k: k.encode()):
-        n, s, mx, mn, mean, m2 = agg[name]
-        sd = math.sqrt(m2 / float(n - 1)) if n > 1 else 0.0
-        rows.append("\t".join([name, us(s), us(mx), us(mn),
-                               "%.10g" % (sd / 1000.0),
-                               "%.10g" % (mean / 1000.0), label]))
-    return rows
-
-
 def run(args):
     return subprocess.run(["sst-gpu"] + args, capture_output=True,
                           text=True, check=True).stdout
@@ -231,6 +133,16 @@ def tables(out):
 VIEWS = ["queue", "annotations", "cpu-annotations"]
 
 
+def gpuqlive_model(path, label):
+    """The model's three tables (tests/tools/gpuqmodel.py) of the file."""
+    evs = gpuqmodel.load(path)
+    return ([label + "\t" + r for r in gpuqmodel.queue(evs)],
+            [r + "\t" + label for r in gpuqmodel.annotations(
+                evs, "gpu_user_annotation")],
+            [r + "\t" + label for r in gpuqmodel.annotations(
+                evs, "user_annotation")])
+
+
 def main():
     rng = random.Random(3233)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
@@ -241,9 +153,8 @@ def main():
             path = os.path.join(d, "t%d.json" % i)
             dump(evs, path)
             label = "t%d" % i
-            want = [queue(evs, label),
-                    annotations(evs, "gpu_user_annotation", label),
-                    annotations(evs, "user_annotation", label)]
+            m = gpuqlive_model(path, label)
+            want = [m[0], m[1], m[2]]
             got = [tables(run(["-F", v, path]))[0] for v in VIEWS]
             both = tables(run(["-F", "queue", "-F", "annotations", "-F",
                                "cpu-annotations", "-F", "launch", path]))
