@@ -39,7 +39,7 @@
 #include "gpuqlive.h"
 
 #define QLAG	4096		/* queue steps waiting (64 KiB) */
-#define QKEEP	32768		/* joined correlations kept */
+#define QKEEP	4096		/* joined correlations kept */
 
 #define NONE	UINT32_MAX
 
