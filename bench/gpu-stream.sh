@@ -64,8 +64,8 @@ for mb in 200 400; do
 		for b in old new; do
 			k=$mb-$v-$b
 			c=$(med "$k" 2)
-			printf '%-5s %-16s %-4s %6.2f %8.1f %9.3f\n' "$mb" "$v" \
-			    "$b" "$c" "$(awk -v r="$(med "$k" 3)" \
+			printf '%-5s %-16s %-4s %6.2f %8.1f %9.3f\n' "$mb" \
+			    "$v" "$b" "$c" "$(awk -v r="$(med "$k" 3)" \
 			    'BEGIN { print r / 1024 }')" "$(awk -v c="$c" \
 			    -v m="$mb" 'BEGIN { print 100 * c / m }')"
 		done

@@ -1,8 +1,9 @@
 /*
- * gpulive.c: sst-gpu's temporal, kernel-types, kernels, overlap and
- * launch tables summarised as the rows are read (without hta or a step
- * range), so that a trace in time order needs memory only for what is
- * in flight.
+ * gpulive.c: sst-gpu's temporal, kernel-types, kernels, overlap,
+ * launch, annotations, cpu-annotations and queue tables summarised as the
+ * rows are read (without hta or a step range), so that a trace in time
+ * order needs memory only for what is in flight; queue's state is
+ * gpuqlive.c's, fed from here.
  *
  * temporal: the union of the GPU intervals, and of the computation
  * kernels', merged in start order through a window (gpuwin.c); an event
@@ -14,10 +15,11 @@
  * time, overlap's the time of computation and communication together
  * over that of communication.  Too late an event: the rows, as temporal.
  *
- * kernels: each kernel name's statistics (struct agg) are added to as
- * its events are read, in trace order as the rows would be: the same
- * arithmetic in the same order, so the same numbers; in memory a few
- * words per name.
+ * kernels, annotations, cpu-annotations: each kernel (gpu_user_annotation
+ * or user_annotation span not on a stream) name's statistics (struct agg)
+ * are added to as its events are read, in trace order as the rows would
+ * be: the same arithmetic in the same order, so the same numbers; in
+ * memory a few words per name.
  *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is

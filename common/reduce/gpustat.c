@@ -517,29 +517,6 @@ namecmp(size_t a, size_t b, void *arg)
 	return strcmp(gpu_name(r, (uint32_t)a), gpu_name(r, (uint32_t)b));
 }
 
-/* The n annotations of r (statistics a, name ids nm) by name. */
-static void
-annprint(struct gstat *s, const struct grank *r, const struct agg *a,
-    const uint32_t *nm, size_t n)
-{
-	size_t i, *ix, *by;
-
-	ix = xreallocarray(NULL, n + 1, sizeof(*ix));
-	by = xreallocarray(NULL, ht_count(r->names) + 1, sizeof(*by));
-	for (i = 0; i < n; i++) {
-		ix[i] = nm[i];
-		by[nm[i]] = i;
-	}
-	sst_sort(ix, n, namecmp, (void *)r);
-	for (i = 0; i < n; i++) {
-		fprintf(s->fp, "%s\t", gpu_name(r, (uint32_t)ix[i]));
-		pagg(s, &a[by[ix[i]]]);
-		fprintf(s->fp, "\t%s\n", r->label);
-	}
-	free(by);
-	free(ix);
-}
-
 /*
  * The annotations of r with flag f (R_GANN, R_ANN) by name, from the
  * live state or r's rows.
@@ -549,18 +526,32 @@ annotations(struct gstat *s, const struct grank *r, unsigned f)
 {
 	const struct agg *ca;
 	const uint32_t *cn;
-	struct agg *a;
-	uint32_t *nm;
-	uint8_t *ty;
-	size_t n;
+	struct agg *a = NULL;
+	uint32_t *nm = NULL;
+	uint8_t *ty = NULL;
+	size_t n, i, *ix, *by;
 
-	if (s->live != NULL) {
+	if (s->live != NULL)
 		n = glive_ann(s->live, f == R_ANN, &ca, &cn);
-		annprint(s, r, ca, cn, n);
-		return;
+	else {
+		n = group(r, f, R_GPU, &a, &nm, &ty);
+		ca = a;
+		cn = nm;
 	}
-	n = group(r, f, R_GPU, &a, &nm, &ty);
-	annprint(s, r, a, nm, n);
+	ix = xreallocarray(NULL, n + 1, sizeof(*ix));
+	by = xreallocarray(NULL, ht_count(r->names) + 1, sizeof(*by));
+	for (i = 0; i < n; i++) {
+		ix[i] = cn[i];
+		by[cn[i]] = i;
+	}
+	sst_sort(ix, n, namecmp, (void *)r);
+	for (i = 0; i < n; i++) {
+		fprintf(s->fp, "%s\t", gpu_name(r, (uint32_t)ix[i]));
+		pagg(s, &ca[by[ix[i]]]);
+		fprintf(s->fp, "\t%s\n", r->label);
+	}
+	free(by);
+	free(ix);
 	free(a);
 	free(nm);
 	free(ty);
