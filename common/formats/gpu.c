@@ -14,11 +14,12 @@
  * A view keeps only the rows it reads (sst-gpu -F temporal the GPU
  * events, -F launch those and the launch calls), and with hta or a step
  * range the ones the step trimming reads.  When every view asked for is
- * summarised as read (gpu_opt's live and sink: temporal, launch and
- * kernels without hta or a step range), each row goes to the sink and,
- * for temporal and launch, to a spill (memory, then a temporary file)
- * instead, for the views to fall back on when the trace is not in an
- * order they can summarise as read; kernels needs none.
+ * summarised as read (gpu_opt's live and sink: every view but idle,
+ * without hta or a step range), each row goes to the sink and, for
+ * temporal, kernel-types, overlap, launch and queue, to a spill (memory,
+ * then a temporary file) instead, for the views to fall back on when the
+ * trace is not in an order they can summarise as read; kernels and the
+ * annotations need none.
  *
  * Times are kept as integer ticks: nanoseconds read exactly from the
  * decimal text (trace_ns(), as trace2sst reads them), or with hta whole

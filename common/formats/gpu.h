@@ -60,6 +60,7 @@ struct grank {
 	size_t		 nsteps;	/* distinct ProfilerStep names */
 	struct spill	*spill;		/* the rows, when not in memory */
 	size_t		 nspilt;
+	int		 corred;	/* R_IC set on the rows in memory */
 	uint8_t		*ntype;		/* kernel type by name id + 1 */
 	size_t		 ntypecap;
 	char		 err[256];	/* the last error's message */
@@ -103,13 +104,6 @@ struct gpu_opt {
  */
 int	 gpu_read(struct grank *, struct json *, const struct gpu_opt *,
 	    const char *);
-/*
- * Correlate r's runtime calls and GPU kernels both ways (HTA's rule: of
- * several with one correlation, the last in the trace is the one), and
- * if ic, fill r->ic (at most UINT32_MAX rows: gpu_read() refuses more
- * when the idle view is asked for).
- */
-void	 gpu_correlate(struct grank *, int);
 /* Trim and correlate r as the views need; 0, or -1 with r's error. */
 int	 gpu_trim(struct grank *, const struct gpu_opt *);
 /*
@@ -117,6 +111,12 @@ int	 gpu_trim(struct grank *, const struct gpu_opt *);
  * place the JSON reader is at (xjson_fail() adds it), else whole.
  */
 const char *gpu_errmsg(const struct grank *, int *);
+/*
+ * Set R_IC on r's rows as gpu_trim() does, and if ic fill r->ic (at most
+ * UINT32_MAX rows: gpu_read() refuses more when the idle view is asked
+ * for), if not done.
+ */
+void	 gpu_correlate(struct grank *, int);
 /* Bring spilt rows into memory (rows stay in trace order). */
 void	 gpu_load(struct grank *);
 /* Row *i of r into w, from memory or the spill; 0 at the end. */

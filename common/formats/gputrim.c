@@ -55,8 +55,13 @@ gpu_findcorr(const struct grank *r, const size_t *ix, size_t n, int64_t c)
 	return lo < n && ROW(r, ix[lo])->corr == c ? lo : n;
 }
 
-void
-gpu_correlate(struct grank *r, int ic)
+/*
+ * Correlate runtime calls and GPU kernels both ways (HTA's rule: of
+ * several with one correlation, the last in the trace is the one), and
+ * fill r->ic if ic.
+ */
+static void
+correlate(struct grank *r, int ic)
 {
 	size_t *ix, n, i, k, g;
 
@@ -80,6 +85,14 @@ gpu_correlate(struct grank *r, int ic)
 		}
 	}
 	free(ix);
+	r->corred = r->spill == NULL;	/* the rows were in memory */
+}
+
+void
+gpu_correlate(struct grank *r, int ic)
+{
+	if (!r->corred || (ic && r->ic == NULL))
+		correlate(r, ic);
 }
 
 static int
@@ -180,7 +193,7 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 		return -1;
 	}
 	if (HASVIEW(o, GV_IDLE) || HASVIEW(o, GV_QUEUE))
-		gpu_correlate(r, HASVIEW(o, GV_IDLE));
+		correlate(r, HASVIEW(o, GV_IDLE));
 	if (!o->steps && (!o->hta || r->nsteps < 2))
 		return 0;
 	if (window(r, o, &lo, &hi) == -1)

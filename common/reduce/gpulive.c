@@ -1,8 +1,9 @@
 /*
- * gpulive.c: sst-gpu's temporal, kernel-types, kernels, overlap and
- * launch tables summarised as the rows are read (without hta or a step
- * range), so that a trace in time order needs memory only for what is
- * in flight.
+ * gpulive.c: sst-gpu's temporal, kernel-types, kernels, overlap,
+ * launch, annotations, cpu-annotations and queue tables summarised as the
+ * rows are read (without hta or a step range), so that a trace in time
+ * order needs memory only for what is in flight; queue's state is
+ * gpuqlive.c's, fed from here.
  *
  * temporal: the union of the GPU intervals, and of the computation
  * kernels', merged in start order through a window (gpuwin.c); an event
@@ -14,10 +15,11 @@
  * time, overlap's the time of computation and communication together
  * over that of communication.  Too late an event: the rows, as temporal.
  *
- * kernels: each kernel name's statistics (struct agg) are added to as
- * its events are read, in trace order as the rows would be: the same
- * arithmetic in the same order, so the same numbers; in memory a few
- * words per name.
+ * kernels, annotations, cpu-annotations: each kernel (gpu_user_annotation
+ * or user_annotation span not on a stream) name's statistics (struct agg)
+ * are added to as its events are read, in trace order as the rows would
+ * be: the same arithmetic in the same order, so the same numbers; in
+ * memory a few words per name.
  *
  * launch: a runtime call and a GPU event of one correlation are joined
  * when the second of them is read; what waits for its other half is
@@ -36,6 +38,10 @@
 #include "gpu.h"
 #include "gpuwin.h"
 #include "gpulive.h"
+#include "gpuqlive.h"
+
+#define QLAG	4096		/* queue steps waiting (64 KiB) */
+#define QKEEP	4096		/* joined correlations kept */
 
 #define NONE	UINT32_MAX
 
@@ -54,6 +60,16 @@ struct slot {
 /* A joined pair, as printed. */
 struct pair {
 	int64_t		 corr, cdur, gdur, delay;
+};
+
+/* Statistics by name id, in first-seen order. */
+struct ggrp {
+	uint32_t	*ix;		/* by name id: place in a + 1, or 0 */
+	size_t		 nix;
+	struct agg	*a;
+	uint32_t	*nm;
+	uint8_t		*ty;
+	size_t		 n, cap;
 };
 
 struct glive {
@@ -75,13 +91,9 @@ struct glive {
 	size_t		 nit, capit;
 	uint32_t	 freeit;
 	struct spill	*pairs;
-	/* kernels */
-	uint32_t	*kix;		/* by name id: place in ka + 1, or 0 */
-	size_t		 nkix;
-	struct agg	*ka;		/* by first-seen order */
-	uint32_t	*knm;
-	uint8_t		*kty;
-	size_t		 nk, capk;
+	/* kernels, annotations, cpu-annotations */
+	struct ggrp	 kern, ann, cann;
+	struct gqlive	*q;		/* queue */
 };
 
 struct glive *
@@ -95,6 +107,8 @@ glive_new(const struct gpu_opt *o)
 	gw_init(&g->all, 1);
 	gw_init(&g->comp, 1);
 	gw_init(&g->typ, 3);
+	if (o->views & (1u << GV_QUEUE))
+		g->q = gql_new(QLAG, QKEEP);
 	glive_reset(g);
 	return g;
 }
@@ -311,43 +325,76 @@ gpu_aggadd(struct agg *a, int64_t v)
 	a->m2 += d * ((double)v - a->mean);
 }
 
-/* A GPU event (not a sync) for kernels: its name's statistics. */
+/* Add row w (of type t) to its name's statistics in p. */
 static void
-krow(struct glive *g, const struct grow *w)
+grpadd(struct ggrp *p, const struct grow *w, unsigned t)
 {
-	size_t old = g->nkix, k;
+	size_t old = p->nix, k;
 
-	if (w->name >= g->nkix) {
-		g->nkix = growcap(g->nkix, (size_t)w->name + 1, 64);
-		g->kix = xreallocarray(g->kix, g->nkix, sizeof(*g->kix));
-		memset(g->kix + old, 0, (g->nkix - old) * sizeof(*g->kix));
+	if (w->name >= p->nix) {
+		p->nix = growcap(p->nix, (size_t)w->name + 1, 64);
+		p->ix = xreallocarray(p->ix, p->nix, sizeof(*p->ix));
+		memset(p->ix + old, 0, (p->nix - old) * sizeof(*p->ix));
 	}
-	if (g->kix[w->name] == 0) {
-		if (g->nk == g->capk) {
-			g->capk = growcap(g->capk, g->nk + 1, 64);
-			g->ka = xreallocarray(g->ka, g->capk, sizeof(*g->ka));
-			g->knm = xreallocarray(g->knm, g->capk,
-			    sizeof(*g->knm));
-			g->kty = xreallocarray(g->kty, g->capk,
-			    sizeof(*g->kty));
+	if (p->ix[w->name] == 0) {
+		if (p->n == p->cap) {
+			p->cap = growcap(p->cap, p->n + 1, 64);
+			p->a = xreallocarray(p->a, p->cap, sizeof(*p->a));
+			p->nm = xreallocarray(p->nm, p->cap, sizeof(*p->nm));
+			p->ty = xreallocarray(p->ty, p->cap, sizeof(*p->ty));
 		}
-		memset(&g->ka[g->nk], 0, sizeof(g->ka[g->nk]));
-		g->knm[g->nk] = w->name;
-		g->kty[g->nk] = (uint8_t)TYPE(w);
-		g->kix[w->name] = (uint32_t)++g->nk;
+		memset(&p->a[p->n], 0, sizeof(p->a[p->n]));
+		p->nm[p->n] = w->name;
+		p->ty[p->n] = (uint8_t)t;
+		p->ix[w->name] = (uint32_t)++p->n;
 	}
-	k = g->kix[w->name] - 1;
-	gpu_aggadd(&g->ka[k], w->end - w->ts);
+	k = p->ix[w->name] - 1;
+	gpu_aggadd(&p->a[k], w->end - w->ts);
+}
+
+/* Empty p for the next rank. */
+static void
+grpreset(struct ggrp *p)
+{
+	if (p->nix > 0)
+		memset(p->ix, 0, p->nix * sizeof(*p->ix));
+	p->n = 0;
+}
+
+static void
+grpfree(struct ggrp *p)
+{
+	free(p->ix);
+	free(p->a);
+	free(p->nm);
+	free(p->ty);
 }
 
 size_t
 glive_kernels(struct glive *g, const struct agg **a, const uint32_t **nm,
     const uint8_t **ty)
 {
-	*a = g->ka;
-	*nm = g->knm;
-	*ty = g->kty;
-	return g->nk;
+	*a = g->kern.a;
+	*nm = g->kern.nm;
+	*ty = g->kern.ty;
+	return g->kern.n;
+}
+
+size_t
+glive_ann(struct glive *g, int cpu, const struct agg **a,
+    const uint32_t **nm)
+{
+	const struct ggrp *p = cpu ? &g->cann : &g->ann;
+
+	*a = p->a;
+	*nm = p->nm;
+	return p->n;
+}
+
+int
+glive_queue(struct glive *g, const struct grank *r, FILE *fp)
+{
+	return gql_end(g->q, r, fp);
 }
 
 void
@@ -357,7 +404,15 @@ glive_row(void *arg, const struct grow *w)
 
 	if ((g->views & (1u << GV_KERNELS)) && (w->flags & (R_GPU |
 	    R_SYNC)) == R_GPU)
-		krow(g, w);
+		grpadd(&g->kern, w, TYPE(w));
+	if ((g->views & (1u << GV_ANN)) && (w->flags & (R_GANN | R_GPU)) ==
+	    R_GANN)
+		grpadd(&g->ann, w, 0);
+	if ((g->views & (1u << GV_CPUANN)) && (w->flags & (R_ANN |
+	    R_GPU)) == R_ANN)
+		grpadd(&g->cann, w, 0);
+	if (g->q != NULL)
+		gql_row(g->q, w);
 
 	if ((g->views & (1u << GV_TEMPORAL)) && (w->flags & R_GPU))
 		trow(g, w);
@@ -530,9 +585,11 @@ glive_reset(struct glive *g)
 	g->nit = 0;
 	g->freeit = NONE;
 	spill_clear(g->pairs);
-	if (g->nkix > 0)
-		memset(g->kix, 0, g->nkix * sizeof(*g->kix));
-	g->nk = 0;
+	grpreset(&g->kern);
+	grpreset(&g->ann);
+	grpreset(&g->cann);
+	if (g->q != NULL)
+		gql_reset(g->q);
 }
 
 void
@@ -546,9 +603,9 @@ glive_free(struct glive *g)
 	free(g->tab);
 	free(g->it);
 	spill_free(g->pairs);
-	free(g->kix);
-	free(g->ka);
-	free(g->knm);
-	free(g->kty);
+	grpfree(&g->kern);
+	grpfree(&g->ann);
+	grpfree(&g->cann);
+	gql_free(g->q);
 	free(g);
 }

@@ -1,7 +1,8 @@
 /*
- * gpulive.h: sst-gpu's temporal, launch, kernels, kernel-types and
- * overlap views summarised as the rows are read, in memory for what is in
- * flight only (gpulive.c).
+ * gpulive.h: sst-gpu's temporal, launch, kernels, kernel-types,
+ * overlap, annotations, cpu-annotations and queue views summarised as the
+ * rows are read, in memory for what is in flight only (gpulive.c, the
+ * queue's in gpuqlive.c).
  */
 #ifndef GPULIVE_H
 #define GPULIVE_H
@@ -44,6 +45,17 @@ int	 glive_overlap(struct glive *, const char *, FILE *);
  */
 size_t	 glive_kernels(struct glive *, const struct agg **,
 	    const uint32_t **, const uint8_t **);
+/*
+ * The annotations (cpu 0: gpu_user_annotation) or cpu-annotations (1:
+ * user_annotation) of the rank just read, as glive_kernels().
+ */
+size_t	 glive_ann(struct glive *, int, const struct agg **,
+	    const uint32_t **);
+/*
+ * The queue table of rank r, just read, to fp; 0, or -1: its rows did
+ * not come in an order it can summarise as read, use r's rows.
+ */
+int	 glive_queue(struct glive *, const struct grank *, FILE *);
 /* Add value v to a. */
 void	 gpu_aggadd(struct agg *, int64_t);
 /* Forget the rank: ready for the next. */

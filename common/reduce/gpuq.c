@@ -13,7 +13,9 @@
  * then the GPU events in trace order).  With hta the same introsort is
  * run on the same array, so that the same order comes out; otherwise the
  * sort is stable.  Either way the steps of the rank are held in memory
- * (24 bytes each) for the sort.
+ * (24 bytes each) for the sort.  Without hta or a step range gpuqlive.c
+ * summarises the same table as the rows are read, with the same numbers;
+ * this is its fallback.
  */
 #include <math.h>
 #include <stdio.h>

@@ -24,8 +24,8 @@
  *
  * Times print in microseconds.  The per-kernel and per-stream state is
  * small; the rows themselves are gpu.c's.  Without hta or a step range,
- * temporal, launch, kernels, kernel-types and overlap are summarised as
- * the rows are read (gpulive.c, gpuwin.c).
+ * every view is summarised as the rows are read (gpulive.c, gpuwin.c,
+ * gpuqlive.c, gpuidle.c), and these functions are its fallback.
  * Several views print one table after another, a blank line between:
  * the first straight out, the others into temporary files until then.
  */
@@ -87,10 +87,9 @@ struct gstat {
 
 #define SPILLVIEWS	((1u << GV_TEMPORAL) | (1u << GV_LAUNCH) | \
 			    (1u << GV_KTYPES) | (1u << GV_OVERLAP) | \
-			    (1u << GV_IDLE))
-#define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS))
-
-static FILE	*xtmpfile(void);
+			    (1u << GV_QUEUE) | (1u << GV_IDLE))
+#define LIVEVIEWS	(SPILLVIEWS | (1u << GV_KERNELS) | (1u << GV_ANN) | \
+			    (1u << GV_CPUANN))
 
 /* The sink of the views summarised as read: each row read. */
 static void
@@ -530,26 +529,37 @@ namecmp(size_t a, size_t b, void *arg)
 	return strcmp(gpu_name(r, (uint32_t)a), gpu_name(r, (uint32_t)b));
 }
 
-/* The annotations of r with flag f by name. */
+/*
+ * The annotations of r with flag f (R_GANN, R_ANN) by name, from the
+ * live state or r's rows.
+ */
 static void
 annotations(struct gstat *s, const struct grank *r, unsigned f)
 {
-	struct agg *a;
-	uint32_t *nm;
-	uint8_t *ty;
+	const struct agg *ca;
+	const uint32_t *cn;
+	struct agg *a = NULL;
+	uint32_t *nm = NULL;
+	uint8_t *ty = NULL;
 	size_t n, i, *ix, *by;
 
-	n = group(r, f, R_GPU, &a, &nm, &ty);
+	if (s->live != NULL)
+		n = glive_ann(s->live, f == R_ANN, &ca, &cn);
+	else {
+		n = group(r, f, R_GPU, &a, &nm, &ty);
+		ca = a;
+		cn = nm;
+	}
 	ix = xreallocarray(NULL, n + 1, sizeof(*ix));
 	by = xreallocarray(NULL, ht_count(r->names) + 1, sizeof(*by));
 	for (i = 0; i < n; i++) {
-		ix[i] = nm[i];
-		by[nm[i]] = i;
+		ix[i] = cn[i];
+		by[cn[i]] = i;
 	}
 	sst_sort(ix, n, namecmp, (void *)r);
 	for (i = 0; i < n; i++) {
 		fprintf(s->fp, "%s\t", gpu_name(r, (uint32_t)ix[i]));
-		pagg(s, &a[by[ix[i]]]);
+		pagg(s, &ca[by[ix[i]]]);
 		fprintf(s->fp, "\t%s\n", r->label);
 	}
 	free(by);
@@ -714,7 +724,11 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 			launch(s, r);
 		break;
 	case GV_QUEUE:
-		gpu_queue(r, &s->o, s->fp);
+		if (s->live == NULL || glive_queue(s->live, r, s->fp) == -1) {
+			gpu_load(r);
+			gpu_correlate(r, 0);
+			gpu_queue(r, &s->o, s->fp);
+		}
 		break;
 	case GV_ANN:
 		annotations(s, r, R_GANN);
