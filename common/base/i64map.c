@@ -4,7 +4,8 @@
  * three quarters full, keys spread by Fibonacci hashing, and deletion by
  * moving the later slots of the cluster back (no tombstones), so that a
  * map whose keys come and go (what waits for its other half) stays as
- * small as what is in it at once.
+ * small as what is in it at once.  The key that marks an empty slot is
+ * kept beside the table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ im_find(const struct i64map *m, uint64_t k)
 {
 	size_t i;
 
-	if (m->n == 0)
+	if (k == IM_EMPTY)
+		return m->hasx ? (int64_t *)(uintptr_t)m->xv : NULL;
+	if (m->cap == 0)
 		return NULL;
 	for (i = home(m, k); m->s[i].key != IM_EMPTY; i = (i + 1) &
 	    (m->cap - 1))
@@ -70,6 +73,16 @@ im_put(struct i64map *m, uint64_t k, int *isnew)
 
 	if (isnew != NULL)
 		*isnew = 0;
+	if (k == IM_EMPTY) {
+		if (!m->hasx) {
+			m->hasx = 1;
+			m->n++;
+			memset(m->xv, 0, sizeof(m->xv));
+			if (isnew != NULL)
+				*isnew = 1;
+		}
+		return m->xv;
+	}
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
 	for (i = home(m, k); m->s[i].key != IM_EMPTY; i = (i + 1) &
@@ -89,7 +102,14 @@ im_del(struct i64map *m, uint64_t k)
 {
 	size_t i, j, h, mask = m->cap - 1;
 
-	if (m->n == 0)
+	if (k == IM_EMPTY) {
+		if (!m->hasx)
+			return -1;
+		m->hasx = 0;
+		m->n--;
+		return 0;
+	}
+	if (m->n == 0 || m->cap == 0)
 		return -1;
 	for (i = home(m, k); m->s[i].key != k; i = (i + 1) & mask)
 		if (m->s[i].key == IM_EMPTY)
@@ -124,6 +144,11 @@ im_next(const struct i64map *m, size_t *pos, uint64_t *k)
 			*k = m->s[*pos].key;
 			return m->s[(*pos)++].v;
 		}
+	if (*pos == m->cap && m->hasx) {
+		(*pos)++;
+		*k = IM_EMPTY;
+		return (int64_t *)(uintptr_t)m->xv;
+	}
 	return NULL;
 }
 
@@ -141,6 +166,7 @@ im_clear(struct i64map *m)
 	for (i = 0; i < m->cap; i++)
 		m->s[i].key = IM_EMPTY;
 	m->n = 0;
+	m->hasx = 0;
 }
 
 void

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The key that marks an empty slot: it cannot be stored. */
+/* The key that marks an empty slot (kept apart: any key can be stored). */
 #define IM_EMPTY	UINT64_MAX
 
 struct imslot {
@@ -20,16 +20,18 @@ struct imslot {
 struct i64map {
 	struct imslot	*s;
 	size_t		 cap;		/* a power of 2, or 0 */
-	size_t		 n;
+	size_t		 n;		/* keys, IM_EMPTY's included */
+	int		 hasx;		/* key IM_EMPTY is in, its values: */
+	int64_t		 xv[3];
 };
 
 void	 im_init(struct i64map *);
 /* The values of key k, or NULL if it is not there. */
 int64_t	*im_find(const struct i64map *, uint64_t);
 /*
- * The values of key k (not IM_EMPTY), added with zero values if it was
- * not there (*isnew 1, else 0; isnew may be NULL).  Valid until the
- * next im_put() or im_del().
+ * The values of key k, added with zero values if it was not there
+ * (*isnew 1, else 0; isnew may be NULL).  Valid until the next im_put()
+ * or im_del().
  */
 int64_t	*im_put(struct i64map *, uint64_t, int *);
 /* Remove key k; 0, or -1 if it was not there. */

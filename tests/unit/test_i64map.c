@@ -17,6 +17,9 @@
 
 static Suite	*i64map_suite(void);
 
+/* Key of index i (0-999) of test_random: 999 is the key kept apart. */
+#define KEY(i)	((i) == 999 ? IM_EMPTY : (uint64_t)(i))
+
 /* A few keys by hand: put, find, values kept, delete, find again. */
 START_TEST(test_basic)
 {
@@ -39,18 +42,29 @@ START_TEST(test_basic)
 	im_put(&m, IM_EMPTY - 1, NULL)[1] = 9;
 	ck_assert_int_eq(im_count(&m), 2);
 	ck_assert_int_eq(im_find(&m, IM_EMPTY - 1)[1], 9);
+	/* The key of empty slots is stored beside them. */
+	ck_assert_ptr_null(im_find(&m, IM_EMPTY));
+	im_put(&m, IM_EMPTY, &isnew)[0] = 4;
+	ck_assert_int_eq(isnew, 1);
+	ck_assert_int_eq(im_count(&m), 3);
+	ck_assert_int_eq(im_find(&m, IM_EMPTY)[0], 4);
+	ck_assert_int_eq(im_del(&m, IM_EMPTY), 0);
+	ck_assert_ptr_null(im_find(&m, IM_EMPTY));
+	ck_assert_int_eq(im_del(&m, IM_EMPTY), -1);
+	im_put(&m, IM_EMPTY, NULL)[0] = 5;
 	ck_assert_int_eq(im_del(&m, 5), 0);
 	ck_assert_ptr_null(im_find(&m, 5));
-	ck_assert_int_eq(im_count(&m), 1);
+	ck_assert_int_eq(im_count(&m), 2);
 	im_clear(&m);
 	ck_assert_int_eq(im_count(&m), 0);
 	ck_assert_ptr_null(im_find(&m, IM_EMPTY - 1));
+	ck_assert_ptr_null(im_find(&m, IM_EMPTY));
 	im_free(&m);
 }
 END_TEST
 
 /*
- * 200,000 random puts and deletes of keys from 0 to 999 (a table of
+ * 200,000 random puts and deletes of keys 0 to 998 and IM_EMPTY (a table of
  * 1,024 or 2,048 slots: long clusters, wrapping) against an array of
  * which keys are in and their values; then every key looked up, and
  * im_next() visits exactly the keys in.
@@ -60,39 +74,41 @@ START_TEST(test_random)
 	struct i64map m;
 	int64_t ref[1000], *v;
 	unsigned char in[1000] = { 0 };
-	size_t i, n = 0, pos = 0, seen = 0;
+	size_t i, n = 0, pos = 0, seen = 0, ki;
 	uint64_t k;
 	unsigned s = 12345;
 
 	im_init(&m);
 	for (i = 0; i < 200000; i++) {
 		s = s * 1103515245 + 12345;
-		k = (s >> 8) % 1000;
+		ki = (s >> 8) % 1000;
+		k = KEY(ki);
 		if ((s >> 20) & 1) {
-			if (!in[k])
+			if (!in[ki])
 				n++;
-			in[k] = 1;
-			ref[k] = (int64_t)i;
+			in[ki] = 1;
+			ref[ki] = (int64_t)i;
 			im_put(&m, k, NULL)[1] = (int64_t)i;
 		} else {
-			ck_assert_int_eq(im_del(&m, k), in[k] ? 0 : -1);
-			if (in[k])
+			ck_assert_int_eq(im_del(&m, k), in[ki] ? 0 : -1);
+			if (in[ki])
 				n--;
-			in[k] = 0;
+			in[ki] = 0;
 		}
 		ck_assert_uint_eq(im_count(&m), n);
 	}
-	for (k = 0; k < 1000; k++) {
-		v = im_find(&m, k);
-		if (in[k]) {
+	for (ki = 0; ki < 1000; ki++) {
+		v = im_find(&m, KEY(ki));
+		if (in[ki]) {
 			ck_assert_ptr_nonnull(v);
-			ck_assert_int_eq(v[1], ref[k]);
+			ck_assert_int_eq(v[1], ref[ki]);
 		} else
 			ck_assert_ptr_null(v);
 	}
 	while ((v = im_next(&m, &pos, &k)) != NULL) {
-		ck_assert(k < 1000 && in[k]);
-		ck_assert_int_eq(v[1], ref[k]);
+		ki = k == IM_EMPTY ? 999 : (size_t)k;
+		ck_assert(ki < 1000 && in[ki] && KEY(ki) == k);
+		ck_assert_int_eq(v[1], ref[ki]);
 		seen++;
 	}
 	ck_assert_uint_eq(seen, n);
