@@ -35,6 +35,7 @@
 
 #include "util.h"
 #include "spill.h"
+#include "i64map.h"
 #include "gpu.h"
 #include "gpuwin.h"
 #include "gpulive.h"
@@ -50,11 +51,6 @@ struct item {
 	int64_t		 ts, end;
 	uint32_t	 next;
 	int		 gpu;
-};
-
-struct slot {
-	int64_t		 corr;
-	uint32_t	 head, tail;	/* head NONE: empty */
 };
 
 /* A joined pair, as printed. */
@@ -85,8 +81,7 @@ struct glive {
 	struct gwin	 typ;
 	size_t		 ncomm;
 	/* launch */
-	struct slot	*tab;
-	size_t		 ntab, nused;	/* ntab a power of 2 */
+	struct i64map	 wait;		/* correlation: head, tail items */
 	struct item	*it;
 	size_t		 nit, capit;
 	uint32_t	 freeit;
@@ -183,60 +178,6 @@ glive_overlap(struct glive *g, const char *label, FILE *fp)
 	return 0;
 }
 
-/* The slot of correlation c: its own, or the empty one it would take. */
-static struct slot *
-lookup(const struct glive *g, int64_t c)
-{
-	size_t m = g->ntab - 1, i;
-
-	i = (size_t)(((uint64_t)c * 0x9e3779b97f4a7c15ULL) >> 32) & m;
-	while (g->tab[i].head != NONE && g->tab[i].corr != c)
-		i = (i + 1) & m;
-	return &g->tab[i];
-}
-
-/* Twice the slots, the entries moved over. */
-static void
-regrow(struct glive *g)
-{
-	struct slot *old = g->tab, *s;
-	size_t n = g->ntab, i;
-
-	g->ntab = n ? 2 * n : 1024;
-	g->tab = xreallocarray(NULL, g->ntab, sizeof(*g->tab));
-	for (i = 0; i < g->ntab; i++)
-		g->tab[i].head = NONE;
-	for (i = 0; i < n; i++)
-		if (old[i].head != NONE) {
-			s = lookup(g, old[i].corr);
-			*s = old[i];
-		}
-	free(old);
-}
-
-/* Empty slot s, moving back the entries after it (linear probing). */
-static void
-unslot(struct glive *g, struct slot *s)
-{
-	size_t m = g->ntab - 1, i = (size_t)(s - g->tab), j = i, k;
-
-	g->tab[i].head = NONE;
-	for (;;) {
-		j = (j + 1) & m;
-		if (g->tab[j].head == NONE)
-			break;
-		k = (size_t)(((uint64_t)g->tab[j].corr *
-		    0x9e3779b97f4a7c15ULL) >> 32) & m;
-		if ((j > i && (k <= i || k > j)) || (j < i && k <= i &&
-		    k > j)) {
-			g->tab[i] = g->tab[j];
-			g->tab[j].head = NONE;
-			i = j;
-		}
-	}
-	g->nused--;
-}
-
 /* A new item, from the free list or the pool. */
 static uint32_t
 newitem(struct glive *g, const struct grow *w, int gpu)
@@ -276,14 +217,13 @@ pairout(struct glive *g, int64_t corr, int64_t cts, int64_t cend,
 static void
 lrow(struct glive *g, const struct grow *w, int gpu)
 {
-	struct slot *s;
+	int64_t *v;
 	uint32_t k, nx;
+	int isnew;
 
-	if (2 * (g->nused + 1) > g->ntab)
-		regrow(g);
-	s = lookup(g, w->corr);
-	if (s->head != NONE && g->it[s->head].gpu != gpu) {
-		for (k = s->head; k != NONE; k = nx) {
+	v = im_put(&g->wait, (uint64_t)w->corr, &isnew);
+	if (!isnew && g->it[v[0]].gpu != gpu) {
+		for (k = (uint32_t)v[0]; k != NONE; k = nx) {
 			const struct item *x = &g->it[k];
 
 			if (gpu)
@@ -296,17 +236,15 @@ lrow(struct glive *g, const struct grow *w, int gpu)
 			g->it[k].next = g->freeit;
 			g->freeit = k;
 		}
-		unslot(g, s);
+		im_del(&g->wait, (uint64_t)w->corr);
 		return;
 	}
 	k = newitem(g, w, gpu);
-	if (s->head == NONE) {
-		s->corr = w->corr;
-		s->head = k;
-		g->nused++;
-	} else
-		g->it[s->tail].next = k;
-	s->tail = k;
+	if (isnew)
+		v[0] = k;
+	else
+		g->it[v[1]].next = k;
+	v[1] = k;
 }
 
 void
@@ -528,9 +466,9 @@ static void
 leftover(struct glive *g, struct grank *r, FILE *fp)
 {
 	struct grow w;
-	struct slot *s;
 	struct pair p;
 	size_t i = 0;
+	int64_t *v;
 	uint32_t k;
 	int gpu;
 
@@ -541,10 +479,10 @@ leftover(struct glive *g, struct grank *r, FILE *fp)
 			gpu = 0;
 		else
 			continue;
-		s = lookup(g, w.corr);
-		if (s->head == NONE || g->it[s->head].gpu == gpu)
+		v = im_find(&g->wait, (uint64_t)w.corr);
+		if (v == NULL || g->it[v[0]].gpu == gpu)
 			continue;
-		for (k = s->head; k != NONE; k = g->it[k].next) {
+		for (k = (uint32_t)v[0]; k != NONE; k = g->it[k].next) {
 			const struct item *x = &g->it[k];
 
 			if (gpu)	/* x is a call */
@@ -566,7 +504,7 @@ glive_launch(struct glive *g, struct grank *r, FILE *fp)
 	xspill_rewind(g->pairs);
 	while (xspill_read(g->pairs, &p, sizeof(p)) == 0)
 		lprint(g, r->label, &p, fp);
-	if (g->nused > 0)
+	if (im_count(&g->wait) > 0)
 		leftover(g, r, fp);
 }
 
@@ -578,10 +516,7 @@ glive_reset(struct glive *g)
 	gw_reset(&g->all);
 	gw_reset(&g->comp);
 	gw_reset(&g->typ);
-	free(g->tab);
-	g->tab = NULL;
-	g->ntab = g->nused = 0;
-	regrow(g);
+	im_clear(&g->wait);
 	g->nit = 0;
 	g->freeit = NONE;
 	spill_clear(g->pairs);
@@ -600,7 +535,7 @@ glive_free(struct glive *g)
 	gw_free(&g->all);
 	gw_free(&g->comp);
 	gw_free(&g->typ);
-	free(g->tab);
+	im_free(&g->wait);
 	free(g->it);
 	spill_free(g->pairs);
 	grpfree(&g->kern);

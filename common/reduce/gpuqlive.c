@@ -33,6 +33,8 @@
 #include <string.h>
 
 #include "util.h"
+#include "i64map.h"
+#include "sort.h"
 #include "gpu.h"
 #include "gpuqlive.h"
 
@@ -53,14 +55,6 @@ struct qstream {
 	struct qhist	 h;
 };
 
-/* A correlation: its stream, or (st -1) the calls waiting for it. */
-struct qent {
-	int64_t		 corr;
-	int32_t		 st;
-	uint32_t	 head;
-	int		 used;
-};
-
 /* A call waiting: its start. */
 struct qit {
 	int64_t		 ts;
@@ -74,8 +68,9 @@ struct gqlive {
 	size_t		 nh, caph;
 	struct qstream	*s;
 	size_t		 ns;
-	struct qent	*tab;		/* ntab a power of 2 */
-	size_t		 ntab, nused, ndone;
+	struct i64map	 tab;		/* correlation: its stream, or
+					   (-1) the head of its calls */
+	size_t		 ndone;		/* correlations with a stream */
 	struct qit	*it;
 	size_t		 nit, capit;
 	uint32_t	 freeit;
@@ -266,42 +261,6 @@ gql_drain(struct gqlive *q)
 	return q->bad ? -1 : 0;
 }
 
-/* The slot of correlation c: its own, or the empty one it would take. */
-static struct qent *
-lookup(const struct gqlive *q, int64_t c)
-{
-	size_t m = q->ntab - 1, i;
-
-	i = (size_t)(((uint64_t)c * 0x9e3779b97f4a7c15ULL) >> 32) & m;
-	while (q->tab[i].used && q->tab[i].corr != c)
-		i = (i + 1) & m;
-	return &q->tab[i];
-}
-
-/*
- * The table in n slots, without the joined correlations at or below
- * the floor if drop.
- */
-static void
-rehash(struct gqlive *q, size_t n, int drop)
-{
-	struct qent *old = q->tab;
-	size_t no = q->ntab, i;
-
-	q->ntab = n;
-	q->tab = xcalloc(n, sizeof(*q->tab));
-	q->nused = q->ndone = 0;
-	for (i = 0; i < no; i++) {
-		if (!old[i].used || (drop && old[i].st >= 0 &&
-		    old[i].corr <= q->floor))
-			continue;
-		*lookup(q, old[i].corr) = old[i];
-		q->nused++;
-		q->ndone += old[i].st >= 0;
-	}
-	free(old);
-}
-
 static int
 cmpi64(const void *a, const void *b)
 {
@@ -314,63 +273,62 @@ cmpi64(const void *a, const void *b)
 static void
 forget(struct gqlive *q)
 {
-	int64_t *v;
-	size_t i, n = 0;
+	int64_t *v, *c;
+	size_t i, n = 0, pos = 0;
+	uint64_t k;
 
 	if (q->ndone <= q->keep)
 		return;
-	v = xreallocarray(NULL, q->ndone, sizeof(*v));
-	for (i = 0; i < q->ntab; i++)
-		if (q->tab[i].used && q->tab[i].st >= 0)
-			v[n++] = q->tab[i].corr;
-	qsort(v, n, sizeof(*v), cmpi64);
-	if (!q->hasfloor || v[n / 2] > q->floor)
-		q->floor = v[n / 2];
+	c = xreallocarray(NULL, q->ndone, sizeof(*c));
+	while ((v = im_next(&q->tab, &pos, &k)) != NULL)
+		if (v[0] >= 0)
+			c[n++] = (int64_t)k;
+	qsort(c, n, sizeof(*c), cmpi64);
+	if (!q->hasfloor || c[n / 2] > q->floor)
+		q->floor = c[n / 2];
 	q->hasfloor = 1;
-	free(v);
-	rehash(q, q->ntab, 1);
+	for (i = 0; i < n && c[i] <= q->floor; i++)
+		im_del(&q->tab, (uint64_t)c[i]);
+	q->ndone -= i;
+	free(c);
 }
 
 /*
- * The slot for correlation c, taken if new (-1 in *isnew if c may be
- * one forgotten: the rank goes back to its rows).
+ * The values (stream, head) of correlation c, added if new (-1 in
+ * *isnew if c may be one forgotten: the rank goes back to its rows).
  */
-static struct qent *
+static int64_t *
 entry(struct gqlive *q, int64_t c, int *isnew)
 {
-	struct qent *e;
+	int64_t *v;
 
-	if (2 * (q->nused + 1) > q->ntab)
-		rehash(q, 2 * q->ntab, 0);
-	e = lookup(q, c);
-	*isnew = !e->used;
-	if (e->used)
-		return e;
+	if ((v = im_find(&q->tab, (uint64_t)c)) != NULL) {
+		*isnew = 0;
+		return v;
+	}
 	if (q->hasfloor && c <= q->floor) {
 		q->bad = 1;
 		*isnew = -1;
-		return e;
+		return NULL;
 	}
-	e->used = 1;
-	e->corr = c;
-	e->st = -1;
-	e->head = NONE;
-	q->nused++;
-	return e;
+	v = im_put(&q->tab, (uint64_t)c, isnew);
+	v[0] = -1;
+	v[1] = NONE;
+	return v;
 }
 
 /* A launch call of correlation c at ts. */
 static void
 launch(struct gqlive *q, int64_t c, int64_t ts)
 {
-	struct qent *e;
+	int64_t *e;
 	uint32_t k;
 	int isnew;
 
-	if ((e = entry(q, c, &isnew)) == NULL || isnew == -1)
+	if ((e = entry(q, c, &isnew)) == NULL)
 		return;
-	if (e->st >= 0) {
-		gql_step(q, ts, 0, (size_t)e->st);
+	if (e[0] >= 0) {
+		gql_step(q, ts, 0, (size_t)e[0]);
 		return;
 	}
 	if (q->freeit != NONE) {
@@ -384,29 +342,28 @@ launch(struct gqlive *q, int64_t c, int64_t ts)
 		k = (uint32_t)q->nit++;
 	}
 	q->it[k].ts = ts;
-	q->it[k].next = e->head;
-	e->head = k;
+	q->it[k].next = (uint32_t)e[1];
+	e[1] = k;
 }
 
 /* A GPU event of correlation c on stream st: the calls waiting go. */
 static void
 giver(struct gqlive *q, int64_t c, size_t st)
 {
-	struct qent *e;
+	int64_t *e;
 	uint32_t k, nx;
 	int isnew;
 
-	e = entry(q, c, &isnew);
-	if (isnew == -1 || e->st >= 0)
+	if ((e = entry(q, c, &isnew)) == NULL || e[0] >= 0)
 		return;
-	for (k = e->head; k != NONE; k = nx) {
+	for (k = (uint32_t)e[1]; k != NONE; k = nx) {
 		nx = q->it[k].next;
 		gql_step(q, q->it[k].ts, 0, st);
 		q->it[k].next = q->freeit;
 		q->freeit = k;
 	}
-	e->head = NONE;
-	e->st = (int32_t)st;
+	e[1] = NONE;
+	e[0] = (int64_t)st;
 	q->ndone++;
 	forget(q);
 }
@@ -451,27 +408,30 @@ qrow(const struct qhist *h, const char *label, int64_t st, FILE *fp)
 	    qh_at(h, h->n - 1));
 }
 
+/* Streams a and b (indexes in the rank's streams) by number. */
+static int
+bynumber(size_t a, size_t b, void *arg)
+{
+	const int64_t *num = arg;
+
+	return (num[a] > num[b]) - (num[a] < num[b]);
+}
+
 int
 gql_end(struct gqlive *q, const struct grank *r, FILE *fp)
 {
-	size_t i, k, best;
-	unsigned char *done;
+	size_t i, n = 0, *ix;
 
 	if (gql_drain(q) == -1)
 		return -1;
-	done = xcalloc(q->ns + 1, 1);
-	for (k = 0; k < q->ns; k++) {	/* streams by number */
-		best = SIZE_MAX;
-		for (i = 0; i < q->ns; i++)
-			if (!done[i] && q->s[i].h.n > 0 && (best == SIZE_MAX ||
-			    r->streams[i] < r->streams[best]))
-				best = i;
-		if (best == SIZE_MAX)
-			break;
-		qrow(&q->s[best].h, r->label, r->streams[best], fp);
-		done[best] = 1;
-	}
-	free(done);
+	ix = xreallocarray(NULL, q->ns + 1, sizeof(*ix));
+	for (i = 0; i < q->ns; i++)
+		if (q->s[i].h.n > 0)
+			ix[n++] = i;
+	sst_sort(ix, n, bynumber, r->streams);
+	for (i = 0; i < n; i++)
+		qrow(&q->s[ix[i]].h, r->label, r->streams[ix[i]], fp);
+	free(ix);
 	return 0;
 }
 
@@ -485,10 +445,8 @@ gql_reset(struct gqlive *q)
 	for (i = 0; i < q->ns; i++)
 		qh_free(&q->s[i].h);
 	q->ns = 0;
-	free(q->tab);
-	q->tab = xcalloc(1024, sizeof(*q->tab));
-	q->ntab = 1024;
-	q->nused = q->ndone = 0;
+	im_clear(&q->tab);
+	q->ndone = 0;
 	q->nit = 0;
 	q->freeit = NONE;
 	q->hasfloor = 0;
@@ -506,7 +464,7 @@ gql_free(struct gqlive *q)
 		qh_free(&q->s[i].h);
 	free(q->s);
 	free(q->h);
-	free(q->tab);
+	im_free(&q->tab);
 	free(q->it);
 	free(q);
 }
