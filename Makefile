@@ -209,13 +209,14 @@ FUZZDEFS = -Dexit=fuzz_exit -Derr=fuzz_err -Derrx=fuzz_errx \
 	  -Dreallocarray=fuzz_reallocarray -Daligned_alloc=fuzz_aligned_alloc \
 	  -Dstrdup=fuzz_strdup \
 	  -Dfree=fuzz_free -Dread=fuzz_read -Dfopen=fuzz_fopen \
-	  -Dfdopen=fuzz_fdopen -Dfclose=fuzz_fclose -DSST_ONETHREAD
+	  -Dfdopen=fuzz_fdopen -Dfclose=fuzz_fclose -DSST_ONETHREAD \
+	  -DSST_SMALLWIN
 FUZZ_FILTER_collapsed = collapsed2sst
 FUZZ_FILTER_categories = sst-categories
 FUZZ_FILTER_perf2sst = perf2sst
 FUZZ_FILTER_pprof2sst = pprof2sst
 # A filter's harness is built only when the filter exists.
-FUZZERS	= json spd rec cpuprofile \
+FUZZERS	= json spd rec cpuprofile gpu \
 	  $(foreach h,collapsed categories perf2sst pprof2sst,$(if $(wildcard \
 	  filters/$(FUZZ_FILTER_$(h)).c),$(h)))
 

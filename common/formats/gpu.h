@@ -44,6 +44,21 @@ struct grow {
 	uint16_t	 stream;	/* index in the rank's streams */
 };
 
+/*
+ * The bounds of the views summarised as read: what a window holds
+ * (intervals, events or queue steps) and the correlations queue keeps
+ * joined (GPU_WIN), the calls or events idle lets wait (GPU_WAIT).  The
+ * fuzz build (SST_SMALLWIN) makes them small, so that the fallbacks on
+ * the rows and the letting go run on small inputs.
+ */
+#ifdef SST_SMALLWIN
+#define GPU_WIN		3
+#define GPU_WAIT	4
+#else
+#define GPU_WIN		4096
+#define GPU_WAIT	65536
+#endif
+
 /* Rows live in blocks of 1 << GBLK, so that growing copies nothing. */
 #define GBLK	14
 
@@ -85,6 +100,7 @@ struct gpu_opt {
 	int64_t		 scale;		/* ticks per us */
 	int		 steps;		/* a step range: first to last */
 	long long	 first, last;
+	int		 rowsonly;	/* every view from the rows (tests) */
 	/* Set by gstat_new(): */
 	int		 live;		/* views summarised as read */
 	int		 rows;		/* rows kept in memory */

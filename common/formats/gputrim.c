@@ -65,7 +65,7 @@ correlate(struct grank *r, int ic)
 {
 	size_t *ix, n, i, k, g;
 
-	if (ic)
+	if (ic || r->ic != NULL)	/* rows loaded since: resize */
 		r->ic = xreallocarray(r->ic, r->nrow + 1, sizeof(*r->ic));
 	ix = gpu_bycorr(r, R_GK, R_GK, &n);
 	for (i = 0; i < r->nrow; i++) {

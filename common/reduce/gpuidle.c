@@ -39,8 +39,8 @@
 #include "gpulive.h"
 #include "gpuidle.h"
 
-#define LAG	4096		/* events in the window */
-#define MAXWAIT	65536		/* calls, or unresolved events, waiting */
+#define LAG	GPU_WIN		/* events in the window */
+#define MAXWAIT	GPU_WAIT	/* calls, or unresolved events, waiting */
 
 /* A GPU event in the window. */
 struct iev {

@@ -41,8 +41,8 @@
 #include "gpulive.h"
 #include "gpuqlive.h"
 
-#define QLAG	4096		/* queue steps waiting (64 KiB) */
-#define QKEEP	4096		/* joined correlations kept */
+#define QLAG	GPU_WIN		/* queue steps waiting (64 KiB) */
+#define QKEEP	GPU_WIN		/* joined correlations kept */
 
 #define NONE	UINT32_MAX
 

@@ -119,7 +119,8 @@ gstat_new(struct gpu_opt *o, FILE *fp)
 	struct gstat *s = xcalloc(1, sizeof(*s));
 	size_t i;
 
-	o->live = !o->hta && !o->steps && (o->views & LIVEVIEWS) != 0;
+	o->live = !o->hta && !o->steps && !o->rowsonly &&
+	    (o->views & LIVEVIEWS) != 0;
 	o->rows = !o->live || (o->views & ~LIVEVIEWS) != 0;
 	o->spill = !o->rows && (o->views & SPILLVIEWS) != 0;
 	o->sink = NULL;

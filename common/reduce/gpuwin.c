@@ -29,9 +29,10 @@
 #include <string.h>
 
 #include "util.h"
+#include "gpu.h"
 #include "gpuwin.h"
 
-#define LAG	4096		/* intervals waiting (96 KiB) */
+#define LAG	GPU_WIN		/* intervals waiting (96 KiB) */
 
 void
 gw_init(struct gwin *w, int ntag)

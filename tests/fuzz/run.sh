@@ -54,6 +54,9 @@ for h in "$@"; do
 		    tests/golden/sst-categories/*/cat* ;;
 	cpuprofile)
 		seed "$s" tests/golden/cpuprofile2sst/*/in ;;
+	gpu)
+		seed "$s" tests/golden/sst-gpu/*/*.json \
+		    tests/golden/trace2sst/*/in* ;;
 	perf2sst)
 		maxlen=65536
 		seed "$s" tests/golden/perf2sst/*/in* ;;
