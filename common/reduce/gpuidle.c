@@ -1,9 +1,9 @@
 /*
  * gpuidle.c: sst-gpu's idle view (HolisticTraceAnalysis's idle time
- * breakdown) summarised as the rows are read, without hta or a step
- * range, and the table's printer.
+ * breakdown): summarised as the rows are read (without hta or a step
+ * range), or from the rank's rows (with them, and as the fallback).
  *
- * The row path (gpustat.c) sorts each rank's GPU events (no sync events)
+ * The row path (gidle_rows()) sorts each rank's GPU events (no sync events)
  * by start, stably, and for each stream classifies the gap before each
  * event from the end of the one before: host_wait when the event's
  * runtime call (joined by correlation: gputrim.c) started after that
@@ -13,21 +13,26 @@
  * Here the events go through a window of the LAG latest, in start
  * order (a queue of those that came in order, a min-heap of the others),
  * and each event leaving it is classified; one that starts before the
- * last event its stream let out sends the rank back to its rows.  A
- * call is kept by correlation until its event leaves the window; an
- * event that leaves before its call was read waits for it (unresolved)
- * and is classified when it comes, or at the end as one without a call.
+ * last event its stream let out sends the rank back to its rows.
  *
- * The row path joins an event to the last call of its correlation in the
- * trace, and a call to the last event: known only at the end.  So the
- * correlations seen on each side are kept as bits (im_bitset(): about a
- * byte for six correlation numbers of a run), and a second call or a
- * second GPU kernel of one correlation sends the rank to its rows.  What
- * waits is bounded: beyond MAXWAIT calls (runtime calls without a GPU
- * event, cudaStreamSynchronize and the like, never leave otherwise) or
- * unresolved events, the oldest is let go (the call forgotten, the
- * event classified without one), and should its other half come after
- * all, the rank goes to its rows.  Exact either way.
+ * The row path joins a call to the last HTA kernel of its correlation in
+ * the trace (sync events included) and that kernel to the last call: an
+ * event that leaves the window when a later kernel of its correlation
+ * has been read has no call (the usual case of CUDA graphs, whose
+ * kernels share their launch's correlation) and is classified at once;
+ * the last so far waits (pending) for a later kernel of its correlation,
+ * which leaves it without a call, or for the end, when it takes the last
+ * call of its correlation.  Calls are kept by correlation, the last one
+ * read.  For the events in the window and the pending ones, the place of
+ * the latest kernel of their correlation is kept, so that memory follows
+ * what is in flight.  What waits is bounded: beyond MAXWAIT calls
+ * (runtime calls without a GPU event, cudaStreamSynchronize and the
+ * like, never leave otherwise) or pending events, the oldest is let go:
+ * a pending event classified with the call it has then, a call forgotten
+ * (its pending event, if any, classified first).  Should a row come that
+ * would change what was decided (a kernel or a call of a correlation
+ * whose pending event was let go, or a pending event whose call was
+ * forgotten), the rank goes back to its rows.  Exact either way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +40,13 @@
 
 #include "util.h"
 #include "i64map.h"
+#include "sort.h"
 #include "gpu.h"
 #include "gpulive.h"
 #include "gpuidle.h"
 
 #define LAG	GPU_WIN		/* events in the window */
-#define MAXWAIT	GPU_WAIT	/* calls, or unresolved events, waiting */
+#define MAXWAIT	GPU_WAIT	/* calls, or pending events, waiting */
 
 /* A GPU event in the window. */
 struct iev {
@@ -76,10 +82,12 @@ struct gidle {
 	size_t		 nst;
 	size_t		*ord;		/* streams in first-seen order */
 	size_t		 nord;
-	struct i64map	 calls;		/* correlation: call's start */
-	struct i64map	 unres;		/* correlation: stream, gap, prev */
-	struct cring	 cq, uq;	/* their waiting order */
-	struct i64map	 cseen, kseen, gone;	/* bit sets */
+	struct i64map	 calls;		/* correlation: its last call's start */
+	struct i64map	 pend;		/* correlation: stream, gap, prev */
+	struct i64map	 kc;		/* correlation: its latest kernel's
+					   place, events and pending of it */
+	struct cring	 cq, pq;	/* calls', pending's waiting order */
+	struct i64map	 cgone, kgone;	/* bits: calls, pending let go */
 };
 
 void
@@ -111,6 +119,71 @@ gidle_print(FILE *fp, const struct grank *r, const size_t *ord, size_t n,
 	}
 }
 
+/* By start time: rows a and b of rank arg. */
+static int
+bystart(size_t a, size_t b, void *arg)
+{
+	const struct grank *r = arg;
+	int64_t x = ROW(r, a)->ts, y = ROW(r, b)->ts;
+
+	return (x > y) - (x < y);
+}
+
+void
+gidle_rows(FILE *fp, const struct grank *r, int64_t scale)
+{
+	size_t *ix, n, i, ns = r->nstream, *order, no = 0;
+	int64_t *prev, gap;
+	struct gidlest *t;
+	unsigned char *seen;
+	int c;
+
+	prev = xcalloc(ns + 1, sizeof(*prev));
+	t = xcalloc(ns + 1, sizeof(*t));
+	seen = xcalloc(ns + 1, 1);
+	order = xcalloc(ns + 1, sizeof(*order));
+	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
+	for (i = n = 0; i < r->nrow; i++)	/* kept GPU events, no sync */
+		if ((ROW(r, i)->flags & (R_KEEP | R_GPU | R_SYNC)) ==
+		    (R_KEEP | R_GPU))
+			ix[n++] = i;
+	for (i = 0; i < n; i++)
+		if (!seen[ROW(r, ix[i])->stream]) {
+			seen[ROW(r, ix[i])->stream] = 1;
+			order[no++] = ROW(r, ix[i])->stream;
+		}
+	memset(seen, 0, ns + 1);
+	sst_sort(ix, n, bystart, (void *)r);
+	for (i = 0; i < n; i++) {
+		const struct grow *w = ROW(r, ix[i]), *rt;
+		size_t st = w->stream;
+
+		if (!seen[st]) {
+			seen[st] = 1;
+			t[st].has[IC_OTHER] = 1;
+			prev[st] = w->end;
+			continue;
+		}
+		gap = w->ts - prev[st];
+		rt = (w->flags & R_IC) ? ROW(r, r->ic[ix[i]]) : NULL;
+		if (rt != NULL && (rt->flags & R_KEEP) && rt->ts > prev[st])
+			c = IC_HOST;
+		else if (gap < 30 * scale)
+			c = IC_KERNEL;
+		else
+			c = IC_OTHER;
+		t[st].acc[c] += gap;
+		t[st].has[c] = 1;
+		prev[st] = w->end;
+	}
+	gidle_print(fp, r, order, no, t, scale);
+	free(ix);
+	free(order);
+	free(seen);
+	free(t);
+	free(prev);
+}
+
 struct gidle *
 gidle_new(int64_t scale)
 {
@@ -118,10 +191,10 @@ gidle_new(int64_t scale)
 
 	g->scale = scale;
 	im_init(&g->calls);
-	im_init(&g->unres);
-	im_init(&g->cseen);
-	im_init(&g->kseen);
-	im_init(&g->gone);
+	im_init(&g->pend);
+	im_init(&g->kc);
+	im_init(&g->cgone);
+	im_init(&g->kgone);
 	return g;
 }
 
@@ -182,39 +255,96 @@ bygap(const struct gidle *g, int64_t gap)
 	return gap < 30 * g->scale ? IC_KERNEL : IC_OTHER;
 }
 
-/* Classify the unresolved event of correlation c: its call at cts. */
+/* One event of correlation c less in the window or pending. */
 static void
-resolve(struct gidle *g, int64_t c, const int64_t *u, int hascall,
-    int64_t cts)
+unref(struct gidle *g, int64_t c)
 {
-	size_t st = (size_t)u[0];
-	int64_t gap = u[1], prev = u[2];
+	int64_t *v = im_find(&g->kc, (uint64_t)c);
 
-	add(g, st, hascall && cts > prev ? IC_HOST : bygap(g, gap), gap);
-	im_del(&g->unres, (uint64_t)c);
+	if (--v[1] == 0)
+		im_del(&g->kc, (uint64_t)c);
+}
+
+/*
+ * Classify the pending event of correlation c: with the last call of
+ * its correlation if withcall (it is the last kernel of it), else
+ * without a call.
+ */
+static void
+settle(struct gidle *g, int64_t c, int withcall)
+{
+	int64_t *u, *v, st, gap, prev;
+	int cat;
+
+	u = im_find(&g->pend, (uint64_t)c);
+	st = u[0];
+	gap = u[1];
+	prev = u[2];
+	im_del(&g->pend, (uint64_t)c);
+	cat = bygap(g, gap);
+	if (withcall && (v = im_find(&g->calls, (uint64_t)c)) != NULL) {
+		if (v[0] > prev)
+			cat = IC_HOST;
+		im_del(&g->calls, (uint64_t)c);
+	} else if (withcall && im_bittest(&g->cgone, c))
+		g->bad = 1;		/* its call was let go */
+	add(g, (size_t)st, cat, gap);
+	unref(g, c);
+}
+
+/* Let the pending event of correlation c go, settled as it stands. */
+static void
+letgo(struct gidle *g, int64_t c)
+{
+	if (im_find(&g->pend, (uint64_t)c) == NULL)
+		return;
+	settle(g, c, 1);
+	im_bitset(&g->kgone, c);
 }
 
 /* A runtime call (a row with a correlation, not a kernel). */
 static void
 call(struct gidle *g, const struct grow *w)
 {
-	int64_t *v, c;
+	int64_t c;
+	int isnew;
 
-	if (im_bitset(&g->cseen, w->corr) || im_bittest(&g->gone, w->corr)) {
-		g->bad = 1;		/* a second call, or one too late */
+	if (im_bittest(&g->kgone, w->corr)) {
+		g->bad = 1;		/* its kernel was settled */
 		return;
 	}
-	if ((v = im_find(&g->unres, (uint64_t)w->corr)) != NULL) {
-		resolve(g, w->corr, v, 1, w->ts);
+	im_put(&g->calls, (uint64_t)w->corr, &isnew)[0] = w->ts;
+	if (!isnew)
 		return;
-	}
-	im_put(&g->calls, (uint64_t)w->corr, NULL)[0] = w->ts;
 	cpush(&g->cq, w->corr);
 	while (g->cq.n > MAXWAIT) {
 		c = cpop(&g->cq);
-		if (im_del(&g->calls, (uint64_t)c) == 0)
-			im_bitset(&g->gone, c);
+		if (im_find(&g->calls, (uint64_t)c) == NULL)
+			continue;
+		letgo(g, c);
+		im_del(&g->calls, (uint64_t)c);
+		im_bitset(&g->cgone, c);
 	}
+}
+
+/*
+ * A kernel of correlation c read at place seq: the latest of it, and a
+ * pending event of c has no call.
+ */
+static void
+kernel(struct gidle *g, int64_t c, uint64_t seq)
+{
+	int64_t *v;
+
+	if (im_bittest(&g->kgone, c)) {
+		g->bad = 1;		/* a settled event was not the last */
+		return;
+	}
+	if ((v = im_find(&g->kc, (uint64_t)c)) == NULL)
+		return;
+	v[0] = (int64_t)seq;
+	if (im_find(&g->pend, (uint64_t)c) != NULL)
+		settle(g, c, 0);
 }
 
 /* Event e leaves the window: classify the gap before it. */
@@ -222,33 +352,29 @@ static void
 emit(struct gidle *g, const struct iev *e)
 {
 	struct ist *s = &g->st[e->st];
-	int64_t gap, *v, c;
+	int64_t gap, *v;
+	int haskc = e->gk && e->corr != -1;
 
+	gap = e->ts - s->prev;
 	if (!s->seen) {
 		s->seen = 1;
 		g->tot[e->st].has[IC_OTHER] = 1;
-	} else if (gap = e->ts - s->prev, !e->gk || e->corr == -1)
+	} else if (!haskc)
 		add(g, e->st, bygap(g, gap), gap);
-	else if ((v = im_find(&g->calls, (uint64_t)e->corr)) != NULL) {
-		add(g, e->st, v[0] > s->prev ? IC_HOST : bygap(g, gap), gap);
-		im_del(&g->calls, (uint64_t)e->corr);
-	} else if (im_bittest(&g->gone, e->corr))
-		g->bad = 1;		/* its call was let go */
+	else if (im_find(&g->kc, (uint64_t)e->corr)[0] != (int64_t)e->seq)
+		add(g, e->st, bygap(g, gap), gap);	/* not the last */
 	else {
-		/* Its call is still to come, or never will. */
-		v = im_put(&g->unres, (uint64_t)e->corr, NULL);
+		v = im_put(&g->pend, (uint64_t)e->corr, NULL);
 		v[0] = (int64_t)e->st;
 		v[1] = gap;
 		v[2] = s->prev;
-		cpush(&g->uq, e->corr);
-		while (g->uq.n > MAXWAIT) {
-			c = cpop(&g->uq);
-			if ((v = im_find(&g->unres, (uint64_t)c)) != NULL) {
-				resolve(g, c, v, 0, 0);
-				im_bitset(&g->gone, c);
-			}
-		}
+		cpush(&g->pq, e->corr);
+		while (g->pq.n > MAXWAIT)
+			letgo(g, cpop(&g->pq));
+		haskc = 0;		/* pending keeps its reference */
 	}
+	if (haskc)
+		unref(g, e->corr);
 	s->prev = e->end;
 	s->last = e->ts;
 }
@@ -341,6 +467,8 @@ gidle_row(struct gidle *g, const struct grow *w)
 	struct iev e;
 	struct ist *s;
 	int gpu = (w->flags & (R_GPU | R_SYNC)) == R_GPU;
+	int haskc = (w->flags & R_GK) && w->corr != -1;
+	int64_t *v;
 
 	if (g->bad || !(w->flags & R_KEEP))
 		return;
@@ -352,15 +480,19 @@ gidle_row(struct gidle *g, const struct grow *w)
 			call(g, w);
 		return;
 	}
-	if ((w->flags & R_GK) && w->corr != -1 && im_bitset(&g->kseen,
-	    w->corr))
-		g->bad = 1;	/* a second kernel of a correlation */
+	if (haskc)
+		kernel(g, w->corr, g->seq);
 	if (!gpu || g->bad)
 		return;
 	s = stream(g, w->stream);
 	if (s->seen && w->ts < s->last) {
 		g->bad = 1;	/* too late for the window */
 		return;
+	}
+	if (haskc) {
+		v = im_put(&g->kc, (uint64_t)w->corr, NULL);
+		v[0] = (int64_t)g->seq;
+		v[1]++;
 	}
 	e.ts = w->ts;
 	e.end = w->end;
@@ -380,16 +512,12 @@ gidle_row(struct gidle *g, const struct grow *w)
 int
 gidle_end(struct gidle *g, const struct grank *r, FILE *fp)
 {
-	size_t pos = 0;
-	uint64_t c;
-	int64_t *v;
-
 	while (g->nq + g->nh > 0 && !g->bad)
 		letout(g);
+	while (g->pq.n > 0 && !g->bad)	/* the pending, with their calls */
+		letgo(g, cpop(&g->pq));
 	if (g->bad)
 		return -1;
-	while ((v = im_next(&g->unres, &pos, &c)) != NULL)
-		add(g, (size_t)v[0], bygap(g, v[1]), v[1]);
 	gidle_print(fp, r, g->ord, g->nord, g->tot, g->scale);
 	return 0;
 }
@@ -406,12 +534,12 @@ gidle_reset(struct gidle *g)
 	}
 	g->nord = 0;
 	im_clear(&g->calls);
-	im_clear(&g->unres);
-	im_clear(&g->cseen);
-	im_clear(&g->kseen);
-	im_clear(&g->gone);
+	im_clear(&g->pend);
+	im_clear(&g->kc);
+	im_clear(&g->cgone);
+	im_clear(&g->kgone);
 	g->cq.c0 = g->cq.n = 0;
-	g->uq.c0 = g->uq.n = 0;
+	g->pq.c0 = g->pq.n = 0;
 }
 
 void
@@ -425,11 +553,11 @@ gidle_free(struct gidle *g)
 	free(g->tot);
 	free(g->ord);
 	im_free(&g->calls);
-	im_free(&g->unres);
-	im_free(&g->cseen);
-	im_free(&g->kseen);
-	im_free(&g->gone);
+	im_free(&g->pend);
+	im_free(&g->kc);
+	im_free(&g->cgone);
+	im_free(&g->kgone);
 	free(g->cq.c);
-	free(g->uq.c);
+	free(g->pq.c);
 	free(g);
 }

@@ -1,7 +1,7 @@
 /*
  * gpuidle.h: sst-gpu's idle view, HolisticTraceAnalysis's idle time
- * breakdown (gpuidle.c): summarised as the rows are read, and the
- * table's printer, which the row-keeping path (gpustat.c) shares.
+ * breakdown (gpuidle.c): summarised as the rows are read, or from the
+ * rank's rows, one printer for both.
  */
 #ifndef GPUIDLE_H
 #define GPUIDLE_H
@@ -28,6 +28,12 @@ struct gidlest {
  */
 void	 gidle_print(FILE *, const struct grank *, const size_t *, size_t,
 	    const struct gidlest *, int64_t);
+
+/*
+ * The idle table of rank r from its rows (all in memory, correlated
+ * with r->ic filled: gpu_correlate()), times in ticks of scale a us.
+ */
+void	 gidle_rows(FILE *, const struct grank *, int64_t);
 
 struct gidle;
 /* An idle view summarised as read, times in ticks of scale a us. */

@@ -82,6 +82,8 @@ struct glive {
 	size_t		 ncomm;
 	/* launch */
 	struct i64map	 wait;		/* correlation: head, tail items */
+	struct i64map	 joined;	/* bits: correlations joined */
+	int		 lbad;		/* launch: use the rows */
 	struct item	*it;
 	size_t		 nit, capit;
 	uint32_t	 freeit;
@@ -223,6 +225,12 @@ lrow(struct glive *g, const struct grow *w, int gpu)
 
 	v = im_put(&g->wait, (uint64_t)w->corr, &isnew);
 	if (!isnew && g->it[v[0]].gpu != gpu) {
+		/*
+		 * Joined before, and now a second of each side: the pairs
+		 * across the two joins would be missed.
+		 */
+		if (im_bitset(&g->joined, w->corr))
+			g->lbad = 1;
 		for (k = (uint32_t)v[0]; k != NONE; k = nx) {
 			const struct item *x = &g->it[k];
 
@@ -496,16 +504,19 @@ leftover(struct glive *g, struct grank *r, FILE *fp)
 	}
 }
 
-void
+int
 glive_launch(struct glive *g, struct grank *r, FILE *fp)
 {
 	struct pair p;
 
+	if (g->lbad)
+		return -1;
 	xspill_rewind(g->pairs);
 	while (xspill_read(g->pairs, &p, sizeof(p)) == 0)
 		lprint(g, r->label, &p, fp);
 	if (im_count(&g->wait) > 0)
 		leftover(g, r, fp);
+	return 0;
 }
 
 void
@@ -517,6 +528,8 @@ glive_reset(struct glive *g)
 	gw_reset(&g->comp);
 	gw_reset(&g->typ);
 	im_clear(&g->wait);
+	im_clear(&g->joined);
+	g->lbad = 0;
 	g->nit = 0;
 	g->freeit = NONE;
 	spill_clear(g->pairs);
@@ -536,6 +549,7 @@ glive_free(struct glive *g)
 	gw_free(&g->comp);
 	gw_free(&g->typ);
 	im_free(&g->wait);
+	im_free(&g->joined);
 	free(g->it);
 	spill_free(g->pairs);
 	grpfree(&g->kern);

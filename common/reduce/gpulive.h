@@ -29,7 +29,11 @@ void	 glive_row(void *, const struct grow *);
  * in an order it can summarise as read (temporal), use r's rows.
  */
 int	 glive_temporal(struct glive *, struct grank *, FILE *);
-void	 glive_launch(struct glive *, struct grank *, FILE *);
+/*
+ * launch's rows of the rank just read, 0; -1: a correlation with more
+ * than one call and more than one GPU event, use r's rows.
+ */
+int	 glive_launch(struct glive *, struct grank *, FILE *);
 /*
  * kernel-types of the rank just read: the time covered by exactly each
  * set of kernel types (by mask 1 << KT_*) added to acc; 0, or -1: its

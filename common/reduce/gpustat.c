@@ -570,58 +570,6 @@ annotations(struct gstat *s, const struct grank *r, unsigned f)
 	free(ty);
 }
 
-/* Idle time by stream and category (gpuidle.c prints it). */
-static void
-idle(struct gstat *s, const struct grank *r)
-{
-	size_t *ix, n, i, ns = r->nstream, *order, no = 0;
-	int64_t *prev, gap;
-	struct gidlest *t;
-	unsigned char *seen;
-	int c;
-
-	prev = xcalloc(ns + 1, sizeof(*prev));
-	t = xcalloc(ns + 1, sizeof(*t));
-	seen = xcalloc(ns + 1, 1);
-	order = xcalloc(ns + 1, sizeof(*order));
-	ix = pick(r, R_GPU, R_SYNC, 0, &n);
-	for (i = 0; i < n; i++)
-		if (!seen[ROW(r, ix[i])->stream]) {
-			seen[ROW(r, ix[i])->stream] = 1;
-			order[no++] = ROW(r, ix[i])->stream;
-		}
-	memset(seen, 0, ns + 1);
-	sst_sort(ix, n, cmpts, (void *)r);
-	for (i = 0; i < n; i++) {
-		const struct grow *w = ROW(r, ix[i]), *rt;
-		size_t st = w->stream;
-
-		if (!seen[st]) {
-			seen[st] = 1;
-			t[st].has[IC_OTHER] = 1;
-			prev[st] = w->end;
-			continue;
-		}
-		gap = w->ts - prev[st];
-		rt = (w->flags & R_IC) ? ROW(r, r->ic[ix[i]]) : NULL;
-		if (rt != NULL && (rt->flags & R_KEEP) && rt->ts > prev[st])
-			c = IC_HOST;
-		else if (gap < 30 * s->o.scale)
-			c = IC_KERNEL;
-		else
-			c = IC_OTHER;
-		t[st].acc[c] += gap;
-		t[st].has[c] = 1;
-		prev[st] = w->end;
-	}
-	gidle_print(s->fp, r, order, no, t, s->o.scale);
-	free(ix);
-	free(order);
-	free(seen);
-	free(t);
-	free(prev);
-}
-
 /* Communication time overlapped by computation, as a percentage. */
 static void
 overlap(struct gstat *s, const struct grank *r)
@@ -708,7 +656,7 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 		if (s->idle == NULL || gidle_end(s->idle, r, s->fp) == -1) {
 			gpu_load(r);
 			gpu_correlate(r, 1);
-			idle(s, r);
+			gidle_rows(s->fp, r, s->o.scale);
 		}
 		break;
 	case GV_OVERLAP:
@@ -719,10 +667,11 @@ view(struct gstat *s, struct grank *r, enum gpu_view v)
 		}
 		break;
 	case GV_LAUNCH:
-		if (s->live != NULL)
-			glive_launch(s->live, r, s->fp);
-		else
+		if (s->live == NULL || glive_launch(s->live, r, s->fp) ==
+		    -1) {
+			gpu_load(r);
 			launch(s, r);
+		}
 		break;
 	case GV_QUEUE:
 		if (s->live == NULL || glive_queue(s->live, r, s->fp) == -1) {

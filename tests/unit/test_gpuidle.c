@@ -6,7 +6,8 @@
  * host_wait 120 + 85 = 205, kernel_wait 29, other 31 (ratios of 265:
  * 0.77, 0.11, 0.12).  The same rows with the calls first, the kernels
  * first (every event waits for its call), and shuffled within the
- * window; then the cases that must send the rank to its rows (-1).
+ * window; kernels that share a correlation (CUDA graphs), worked by
+ * hand; then the cases that must send the rank to its rows (-1).
  */
 
 #include <check.h>
@@ -97,33 +98,122 @@ START_TEST(test_orders)
 }
 END_TEST
 
+/* Row of a kernel [ts, end) of correlation c on stream 7, or a call. */
+static struct grow
+mk(int kernel, int64_t ts, int64_t end, int64_t c)
+{
+	struct grow w;
+
+	memset(&w, 0, sizeof(w));
+	w.ts = ts;
+	w.end = end;
+	w.corr = c;
+	w.flags = kernel ? R_KEEP | R_GPU | R_GK : R_KEEP | R_LAUNCH;
+	return w;
+}
+
+/* The table of rows w[0..n) (stream 7 as index 0), and gidle_end's. */
+static char *
+table(const struct grow *w, size_t n, int *rc)
+{
+	static int64_t streams[1] = { 7 };
+	struct gidle *g = gidle_new(1);
+	struct grank r;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *fp;
+
+	memset(&r, 0, sizeof(r));
+	r.label = "0";
+	r.streams = streams;
+	r.nstream = 1;
+	for (i = 0; i < n; i++)
+		gidle_row(g, &w[i]);
+	fp = open_memstream(&buf, &len);
+	*rc = gidle_end(g, &r, fp);
+	fclose(fp);
+	gidle_free(g);
+	return buf;
+}
+
 /*
- * The rows: a second kernel or a second call of correlation 1 (the row
- * path joins the last, known at the end), a GPU event with a
- * correlation that is not HTA's kernel (stream -1: the row path joins
- * it as a call).
+ * Two kernels of correlation 1 (CUDA graphs' way), A [100,110) and B
+ * [150,160), and C [200,210) of correlation 2; calls of 1 at 120 and of
+ * 2 at 150.  The call goes to the last kernel of its correlation in the
+ * trace, and a kernel to the last call.  B read after A: B has the call,
+ * 120 after A's end 110: host_wait 40; C's gap 200 - 160 = 40, its call
+ * at 150 before 160: other 40; 0.50 each.  The same with the calls read
+ * after all kernels.  B read before A: A (the first on the stream: no
+ * gap) has the call, B none: other 40 + 40 = 80, 1.00.  A second call of
+ * 1 at 105, read after the first: the last, before 110: other 80 too.
+ */
+START_TEST(test_graphs)
+{
+	const struct grow ca = mk(0, 120, 121, 1), cb = mk(0, 105, 106, 1),
+	    c2 = mk(0, 150, 151, 2), ka = mk(1, 100, 110, 1),
+	    kb = mk(1, 150, 160, 1), kc = mk(1, 200, 210, 2);
+	const struct grow o1[] = { ca, ka, kb, c2, kc };
+	const struct grow o2[] = { ka, kb, kc, ca, c2 };
+	const struct grow o3[] = { ca, kb, ka, c2, kc };
+	const struct grow o4[] = { ca, ka, kb, cb, c2, kc };
+	static const char half[] = "0\t7\thost_wait\t40\t0.50\n"
+	    "0\t7\tother\t40\t0.50\n";
+	static const char all[] = "0\t7\tother\t80\t1.00\n";
+	char *out;
+	int rc;
+
+	out = table(o1, 5, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(out, half);
+	free(out);
+	out = table(o2, 5, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(out, half);
+	free(out);
+	out = table(o3, 5, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(out, all);
+	free(out);
+	out = table(o4, 6, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(out, all);
+	free(out);
+}
+END_TEST
+
+/*
+ * The rows: a GPU event with a correlation that is not HTA's kernel
+ * (stream -1: the row path joins it as a call); 70,000 kernels of their
+ * own correlations without calls, of which the window (4,096) lets out
+ * 65,904, the first with no gap, so 65,903 wait for a later kernel or
+ * call of their correlation, more than the 65,536 kept: the oldest, the
+ * second kernel's, is let go (settled without a call); then a second
+ * kernel of its correlation (which would have taken the call away from
+ * it), or a call of it.
  */
 START_TEST(test_fallback)
 {
-	static const char *const k2[] = { "c0", "k0", "k0", NULL };
-	static const char *const c2[] = { "c0", "k0", "c0", NULL };
-	const char *const *o[2] = { k2, c2 };
-	struct gidle *g;
-	struct grow w;
+	struct grow *w;
 	char *out;
-	int i, rc;
+	size_t i, n = 70001;
+	int rc, k;
 
-	for (i = 0; i < 2; i++) {
-		out = run(o[i], &rc);
+	w = calloc(n, sizeof(*w));
+	w[0] = mk(1, 0, 1, 1);
+	w[0].flags &= ~R_GK;
+	out = table(w, 1, &rc);
+	ck_assert_int_eq(rc, -1);
+	free(out);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n - 1; i++)
+			w[i] = mk(1, 10 * (int64_t)i, 10 * (int64_t)i + 1,
+			    (int64_t)i + 1);
+		w[n - 1] = mk(k, 10 * (int64_t)n, 10 * (int64_t)n + 1, 2);
+		out = table(w, n, &rc);
 		ck_assert_int_eq(rc, -1);
 		free(out);
 	}
-	g = gidle_new(1);
-	w = row(0, 1);
-	w.flags &= ~R_GK;	/* stream -1: not HTA's kernel, a call */
-	gidle_row(g, &w);
-	ck_assert_int_eq(gidle_end(g, NULL, NULL), -1);
-	gidle_free(g);
+	free(w);
 }
 END_TEST
 
@@ -183,6 +273,7 @@ gpuidle_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_orders);
+	tcase_add_test(tc, test_graphs);
 	tcase_add_test(tc, test_fallback);
 	tcase_add_test(tc, test_late);
 	suite_add_tcase(s, tc);

@@ -14,11 +14,11 @@ that correlation that is not a kernel.  Times are whole microseconds.
 The traces: 1 to 4 streams, gaps from overlapping to 60 us, the
 streams interleaved, calls before their kernels (near or far), after
 them (near, or past sst-gpu's window of 4,096 events), orphan kernels,
-calls without a kernel, sync events, and now and then a second kernel
-or a second call of a correlation, an event on stream -1 with a
-correlation, a stream read out of order by more than the window, or
-more than 65,536 calls without a kernel before a kernel's call (the
-cases where sst-gpu falls back on its rows or lets a call go).  sst-gpu
+calls without a kernel, sync events, a second kernel or a second call
+of a correlation (CUDA graphs' kernels share one), and now and then an
+event on stream -1 with a correlation, a stream read out of order by
+more than the window, or more than 65,536 calls or events waiting
+(the cases where sst-gpu lets one go, or falls back on its rows).  sst-gpu
 -F idle (alone, and with -F temporal in the same pass) must print the
 model's table byte for byte.  Prints ok N.
 """
