@@ -67,7 +67,7 @@ struct grank {
 	char		*label;
 	struct grow	**blk;
 	size_t		 nrow, nblk;
-	uint32_t	*ic;		/* idle: each R_IC row's correlated row */
+	uint32_t	*ic;		/* idle: each R_IC row's other side */
 	struct htab	*names;
 	int64_t		*streams;	/* the stream numbers, first-seen */
 	size_t		 nstream;

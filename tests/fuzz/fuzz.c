@@ -87,6 +87,16 @@ memfile(const char *name)
 	return fd;
 }
 
+/* libFuzzer's set-up, the same for every harness. */
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	return 0;
+}
+
 void
 fuzz_init(void)
 {

@@ -33,7 +33,8 @@
 extern int	 fuzz_chunk;
 extern char	 fuzz_msg[512];
 
-/* Set up (from LLVMFuzzerInitialize). */
+/* Set up: fuzz.c's LLVMFuzzerInitialize() calls it for every harness. */
+int	 LLVMFuzzerInitialize(int *, char ***);
 void	 fuzz_init(void);
 /*
  * Run fn(arg).  Returns -1 when it returned, else the status it tried

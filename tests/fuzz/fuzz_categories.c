@@ -10,7 +10,6 @@
 #include "fuzz.h"
 #include "filter.h"
 
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static const char stream[] =
@@ -21,17 +20,7 @@ static const char stream[] =
     "u\t1\t1\tseconds\t1\tmain;\\e\t\n"
     "u\t2\t0.2\tseconds\t0.1\tmain;a\\x3bb;compute\t\n"
     "v\t0\t0\tseconds\t-\t\t\n";
-static const char *streampath;
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	streampath = fuzz_file(0, stream, sizeof(stream) - 1);
-	return 0;
-}
+static const char *streampath;	/* the stream, made at the first run */
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,6 +29,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len, i = 0, ntab;
 	int st;
 
+	if (streampath == NULL)
+		streampath = fuzz_file(0, stream, sizeof(stream) - 1);
 	(void)fuzz_input(data, size);
 	args[i++] = "sst-categories";
 	if (size % 2 == 1)

@@ -10,7 +10,6 @@
 
 #include "filter.h"
 
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static const char *const opts[][5] = {
@@ -24,15 +23,6 @@ static const char *const opts[][5] = {
 	{ "-u", "none", "-s", NULL },
 };
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -32,7 +32,6 @@ struct run {
 };
 
 static int	 compressed(const uint8_t *, size_t);
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* Check a record and append it to the run's output. */
@@ -86,15 +85,6 @@ compressed(const uint8_t *d, size_t n)
 	    ((d[0] == 0x28 && d[1] == 0xb5 && d[2] == 0x2f && d[3] == 0xfd) ||
 	    ((d[0] & 0xf0) == 0x50 && d[1] == 0x2a && d[2] == 0x4d &&
 	    d[3] == 0x18)));
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
 }
 
 int

@@ -27,7 +27,6 @@ struct run {
 	size_t		 len;
 };
 
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* Read the input as one rank and print every view (in fuzz_call). */
@@ -94,15 +93,6 @@ sortlaunch(char *s, size_t len)
 		t += sprintf(t, "%s\n", ln[i]);
 	free(copy);
 	free(ln);
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
 }
 
 int

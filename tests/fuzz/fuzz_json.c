@@ -36,7 +36,6 @@ static void	seen(struct walk *, enum json_tok, int, const char *, size_t,
 		    unsigned long long, unsigned long long, unsigned long long);
 static int	keyform(const char *, size_t);
 static void	rawtake(struct walk *, struct json *);
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* Mix n bytes at p into h (FNV-1a). */
@@ -209,15 +208,6 @@ walk(void *arg)
 	if (json_next(j) != t || json_next(j) != t)
 		fuzz_bug("token %d not repeated after the end", t);
 	json_close(j);
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
 }
 
 int

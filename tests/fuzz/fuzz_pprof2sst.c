@@ -11,7 +11,6 @@
 #include "fuzz.h"
 #include "filter.h"
 
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static const char *const opts[][3] = {
@@ -21,15 +20,6 @@ static const char *const opts[][3] = {
 	{ "-X", "samples", NULL },
 };
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -62,7 +62,6 @@ tadd(struct tbuf *b, const char *s, size_t n)
 	b->data[b->len++] = '\n';
 }
 
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static int
@@ -227,15 +226,6 @@ roundtrip(char *t, size_t n)
 	free(ra.text.data);
 	free(wa.out);
 	free(wa.want);
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
 }
 
 int

@@ -27,7 +27,6 @@ struct run {
 	unsigned long long nrec;
 };
 
-int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* Write lines as they are handed out, n records, whole lines. */
@@ -57,15 +56,6 @@ flatten(void *arg)
 	/* An error returned (SPD_ERROR) is a normal return here. */
 	spd_flatten(j, run->flags, NULL, text, run, msg, sizeof(msg));
 	json_close(j);
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
 }
 
 int

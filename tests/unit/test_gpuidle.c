@@ -50,54 +50,6 @@ row(int i, int kernel)
 	return w;
 }
 
-/* Feed rows of order ("k2" kernel 2, "c2" its call), return the table. */
-static char *
-run(const char *const *order, int *rc)
-{
-	static int64_t streams[1] = { 7 };
-	struct grank r;
-	struct gidle *g = gidle_new(1);
-	struct grow w;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *fp;
-
-	memset(&r, 0, sizeof(r));
-	r.label = "0";
-	r.streams = streams;
-	r.nstream = 1;
-	for (i = 0; order[i] != NULL; i++) {
-		w = row(order[i][1] - '0', order[i][0] == 'k');
-		gidle_row(g, &w);
-	}
-	fp = open_memstream(&buf, &len);
-	*rc = gidle_end(g, &r, fp);
-	fclose(fp);
-	gidle_free(g);
-	return buf;
-}
-
-START_TEST(test_orders)
-{
-	static const char *const calls[] = { "c0", "k0", "c1", "k1", "c2",
-	    "k2", "c3", "k3", "c4", "k4", NULL };
-	static const char *const kfirst[] = { "k0", "k1", "k2", "k3", "k4",
-	    "c0", "c1", "c2", "c3", "c4", NULL };
-	static const char *const shuf[] = { "c1", "k1", "c0", "k3", "k0",
-	    "c4", "c3", "k2", "k4", "c2", NULL };
-	const char *const *o[3] = { calls, kfirst, shuf };
-	char *out;
-	int i, rc;
-
-	for (i = 0; i < 3; i++) {
-		out = run(o[i], &rc);
-		ck_assert_int_eq(rc, 0);
-		ck_assert_str_eq(out, want);
-		free(out);
-	}
-}
-END_TEST
-
 /* Row of a kernel [ts, end) of correlation c on stream 7, or a call. */
 static struct grow
 mk(int kernel, int64_t ts, int64_t end, int64_t c)
@@ -135,6 +87,39 @@ table(const struct grow *w, size_t n, int *rc)
 	gidle_free(g);
 	return buf;
 }
+
+/* The table of rows in order ("k2" kernel 2, "c2" its call). */
+static char *
+run(const char *const *order, int *rc)
+{
+	struct grow w[16];
+	size_t n;
+
+	for (n = 0; order[n] != NULL; n++)
+		w[n] = row(order[n][1] - '0', order[n][0] == 'k');
+	return table(w, n, rc);
+}
+
+START_TEST(test_orders)
+{
+	static const char *const calls[] = { "c0", "k0", "c1", "k1", "c2",
+	    "k2", "c3", "k3", "c4", "k4", NULL };
+	static const char *const kfirst[] = { "k0", "k1", "k2", "k3", "k4",
+	    "c0", "c1", "c2", "c3", "c4", NULL };
+	static const char *const shuf[] = { "c1", "k1", "c0", "k3", "k0",
+	    "c4", "c3", "k2", "k4", "c2", NULL };
+	const char *const *o[3] = { calls, kfirst, shuf };
+	char *out;
+	int i, rc;
+
+	for (i = 0; i < 3; i++) {
+		out = run(o[i], &rc);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_str_eq(out, want);
+		free(out);
+	}
+}
+END_TEST
 
 /*
  * Two kernels of correlation 1 (CUDA graphs' way), A [100,110) and B
