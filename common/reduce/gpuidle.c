@@ -40,6 +40,7 @@
 
 #include "util.h"
 #include "i64map.h"
+#include "owin.h"
 #include "sort.h"
 #include "gpu.h"
 #include "gpulive.h"
@@ -63,20 +64,22 @@ struct ist {
 	unsigned char	 seen, listed;
 };
 
-/* Correlations in the order they began to wait (a ring). */
-struct cring {
-	int64_t		*c;
-	size_t		 c0, n, cap;	/* cap a power of 2 */
-};
+/* Whether a comes before b: by start, then in trace order. */
+#define BEFORE(a, b)	((a)->ts < (b)->ts || ((a)->ts == (b)->ts && \
+			    (a)->seq < (b)->seq))
+/* Correlations in the order they began to wait: no order, a ring. */
+#define FIFO(a, b)	((void)(a), (void)(b), 0)
+
+OWIN_HEAD(evwin, struct iev);
+OWIN_FUNCS(evwin, struct iev, BEFORE)
+OWIN_HEAD(cring, int64_t);
+OWIN_FUNCS(cring, int64_t, FIFO)
 
 struct gidle {
 	int64_t		 scale;
 	int		 bad;
 	uint64_t	 seq;
-	struct iev	*q;		/* in start order: a ring */
-	size_t		 q0, nq, capq;
-	struct iev	*h;		/* the others: a min-heap */
-	size_t		 nh, caph;
+	struct evwin	 w;		/* the window */
 	struct ist	*st;
 	struct gidlest	*tot;		/* by stream, as st */
 	size_t		 nst;
@@ -198,45 +201,20 @@ gidle_new(int64_t scale)
 	return g;
 }
 
-/*
- * Room for one more element in the ring of *n elements of size bytes
- * from *c0 in buf of *cap (a power of 2): when full, a ring twice as big
- * with the elements from 0 on.
- */
-static void *
-ringroom(void *buf, size_t *c0, size_t n, size_t *cap, size_t size)
-{
-	size_t i, oc = *cap;
-	unsigned char *nb;
-
-	if (n < oc)
-		return buf;
-	*cap = xgrowcap(oc, oc + 1, 64);
-	nb = xreallocarray(NULL, *cap, size);
-	for (i = 0; i < n; i++)
-		memcpy(nb + i * size, (unsigned char *)buf +
-		    ((*c0 + i) & (oc - 1)) * size, size);
-	free(buf);
-	*c0 = 0;
-	return nb;
-}
-
 /* Correlation c to the end of ring r. */
 static void
 cpush(struct cring *r, int64_t c)
 {
-	r->c = ringroom(r->c, &r->c0, r->n, &r->cap, sizeof(*r->c));
-	r->c[(r->c0 + r->n++) & (r->cap - 1)] = c;
+	cring_push(r, &c);
 }
 
 /* The first correlation of ring r, taken out. */
 static int64_t
 cpop(struct cring *r)
 {
-	int64_t c = r->c[r->c0];
+	int64_t c;
 
-	r->c0 = (r->c0 + 1) & (r->cap - 1);
-	r->n--;
+	cring_pop(r, &c);
 	return c;
 }
 
@@ -379,65 +357,13 @@ emit(struct gidle *g, const struct iev *e)
 	s->last = e->ts;
 }
 
-/* Whether a comes before b: by start, then in trace order. */
-static inline int
-before(const struct iev *a, const struct iev *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
-}
-
-/* Event e into the heap. */
-static void
-hpush(struct gidle *g, const struct iev *e)
-{
-	size_t i, p;
-
-	g->h = xgrow(g->h, &g->caph, g->nh + 1, 64, sizeof(*g->h));
-	for (i = g->nh++; i > 0 && before(e, &g->h[p = (i - 1) / 2]); i = p)
-		g->h[i] = g->h[p];
-	g->h[i] = *e;
-}
-
-/* The heap's first event, taken out into e. */
-static void
-hpop(struct gidle *g, struct iev *e)
-{
-	struct iev x;
-	size_t i = 0, k;
-
-	*e = g->h[0];
-	x = g->h[--g->nh];
-	while ((k = 2 * i + 1) < g->nh) {
-		if (k + 1 < g->nh && before(&g->h[k + 1], &g->h[k]))
-			k++;
-		if (!before(&g->h[k], &x))
-			break;
-		g->h[i] = g->h[k];
-		i = k;
-	}
-	g->h[i] = x;
-}
-
-/* Event e into the queue (it comes no earlier than the queue's last). */
-static void
-qpush(struct gidle *g, const struct iev *e)
-{
-	g->q = ringroom(g->q, &g->q0, g->nq, &g->capq, sizeof(*g->q));
-	g->q[(g->q0 + g->nq++) & (g->capq - 1)] = *e;
-}
-
 /* Let the window's first event out. */
 static void
 letout(struct gidle *g)
 {
 	struct iev e;
 
-	if (g->nq > 0 && (g->nh == 0 || before(&g->q[g->q0], &g->h[0]))) {
-		e = g->q[g->q0];
-		g->q0 = (g->q0 + 1) & (g->capq - 1);
-		g->nq--;
-	} else
-		hpop(g, &e);
+	evwin_pop(&g->w, &e);
 	emit(g, &e);
 }
 
@@ -500,19 +426,15 @@ gidle_row(struct gidle *g, const struct grow *w)
 	e.seq = g->seq;
 	e.st = w->stream;
 	e.gk = (w->flags & R_GK) != 0;
-	if (g->nh == 0 && (g->nq == 0 || !before(&e,
-	    &g->q[(g->q0 + g->nq - 1) & (g->capq - 1)])))
-		qpush(g, &e);
-	else
-		hpush(g, &e);
-	while (g->nq + g->nh > LAG && !g->bad)
+	evwin_push(&g->w, &e);
+	while (g->w.n > LAG && !g->bad)
 		letout(g);
 }
 
 int
 gidle_end(struct gidle *g, const struct grank *r, FILE *fp)
 {
-	while (g->nq + g->nh > 0 && !g->bad)
+	while (g->w.n > 0 && !g->bad)
 		letout(g);
 	while (g->pq.n > 0 && !g->bad)	/* the pending, with their calls */
 		letgo(g, cpop(&g->pq));
@@ -527,7 +449,7 @@ gidle_reset(struct gidle *g)
 {
 	g->bad = 0;
 	g->seq = 0;
-	g->q0 = g->nq = g->nh = 0;
+	g->w.q0 = g->w.nq = g->w.nh = g->w.n = 0;
 	if (g->nst > 0) {
 		memset(g->st, 0, g->nst * sizeof(*g->st));
 		memset(g->tot, 0, g->nst * sizeof(*g->tot));
@@ -538,8 +460,8 @@ gidle_reset(struct gidle *g)
 	im_clear(&g->kc);
 	im_clear(&g->cgone);
 	im_clear(&g->kgone);
-	g->cq.c0 = g->cq.n = 0;
-	g->pq.c0 = g->pq.n = 0;
+	g->cq.q0 = g->cq.nq = g->cq.n = 0;
+	g->pq.q0 = g->pq.nq = g->pq.n = 0;
 }
 
 void
@@ -547,8 +469,7 @@ gidle_free(struct gidle *g)
 {
 	if (g == NULL)
 		return;
-	free(g->q);
-	free(g->h);
+	evwin_free(&g->w);
 	free(g->st);
 	free(g->tot);
 	free(g->ord);
@@ -557,7 +478,7 @@ gidle_free(struct gidle *g)
 	im_free(&g->kc);
 	im_free(&g->cgone);
 	im_free(&g->kgone);
-	free(g->cq.c);
-	free(g->pq.c);
+	cring_free(&g->cq);
+	cring_free(&g->pq);
 	free(g);
 }

@@ -34,6 +34,7 @@
 
 #include "util.h"
 #include "i64map.h"
+#include "owin.h"
 #include "sort.h"
 #include "gpu.h"
 #include "gpuqlive.h"
@@ -46,6 +47,8 @@ struct qstep {
 	uint32_t	 st;
 	uint32_t	 kind;
 };
+
+OWIN_HEAD(stwin, struct qstep);
 
 /* A stream: its length, the last step applied (if on), the lengths. */
 struct qstream {
@@ -64,8 +67,7 @@ struct qit {
 struct gqlive {
 	size_t		 lag, keep;
 	int		 bad;
-	struct qstep	*h;		/* the window: a min-heap */
-	size_t		 nh, caph;
+	struct stwin	 w;		/* the window (owin.h) */
 	struct qstream	*s;
 	size_t		 ns;
 	struct i64map	 tab;		/* correlation: its stream, or
@@ -178,6 +180,8 @@ before(const struct qstep *a, const struct qstep *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->kind < b->kind);
 }
 
+OWIN_FUNCS(stwin, struct qstep, before)
+
 /* Apply step p to its stream. */
 static void
 apply(struct gqlive *q, const struct qstep *p)
@@ -191,24 +195,13 @@ apply(struct gqlive *q, const struct qstep *p)
 	qh_add(&s->h, s->len);
 }
 
-/* Take the smallest step out of the heap and apply it. */
+/* Take the smallest step out of the window and apply it. */
 static void
 pop(struct gqlive *q)
 {
-	struct qstep top = q->h[0], x;
-	size_t i = 0, c;
+	struct qstep top;
 
-	x = q->h[--q->nh];
-	while ((c = 2 * i + 1) < q->nh) {
-		if (c + 1 < q->nh && before(&q->h[c + 1], &q->h[c]))
-			c++;
-		if (!before(&q->h[c], &x))
-			break;
-		q->h[i] = q->h[c];
-		i = c;
-	}
-	if (q->nh > 0)
-		q->h[i] = x;
+	stwin_pop(&q->w, &top);
 	apply(q, &top);
 }
 
@@ -217,7 +210,7 @@ gql_step(struct gqlive *q, int64_t ts, int kind, size_t st)
 {
 	struct qstep p;
 	struct qstream *s;
-	size_t i, old = q->ns;
+	size_t old = q->ns;
 
 	if (q->bad)
 		return -1;
@@ -234,15 +227,8 @@ gql_step(struct gqlive *q, int64_t ts, int kind, size_t st)
 		q->bad = 1;
 		return -1;
 	}
-	if (q->nh == q->caph) {
-		q->caph = growcap(q->caph, q->nh + 1, 64);
-		q->h = xreallocarray(q->h, q->caph, sizeof(*q->h));
-	}
-	for (i = q->nh++; i > 0 && before(&p, &q->h[(i - 1) / 2]);
-	    i = (i - 1) / 2)
-		q->h[i] = q->h[(i - 1) / 2];
-	q->h[i] = p;
-	if (q->nh > q->lag)
+	stwin_push(&q->w, &p);
+	if (q->w.n > q->lag)
 		pop(q);
 	return 0;
 }
@@ -256,7 +242,7 @@ gql_hist(const struct gqlive *q, size_t st)
 int
 gql_drain(struct gqlive *q)
 {
-	while (!q->bad && q->nh > 0)
+	while (!q->bad && q->w.n > 0)
 		pop(q);
 	return q->bad ? -1 : 0;
 }
@@ -441,7 +427,7 @@ gql_reset(struct gqlive *q)
 	size_t i;
 
 	q->bad = 0;
-	q->nh = 0;
+	q->w.q0 = q->w.nq = q->w.nh = q->w.n = 0;
 	for (i = 0; i < q->ns; i++)
 		qh_free(&q->s[i].h);
 	q->ns = 0;
@@ -463,7 +449,7 @@ gql_free(struct gqlive *q)
 	for (i = 0; i < q->ns; i++)
 		qh_free(&q->s[i].h);
 	free(q->s);
-	free(q->h);
+	stwin_free(&q->w);
 	im_free(&q->tab);
 	free(q->it);
 	free(q);

@@ -107,86 +107,24 @@ gmerge(struct gwin *w, struct ivl v)
 	m->gon = 1;
 }
 
-static void
-hpush(struct gwin *w, struct ivl v)
-{
-	size_t i, p;
+/* Interval a before b: by start. */
+#define BYSTART(a, b)	((a)->s < (b)->s)
+OWIN_FUNCS(ivwin, struct ivl, BYSTART)
 
-	if (w->nh == w->caph) {
-		w->caph = growcap(w->caph, w->nh + 1, 64);
-		w->h = xreallocarray(w->h, w->caph, sizeof(*w->h));
-	}
-	for (i = w->nh++; i > 0 && w->h[p = (i - 1) / 2].s > v.s; i = p)
-		w->h[i] = w->h[p];
-	w->h[i] = v;
-}
-
-static struct ivl
-hpop(struct gwin *w)
-{
-	struct ivl top = w->h[0], v = w->h[--w->nh];
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < w->nh) {
-		if (c + 1 < w->nh && w->h[c + 1].s < w->h[c].s)
-			c++;
-		if (w->h[c].s >= v.s)
-			break;
-		w->h[i] = w->h[c];
-		i = c;
-	}
-	if (w->nh > 0)
-		w->h[i] = v;
-	return top;
-}
-
-/* Put v in w's waiting intervals: at the end of the queue if in order. */
+/* Put v in w's waiting intervals. */
 static void
 wpush(struct gwin *w, struct ivl v)
 {
-	struct ivl *nq;
-	size_t i, m = w->capq - 1;
-
-	if (w->nq > 0 && v.s < w->q[(w->q0 + w->nq - 1) & m].s) {
-		hpush(w, v);
-		return;
-	}
-	if (w->nq == w->capq) {
-		w->capq = w->capq == 0 ? 64 : 2 * w->capq;
-		nq = xreallocarray(NULL, w->capq, sizeof(*nq));
-		for (i = 0; i < w->nq; i++)
-			nq[i] = w->q[(w->q0 + i) & m];
-		free(w->q);
-		w->q = nq;
-		w->q0 = 0;
-		m = w->capq - 1;
-	}
-	w->q[(w->q0 + w->nq++) & m] = v;
+	ivwin_push(&w->wait, &v);
 }
 
-/* The start of w's earliest waiting interval (one waits). */
-static int64_t
-wfirst(const struct gwin *w)
-{
-	if (w->nq == 0 || (w->nh > 0 && w->h[0].s < w->q[w->q0].s))
-		return w->h[0].s;
-	return w->q[w->q0].s;
-}
-
-/*
- * Take w's earliest waiting interval (one waits).  Of equal starts the
- * heap's or the queue's may come first: their union is the same.
- */
+/* Take w's earliest waiting interval (one waits). */
 static struct ivl
 wpop(struct gwin *w)
 {
 	struct ivl v;
 
-	if (w->nq == 0 || (w->nh > 0 && w->h[0].s < w->q[w->q0].s))
-		return hpop(w);
-	v = w->q[w->q0];
-	w->q0 = (w->q0 + 1) & (w->capq - 1);
-	w->nq--;
+	ivwin_pop(&w->wait, &v);
 	return v;
 }
 
@@ -210,7 +148,7 @@ popone(struct gwin *w)
 
 	for (i = 0; i < n; i++)
 		if (w->open[i].s <= w->open[i].e &&
-		    w->open[i].s <= wfirst(w))
+		    w->open[i].s <= ivwin_first(&w->wait)->s)
 			wclose(w, i);
 	gmerge(w, wpop(w));
 }
@@ -239,7 +177,7 @@ gw_add(struct gwin *w, size_t st, int t, int64_t s, int64_t e)
 		*o = v;
 	} else
 		wpush(w, v);	/* before its stream's open interval */
-	while (w->nh + w->nq > LAG)
+	while (w->wait.n > LAG)
 		popone(w);
 	return 0;
 }
@@ -254,7 +192,7 @@ gw_end(struct gwin *w)
 	for (i = 0; i < n; i++)
 		if (w->open[i].s <= w->open[i].e)
 			wclose(w, i);
-	while (w->nh + w->nq > 0)
+	while (w->wait.n > 0)
 		gmerge(w, wpop(w));
 	if (w->ntag > 1 && w->popped)
 		sweep(w, INT64_MAX);
@@ -276,7 +214,7 @@ gw_reset(struct gwin *w)
 		w->open[i].s = 1;
 		w->open[i].e = 0;
 	}
-	w->nh = w->nq = 0;
+	w->wait.nh = w->wait.nq = w->wait.n = 0;
 	memset(w->m, 0, sizeof(w->m));
 	memset(w->acc, 0, sizeof(w->acc));
 	w->popped = 0;
@@ -286,6 +224,5 @@ void
 gw_free(struct gwin *w)
 {
 	free(w->open);
-	free(w->h);
-	free(w->q);
+	ivwin_free(&w->wait);
 }

@@ -9,11 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "owin.h"
+
 /* An interval [s, e) of tag t (a kernel type, or 0). */
 struct ivl {
 	int64_t		 s, e;
 	int		 t;
 };
+
+OWIN_HEAD(ivwin, struct ivl);
 
 /* A tag's intervals merged so far: the last one [gs, ge), if gon. */
 struct gmst {
@@ -27,10 +31,7 @@ struct gwin {
 	int		 ntag;		/* tags 0 .. ntag - 1 */
 	size_t		 nst;		/* streams */
 	struct ivl	*open;		/* per stream and tag; s > e: none */
-	struct ivl	*h;		/* waiting out of order: a min-heap */
-	size_t		 nh, caph;	/* by s */
-	struct ivl	*q;		/* waiting in order of s: a ring */
-	size_t		 q0, nq, capq;	/* capq a power of 2 */
+	struct ivwin	 wait;		/* waiting, by s (owin.h) */
 	struct gmst	 m[GW_NTAG];
 	int64_t		 front;		/* the start merged last */
 	int		 popped;	/* one was merged */
