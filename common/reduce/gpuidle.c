@@ -27,7 +27,9 @@
  * the latest kernel of their correlation is kept, so that memory follows
  * what is in flight.  What waits is bounded: beyond MAXWAIT calls
  * (runtime calls without a GPU event, cudaStreamSynchronize and the
- * like, never leave otherwise) or pending events, the oldest is let go:
+ * like, never leave otherwise) or MAXPEND pending events (a kernel of a
+ * CUDA graph comes soon after the others of its launch; more pending
+ * cost time: each is a few lookups), the oldest is let go:
  * a pending event classified with the call it has then, a call forgotten
  * (its pending event, if any, classified first).  Should a row come that
  * would change what was decided (a kernel or a call of a correlation
@@ -47,7 +49,8 @@
 #include "gpuidle.h"
 
 #define LAG	GPU_WIN		/* events in the window */
-#define MAXWAIT	GPU_WAIT	/* calls, or pending events, waiting */
+#define MAXWAIT	GPU_WAIT	/* calls waiting */
+#define MAXPEND	GPU_WIN		/* events pending */
 
 /* A GPU event in the window. */
 struct iev {
@@ -347,7 +350,7 @@ emit(struct gidle *g, const struct iev *e)
 		v[1] = gap;
 		v[2] = s->prev;
 		cpush(&g->pq, e->corr);
-		while (g->pq.n > MAXWAIT)
+		while (g->pq.n > MAXPEND)
 			letgo(g, cpop(&g->pq));
 		haskc = 0;		/* pending keeps its reference */
 	}

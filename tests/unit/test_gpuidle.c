@@ -171,7 +171,7 @@ END_TEST
  * (stream -1: the row path joins it as a call); 70,000 kernels of their
  * own correlations without calls, of which the window (4,096) lets out
  * 65,904, the first with no gap, so 65,903 wait for a later kernel or
- * call of their correlation, more than the 65,536 kept: the oldest, the
+ * call of their correlation, more than the 4,096 kept: the oldest, the
  * second kernel's, is let go (settled without a call); then a second
  * kernel of its correlation (which would have taken the call away from
  * it), or a call of it.
