@@ -9,7 +9,7 @@
  *
  *	OWIN_HEAD(name, type)	struct name, the window
  *	OWIN_FUNCS(name, type, less)
- *				static inline functions, less(a, b) (two
+ *				static functions, less(a, b) (two
  *				const type *) true when a comes first:
  *	name_push(struct name *w, const type *e)	e waits
  *	name_first(const struct name *w)	the first waiting (w->n > 0)
@@ -27,6 +27,9 @@
 
 #include "util.h"
 
+/* The functions are static, and some of them unused where they are made. */
+#define OWIN_FN	static inline __attribute__((__unused__))
+
 #define OWIN_HEAD(name, type)						\
 struct name {								\
 	type		*q;		/* in order: a ring */		\
@@ -37,7 +40,7 @@ struct name {								\
 }
 
 #define OWIN_FUNCS(name, type, less)					\
-static inline void							\
+OWIN_FN void								\
 name##_hpush(struct name *w, const type *e)				\
 {									\
 	size_t i, p;							\
@@ -49,7 +52,7 @@ name##_hpush(struct name *w, const type *e)				\
 	w->h[i] = *e;							\
 }									\
 									\
-static inline void							\
+OWIN_FN void								\
 name##_hpop(struct name *w, type *e)					\
 {									\
 	type x;								\
@@ -69,7 +72,7 @@ name##_hpop(struct name *w, type *e)					\
 		w->h[i] = x;						\
 }									\
 									\
-static inline void							\
+OWIN_FN void								\
 name##_push(struct name *w, const type *e)				\
 {									\
 	size_t i, oc = w->capq;						\
@@ -92,20 +95,20 @@ name##_push(struct name *w, const type *e)				\
 	w->q[(w->q0 + w->nq++) & (w->capq - 1)] = *e;			\
 }									\
 									\
-static inline int							\
+OWIN_FN int								\
 name##_inheap(const struct name *w)					\
 {									\
 	return w->nq == 0 || (w->nh > 0 && less(&w->h[0],		\
 	    &w->q[w->q0]));						\
 }									\
 									\
-static inline const type *						\
+OWIN_FN const type *							\
 name##_first(const struct name *w)					\
 {									\
 	return name##_inheap(w) ? &w->h[0] : &w->q[w->q0];		\
 }									\
 									\
-static inline void							\
+OWIN_FN void								\
 name##_pop(struct name *w, type *e)					\
 {									\
 	w->n--;								\
@@ -118,7 +121,7 @@ name##_pop(struct name *w, type *e)					\
 	w->nq--;							\
 }									\
 									\
-static inline void							\
+OWIN_FN void								\
 name##_free(struct name *w)						\
 {									\
 	free(w->q);							\
