@@ -70,7 +70,9 @@ collapsed2sst
 collapsed2sst -s
 perf2sst
 perf2sst -s
-perf2sst -F lines'
+perf2sst -F lines
+sst-gpu -F temporal -F kernel-types -F kernels -F idle -F overlap -F queue -F annotations -F cpu-annotations -F launch
+sst-gpu --hta -F temporal -F kernel-types -F kernels -F idle -F overlap -F queue -F annotations -F cpu-annotations -F launch'
 
 cd "$root" || exit 1
 find "$corpus" tests/fixtures -type f -size -"$maxkb"k | LC_ALL=C sort \
