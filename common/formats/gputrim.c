@@ -65,7 +65,7 @@ correlate(struct grank *r, int ic)
 {
 	size_t *ix, n, i, k, g;
 
-	if (ic || r->ic != NULL)	/* rows loaded since: resize */
+	if (ic)
 		r->ic = xreallocarray(r->ic, r->nrow + 1, sizeof(*r->ic));
 	ix = gpu_bycorr(r, R_GK, R_GK, &n);
 	for (i = 0; i < r->nrow; i++) {
@@ -85,7 +85,7 @@ correlate(struct grank *r, int ic)
 		}
 	}
 	free(ix);
-	r->corred = r->spill == NULL;	/* the rows were in memory */
+	r->corred = 1;
 }
 
 void
@@ -192,7 +192,8 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 		r->errloc = 0;
 		return -1;
 	}
-	if (HASVIEW(o, GV_IDLE) || HASVIEW(o, GV_QUEUE))
+	/* Spilt rows are correlated once loaded, if a view falls back. */
+	if (r->spill == NULL && (HASVIEW(o, GV_IDLE) || HASVIEW(o, GV_QUEUE)))
 		correlate(r, HASVIEW(o, GV_IDLE));
 	if (!o->steps && (!o->hta || r->nsteps < 2))
 		return 0;

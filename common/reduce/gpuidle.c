@@ -204,13 +204,6 @@ gidle_new(int64_t scale)
 	return g;
 }
 
-/* Correlation c to the end of ring r. */
-static void
-cpush(struct cring *r, int64_t c)
-{
-	cring_push(r, &c);
-}
-
 /* The first correlation of ring r, taken out. */
 static int64_t
 cpop(struct cring *r)
@@ -297,7 +290,7 @@ call(struct gidle *g, const struct grow *w)
 	im_put(&g->calls, (uint64_t)w->corr, &isnew)[0] = w->ts;
 	if (!isnew)
 		return;
-	cpush(&g->cq, w->corr);
+	cring_push(&g->cq, &w->corr);
 	while (g->cq.n > MAXWAIT) {
 		c = cpop(&g->cq);
 		if (im_find(&g->calls, (uint64_t)c) == NULL)
@@ -349,7 +342,7 @@ emit(struct gidle *g, const struct iev *e)
 		v[0] = (int64_t)e->st;
 		v[1] = gap;
 		v[2] = s->prev;
-		cpush(&g->pq, e->corr);
+		cring_push(&g->pq, &e->corr);
 		while (g->pq.n > MAXPEND)
 			letgo(g, cpop(&g->pq));
 		haskc = 0;		/* pending keeps its reference */

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tutil.h"
 #include "util.h"
 #include "buf.h"
 #include "json.h"
@@ -449,13 +450,6 @@ jsonfast_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int nfail;
-
 	signal(SIGPIPE, SIG_IGN);
-	sr = srunner_create(jsonfast_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	nfail = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfail == 0 ? 0 : 1;
+	return tu_run(jsonfast_suite());
 }
