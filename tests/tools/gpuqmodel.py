@@ -123,13 +123,13 @@ def queue(evs):
     return rows
 
 
-def annotations(evs, cat):
+def stats(pairs):
+    """Per name, in first-seen order, of (name, ns) pairs taken in order:
+    count, sum, max, min, and Welford's mean and m2 in doubles, the
+    additions sst-gpu makes (kernels and annotations)."""
     agg = {}
-    for e in evs:
-        if e["cat"] != cat or e["stream"] is not None:
-            continue
-        d = e["dur"]
-        a = agg.setdefault(e["name"], [0, 0, None, None, 0.0, 0.0])
+    for name, d in pairs:
+        a = agg.setdefault(name, [0, 0, None, None, 0.0, 0.0])
         a[0] += 1
         a[1] += d
         a[2] = d if a[2] is None or d > a[2] else a[2]
@@ -137,11 +137,20 @@ def annotations(evs, cat):
         x = float(d) - a[4]
         a[4] += x / float(a[0])
         a[5] += x * (float(d) - a[4])
-    rows = []
-    for name in sorted(agg, key=lambda k: k.encode()):
-        n, s, mx, mn, mean, m2 = agg[name]
-        sd = math.sqrt(m2 / float(n - 1)) if n > 1 else 0.0
-        rows.append("\t".join([name, us(s), us(mx), us(mn),
-                               "%.10g" % (sd / 1000.0),
-                               "%.10g" % (mean / 1000.0)]))
-    return rows
+    return agg
+
+
+def statcols(a):
+    """A name's sum, max, min (us), stddev (n-1, 0 for one) and mean, as
+    sst-gpu prints them."""
+    n, s, mx, mn, mean, m2 = a
+    sd = math.sqrt(m2 / float(n - 1)) if n > 1 else 0.0
+    return [us(s), us(mx), us(mn), "%.10g" % (sd / 1000.0),
+            "%.10g" % (mean / 1000.0)]
+
+
+def annotations(evs, cat):
+    agg = stats((e["name"], e["dur"]) for e in evs
+                if e["cat"] == cat and e["stream"] is None)
+    return ["\t".join([name] + statcols(agg[name]))
+            for name in sorted(agg, key=lambda k: k.encode())]

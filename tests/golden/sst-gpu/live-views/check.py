@@ -26,12 +26,15 @@ sst-gpu's tables must equal the model's byte for byte.  Prints ok N.
 """
 import bisect
 import json
-import math
 import os
 import random
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+    __file__)), "..", "..", "..", "tools"))
+import gpuqmodel  # noqa: E402
 
 NAMES = ["gemm", "ncclKernel_AllReduce", "Memcpy HtoD", "relu",
          "Memset (Device)"]
@@ -94,27 +97,11 @@ def ktype(name):
 
 
 def kernels(evs, label):
-    agg = {}
-    for ts, d, name, _, sync in evs:
-        if sync:
-            continue
-        a = agg.setdefault(name, [0, 0, None, None, 0.0, 0.0])
-        a[0] += 1
-        a[1] += d
-        a[2] = d if a[2] is None or d > a[2] else a[2]
-        a[3] = d if a[3] is None or d < a[3] else a[3]
-        x = float(d) - a[4]
-        a[4] += x / float(a[0])
-        a[5] += x * (float(d) - a[4])
-    rows = []
-    for name in sorted(agg, key=lambda k: (-agg[k][1], k)):
-        n, s, mx, mn, mean, m2 = agg[name]
-        sd = math.sqrt(m2 / float(n - 1)) if n > 1 else 0.0
-        rows.append("\t".join([name, us(s), us(mx), us(mn),
-                               "%.10g" % (sd / 1000.0),
-                               "%.10g" % (mean / 1000.0), ktype(name),
-                               label]))
-    return rows
+    agg = gpuqmodel.stats((name, d) for ts, d, name, _, sync in evs
+                          if not sync)
+    return ["\t".join([name] + gpuqmodel.statcols(agg[name]) +
+                      [ktype(name), label])
+            for name in sorted(agg, key=lambda k: (-agg[k][1], k))]
 
 
 TYPES = ["COMPUTATION", "COMMUNICATION", "MEMORY"]
