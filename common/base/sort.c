@@ -3,6 +3,7 @@
  * keep their order, so ties stay in first-seen order as the reference
  * scripts' sorted() does.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,4 +49,12 @@ sst_sort(size_t *a, size_t n, sst_cmp cmp, void *ctx)
 	tmp = xhuge(n / 2 + 1, sizeof(*tmp));
 	msort(a, tmp, n, cmp, ctx);
 	free(tmp);
+}
+
+int
+sst_cmpi64(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
 }

@@ -95,14 +95,6 @@ gpu_correlate(struct grank *r, int ic)
 		correlate(r, ic);
 }
 
-static int
-cmpi64(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-
-	return (*x > *y) - (*x < *y);
-}
-
 /* Whether c is in the n sorted values v. */
 static int
 has(const int64_t *v, size_t n, int64_t c)
@@ -210,7 +202,7 @@ gpu_trim(struct grank *r, const struct gpu_opt *o)
 		else
 			w->flags &= ~R_KEEP;
 	}
-	qsort(cs, n, sizeof(*cs), cmpi64);
+	qsort(cs, n, sizeof(*cs), sst_cmpi64);
 	for (i = 0; i < r->nrow; i++) {
 		struct grow *w = ROW(r, i);
 

@@ -247,14 +247,6 @@ gql_drain(struct gqlive *q)
 	return q->bad ? -1 : 0;
 }
 
-static int
-cmpi64(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-
-	return (*x > *y) - (*x < *y);
-}
-
 /* Past keep joined correlations, forget the older half. */
 static void
 forget(struct gqlive *q)
@@ -269,7 +261,7 @@ forget(struct gqlive *q)
 	while ((v = im_next(&q->tab, &pos, &k)) != NULL)
 		if (v[0] >= 0)
 			c[n++] = (int64_t)k;
-	qsort(c, n, sizeof(*c), cmpi64);
+	qsort(c, n, sizeof(*c), sst_cmpi64);
 	if (!q->hasfloor || c[n / 2] > q->floor)
 		q->floor = c[n / 2];
 	q->hasfloor = 1;

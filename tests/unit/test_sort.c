@@ -232,6 +232,22 @@ START_TEST(test_random_large)
 }
 END_TEST
 
+/*
+ * sst_cmpi64: qsort(3) with it puts int64_t values in order, by hand:
+ * extremes whose difference would overflow an int included.
+ */
+START_TEST(test_cmpi64)
+{
+	int64_t v[6] = { 3, INT64_MIN, -1, INT64_MAX, 0, -1 };
+	const int64_t want[6] = { INT64_MIN, -1, -1, 0, 3, INT64_MAX };
+	int i;
+
+	qsort(v, 6, sizeof(*v), sst_cmpi64);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(v[i], want[i]);
+}
+END_TEST
+
 static Suite *
 sort_suite(void)
 {
@@ -247,6 +263,7 @@ sort_suite(void)
 	tcase_add_test(tc, test_random_small);
 	tcase_add_test(tc, test_random_medium);
 	tcase_add_test(tc, test_random_large);
+	tcase_add_test(tc, test_cmpi64);
 	suite_add_tcase(s, tc);
 	return s;
 }
