@@ -143,7 +143,7 @@ demo: deps
 	pipelines/analyze-pyspy-profile tests/fixtures/demo.speedscope.json \
 	    --thread StreamingExecutor
 
-bench: all build/genpyspy build/gentrace
+bench: all build/genpyspy build/gentrace build/s2sfloor
 	sh bench/run.sh
 
 # The pictures of README, from the demo profile: a flame graph (SVG,
@@ -191,6 +191,10 @@ build/genpyspy: bench/genpyspy.c
 build/gentrace: bench/gentrace.c
 	@mkdir -p build
 	$(CC) $(CFLAGS) -o $@ bench/gentrace.c $(LDLIBS)
+
+# The least work of sst2speedscope -S, for bench/s2s-1m.sh (a floor).
+build/s2sfloor: bench/s2sfloor.c $(B)/libsst.a
+	$(CC) $(CFLAGS) -o $@ bench/s2sfloor.c $(B)/libsst.a $(LDLIBS)
 
 # The libFuzzer harnesses (tests/fuzz/README), built with clang into
 # build/fuzz; make fuzz runs each for FUZZ_SECONDS.

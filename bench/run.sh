@@ -637,7 +637,8 @@ esac
 # significant digits ("rand", as 10111.121212121214) or all 0.01
 # ("0.01"); sst2speedscope -S on the stream collapsed-to-speedscope
 # makes of them (collapsed2sst -F lines -s -f 99), and cat | cat of the
-# JSON it writes, the least its time could be.  With BENCH_BEFORE=DIR
+# JSON it writes, and build/s2sfloor (bench/s2sfloor.c), the least work
+# of the conversion, checking nothing.  With BENCH_BEFORE=DIR
 # (the bin/ of an older build) the same cases run with its programs
 # too, in the same run, labelled "before".
 fl=0
@@ -674,6 +675,20 @@ if [ "$fl" -eq 1 ]; then
 		    cp "$os" "$old"/ || exit 1
 	fi
 	export old
+	# The least work of the conversion (bench/s2sfloor.c: no checks),
+	# whose output must be sst2speedscope's.
+	floor=$root/build/s2sfloor
+	if [ ! -x "$floor" ]; then
+		(cd "$root" && ${MAKE:-make} -s build/s2sfloor) || exit 1
+	fi
+	for k in rand 0.01; do
+		"$floor" "$dir/stream-1m-$k.sst" <"$dir/stream-1m-$k.sst" |
+		    cmp -s - "$dir/speedscope-1m-$k.json" || {
+			echo "bench: s2sfloor differs from sst2speedscope" >&2
+			exit 1
+		}
+	done
+	export floor
 	# (once() and measure() set k and w: other names here.)
 	for fk in r n; do
 		fw=rand
@@ -689,6 +704,8 @@ if [ "$fl" -eq 1 ]; then
 		    bench "sst2speedscope 1M $fw before" "s1$fk" \
 		    "$old/sst2speedscope" \
 		    '"$old"/sst2speedscope -S "$F" >/dev/null'
+		bench "s2sfloor 1M $fw (least work)" "s1$fk" "$floor" \
+		    '"$floor" "$F" <"$F" >/dev/null'
 		bench "cat|cat of sst2speedscope 1M $fw" "j1$fk" \
 		    sst2speedscope 'cat "$F" | cat >/dev/null'
 	done
