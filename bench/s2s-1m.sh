@@ -6,7 +6,8 @@
 # all 0.01, made by collapsed2sst -F lines -s -f 99 as
 # collapsed-to-speedscope makes them.  Each run alternates with cat | cat
 # of the JSON it writes (the least its time could be) and, when given,
-# with OLDBINDIR's sst2speedscope, whose output must be the same bytes:
+# with OLDBINDIR's sst2speedscope, whose output must be the same bytes,
+# and with build/s2sfloor, the least work of the conversion (a floor):
 # wall seconds (median of $RUNS, default 5), the ratio to cat | cat,
 # user+system seconds (median) and the largest peak RSS.  The inputs
 # (about 300 MB) are made in $BENCH_DIR (default /tmp/sst-bench, the
@@ -19,6 +20,13 @@ old=${2:-}
 runs=${RUNS:-5}
 dir=${BENCH_DIR:-/tmp/sst-bench}
 mkdir -p "$dir" || exit 1
+
+# The least work of the conversion (bench/s2sfloor.c, checking nothing),
+# whose output must be the same bytes: a row of its own.
+floor=$root/build/s2sfloor
+if [ ! -x "$floor" ]; then
+	(cd "$root" && ${MAKE:-make} -s build/s2sfloor) || exit 1
+fi
 
 # Write "$@"'s output to file $1 unless it exists already.
 mk() {
@@ -70,25 +78,32 @@ for k in rand 0.01; do
 		echo "s2s-1m: $bin/sst2speedscope -S $s differs" >&2
 		exit 1
 	}
+	"$floor" "$s" <"$s" | cmp -s - "$j" || {
+		echo "s2s-1m: $floor differs from sst2speedscope" >&2
+		exit 1
+	}
 	: >"$dir/.s2s.cat" && : >"$dir/.s2s.new" && : >"$dir/.s2s.old"
+	: >"$dir/.s2s.floor"
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		once "cat '$j' | cat >/dev/null" >>"$dir/.s2s.cat"
 		once "'$bin'/sst2speedscope -S '$s' >/dev/null" \
 		    >>"$dir/.s2s.new"
+		once "'$floor' '$s' <'$s' >/dev/null" >>"$dir/.s2s.floor"
 		[ -z "$old" ] ||
 		    once "'$old'/sst2speedscope -S '$s' >/dev/null" \
 		    >>"$dir/.s2s.old"
 		i=$((i + 1))
 	done
 	c=$(cut -d' ' -f1 "$dir/.s2s.cat" | median)
-	for w in new old; do
+	for w in new old floor; do
 		[ -s "$dir/.s2s.$w" ] || continue
 		t=$(cut -d' ' -f1 "$dir/.s2s.$w" | median)
 		u=$(cut -d' ' -f2 "$dir/.s2s.$w" | median)
 		m=$(cut -d' ' -f3 "$dir/.s2s.$w" | sort -n | tail -n 1)
 		l="sst2speedscope 1M $k"
 		[ "$w" = old ] && l="$l before"
+		[ "$w" = floor ] && l="s2sfloor 1M $k (least work)"
 		printf '%-30s %8s %8.1f %8s %8d\n' "$l" "$t" \
 		    "$(echo "$t $c" | awk '{ print $1 / $2 }')" "$u" \
 		    "$((m / 1024))"

@@ -218,7 +218,7 @@ main(int argc, char *argv[])
 {
 	struct conv c;
 	struct scopedoc_opts o = { NULL, "collapsed2sst", 0 };
-	const char *errstr, *uarg = NULL;
+	const char *uarg = NULL;
 	size_t i;
 	long long freq = 99;
 	int ch, jflag = 0;
@@ -235,9 +235,7 @@ main(int argc, char *argv[])
 			c.lflag = 1;
 			break;
 		case 'f':
-			freq = strtonum(optarg, 1, 1000000, &errstr);
-			if (errstr != NULL)
-				errx(2, "-f: %s: %s", errstr, optarg);
+			freq = xoptnum("-f", optarg, 1, 1000000);
 			break;
 		case 'h':
 			usage(1);

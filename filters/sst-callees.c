@@ -79,7 +79,6 @@ main(int argc, char *argv[])
 	struct chains *c;
 	struct frames f;
 	struct buf name;
-	const char *errstr;
 	long long depth = 0;
 	int ch, i;
 
@@ -88,10 +87,7 @@ main(int argc, char *argv[])
 	while ((ch = getopt(argc, argv, "d:h")) != -1) {
 		switch (ch) {
 		case 'd':
-			depth = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
-			    &errstr);
-			if (errstr != NULL)
-				errx(2, "-d: %s: %s", errstr, optarg);
+			depth = xoptnum("-d", optarg, -LLONG_MAX, LLONG_MAX);
 			break;
 		case 'h':
 			usage(1);

@@ -118,7 +118,6 @@ main(int argc, char *argv[])
 	struct chains *c;
 	struct frames f;
 	struct buf name;
-	const char *errstr;
 	int ch, i;
 
 	sst_init();
@@ -128,10 +127,7 @@ main(int argc, char *argv[])
 	while ((ch = getopt(argc, argv, "d:hOT")) != -1) {
 		switch (ch) {
 		case 'd':
-			o.depth = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
-			    &errstr);
-			if (errstr != NULL)
-				errx(2, "-d: %s: %s", errstr, optarg);
+			o.depth = xoptnum("-d", optarg, -LLONG_MAX, LLONG_MAX);
 			break;
 		case 'h':
 			usage(1);

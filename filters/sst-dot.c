@@ -223,7 +223,6 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dot d;
-	const char *errstr;
 	double nfrac = 0.005, efrac = 0.001, *fr;
 	long long nmax = 80;
 	char *end;
@@ -257,9 +256,7 @@ main(int argc, char *argv[])
 			d.focus = 1;
 			break;
 		case 'n':
-			nmax = strtonum(optarg, 0, INT32_MAX, &errstr);
-			if (errstr != NULL)
-				errx(2, "-n: %s: %s", errstr, optarg);
+			nmax = xoptnum("-n", optarg, 0, INT32_MAX);
 			break;
 		default:
 			usage();

@@ -119,7 +119,6 @@ main(int argc, char *argv[])
 {
 	struct leaves lv;
 	struct buf err;
-	const char *errstr;
 	long long max = -1;
 	int ch, i, rflag = 0;
 
@@ -130,9 +129,7 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(1);
 		case 'n':
-			max = strtonum(optarg, 0, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				errx(2, "-n: %s: %s", errstr, optarg);
+			max = xoptnum("-n", optarg, 0, LLONG_MAX);
 			break;
 		case 'r':
 			rflag = 1;

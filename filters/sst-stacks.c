@@ -48,7 +48,6 @@ int
 main(int argc, char *argv[])
 {
 	struct chains *c;
-	const char *errstr;
 	long long max = -1;
 	int ch, i, unit = -1;
 
@@ -59,9 +58,7 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(1);
 		case 'n':
-			max = strtonum(optarg, 0, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				errx(2, "-n: %s: %s", errstr, optarg);
+			max = xoptnum("-n", optarg, 0, LLONG_MAX);
 			break;
 		default:
 			usage(0);

@@ -211,7 +211,6 @@ int
 main(int argc, char *argv[])
 {
 	struct stats st;
-	const char *errstr;
 	long long max = -1;
 	size_t i;
 	int ch, rflag = 0;
@@ -224,9 +223,7 @@ main(int argc, char *argv[])
 			usage(1);
 			break;
 		case 'n':
-			max = strtonum(optarg, 0, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				errx(2, "-n: %s: %s", errstr, optarg);
+			max = xoptnum("-n", optarg, 0, LLONG_MAX);
 			break;
 		case 'r':
 			rflag = 1;

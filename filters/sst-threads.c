@@ -150,11 +150,7 @@ main(int argc, char *argv[])
 	while ((ch = getopt(argc, argv, "F:hrU")) != -1) {
 		switch (ch) {
 		case 'F':
-			for (view = 0; view < NVIEWS; view++)
-				if (strcmp(optarg, views[view]) == 0)
-					break;
-			if (view == NVIEWS)
-				errx(2, "-F: unknown view: %s", optarg);
+			view = xoptword("-F", "view", optarg, views, NVIEWS);
 			break;
 		case 'h':
 			usage(1);

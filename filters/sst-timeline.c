@@ -223,7 +223,7 @@ main(int argc, char *argv[])
 	};
 	struct timeline *t;
 	struct tl_window win;
-	const char *title = "Timeline", *errstr;
+	const char *title = "Timeline";
 	char msg[256];
 	double width = 1200, t0, t1, from, to;
 	size_t i;
@@ -243,9 +243,7 @@ main(int argc, char *argv[])
 			title = optarg;
 			break;
 		case 'W':
-			width = (double)strtonum(optarg, 100, 100000, &errstr);
-			if (errstr != NULL)
-				errx(2, "--width: %s: %s", errstr, optarg);
+			width = (double)xoptnum("--width", optarg, 100, 100000);
 			break;
 		default:
 			usage(0);

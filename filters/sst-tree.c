@@ -213,7 +213,6 @@ main(int argc, char *argv[])
 	static const char *views[NVIEWS] = { "callers", "full",
 	    "graph-callers", "graph-callees" };
 	struct tree t;
-	const char *errstr;
 	double sum;
 	int ch, view = V_CALLERS;
 
@@ -223,11 +222,7 @@ main(int argc, char *argv[])
 	while ((ch = getopt(argc, argv, "F:hm:n:W:")) != -1) {
 		switch (ch) {
 		case 'F':
-			for (view = 0; view < NVIEWS; view++)
-				if (strcmp(optarg, views[view]) == 0)
-					break;
-			if (view == NVIEWS)
-				errx(2, "-F: unknown view: %s", optarg);
+			view = xoptword("-F", "view", optarg, views, NVIEWS);
 			break;
 		case 'h':
 			usage(1);
@@ -236,10 +231,7 @@ main(int argc, char *argv[])
 			t.hasname = 1;
 			break;
 		case 'n':
-			t.num = strtonum(optarg, -LLONG_MAX, LLONG_MAX,
-			    &errstr);
-			if (errstr != NULL)
-				errx(2, "-n: %s: %s", errstr, optarg);
+			t.num = xoptnum("-n", optarg, -LLONG_MAX, LLONG_MAX);
 			t.hasnum = 1;
 			break;
 		case 'W':

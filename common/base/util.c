@@ -331,6 +331,38 @@ xusage(int help, const char *u)
 	exit(2);
 }
 
+/*
+ * Option opt's argument s as a number from min to max (strtonum(3));
+ * anything else is a usage error: exit 2 with "opt: why: s".
+ */
+long long
+xoptnum(const char *opt, const char *s, long long min, long long max)
+{
+	const char *errstr;
+	long long v;
+
+	v = strtonum(s, min, max, &errstr);
+	if (errstr != NULL)
+		errx(2, "%s: %s: %s", opt, errstr, s);
+	return v;
+}
+
+/*
+ * The index of option opt's argument s among names[0..n), a what; one
+ * not there is a usage error: exit 2 with "opt: unknown what: s".
+ */
+int
+xoptword(const char *opt, const char *what, const char *s,
+    const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	errx(2, "%s: unknown %s: %s", opt, what, s);
+}
+
 /* Call usage(1) when "--help" comes before any "--" in argv. */
 void
 sst_longhelp(int argc, char *argv[], void (*usage)(int))

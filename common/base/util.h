@@ -42,6 +42,11 @@ void	 xfwrite(const void *, size_t, FILE *, const char *);
 void	 sst_init(void);
 /* Usage text: with help to stdout and exit 0, else to stderr, exit 2. */
 __dead void xusage(int, const char *);
+/* An option's number from min to max, or exit 2 (strtonum(3)). */
+long long xoptnum(const char *, const char *, long long, long long);
+/* The index of an option's word in the names given, or exit 2. */
+int	 xoptword(const char *, const char *, const char *,
+	    const char *const *, int);
 /* Call usage(1) when "--help" comes before any "--" in argv. */
 void	 sst_longhelp(int, char *[], void (*)(int));
 

@@ -51,6 +51,25 @@ runfilter(const char *const *args, const char **out, size_t *outlen)
 	return st;
 }
 
+/*
+ * Run the filter as prog with the options of the NULL-terminated row
+ * opts, then the input's path (fuzz_inpath()); as runfilter().
+ */
+static inline int
+runopts(const char *prog, const char *const *opts, const char **out,
+    size_t *outlen)
+{
+	const char *args[MAXARGS + 1];
+	int i;
+
+	args[0] = prog;
+	for (i = 0; opts[i] != NULL && i + 2 < MAXARGS; i++)
+		args[i + 1] = opts[i];
+	args[++i] = fuzz_inpath();
+	args[++i] = NULL;
+	return runfilter(args, out, outlen);
+}
+
 /* Check that out[0..len) is an sst(5) stream; "what" names the case. */
 static inline void
 checkstream(const char *out, size_t len, const char *what)

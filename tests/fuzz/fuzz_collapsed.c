@@ -27,23 +27,18 @@ static const char *const opts[][5] = {
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *args[MAXARGS + 1], *out;
-	size_t i, k, len;
+	const char *out;
+	size_t len;
 	int st;
 
 	(void)fuzz_input(data, size);
-	k = size % NOPTS;
-	args[0] = "collapsed2sst";
-	for (i = 0; opts[k][i] != NULL; i++)
-		args[i + 1] = opts[k][i];
-	args[++i] = fuzz_inpath();
-	args[++i] = NULL;
 	/*
 	 * Status 1 only for an input with no line read, a count or weight
 	 * that overflows, bad compressed data, a NUL byte or a line over
 	 * SST_MAXLINE (lines.c).
 	 */
-	if ((st = runfilter(args, &out, &len)) != 0 && (st != 1 ||
+	st = runopts("collapsed2sst", opts[size % NOPTS], &out, &len);
+	if (st != 0 && (st != 1 ||
 	    (strstr(fuzz_msg, "no folded stack read") == NULL &&
 	    strstr(fuzz_msg, "passes 2^64 - 1") == NULL &&
 	    strstr(fuzz_msg, "overflows to inf") == NULL &&

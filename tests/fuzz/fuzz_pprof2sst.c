@@ -24,18 +24,13 @@ static const char *const opts[][3] = {
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *args[MAXARGS + 1], *out;
-	size_t i, k, len;
+	const char *out;
+	size_t len;
 	int st;
 
 	(void)fuzz_input(data, size);
-	k = size % NOPTS;
-	args[0] = "pprof2sst";
-	for (i = 0; opts[k][i] != NULL; i++)
-		args[i + 1] = opts[k][i];
-	args[++i] = fuzz_inpath();
-	args[++i] = NULL;
-	if ((st = runfilter(args, &out, &len)) != 0 && (st != 1 ||
+	st = runopts("pprof2sst", opts[size % NOPTS], &out, &len);
+	if (st != 0 && (st != 1 ||
 	    fuzz_msg[0] == '\0'))
 		fuzz_bug("pprof2sst exited %d: %s", st, fuzz_msg);
 	checkstream(out, len, "pprof2sst");
