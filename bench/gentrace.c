@@ -155,7 +155,8 @@ span(int th, const char *cat, const char *name, long long ts, long long dur,
 		snprintf(args, sizeof(args), pretty ?
 		    "\n    \"args\": {\n      \"External id\": %lld, "
 		    "\"Sequence number\": %d\n    }" :
-		    "\"args\": {\"External id\": %lld, \"Sequence number\": %d}",
+		    "\"args\": {\"External id\": %lld, "
+		    "\"Sequence number\": %d}",
 		    corr, rndn(100000));
 	snprintf(ev, sizeof(ev), pretty ?
 	    "  {\n    \"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", "
@@ -176,7 +177,8 @@ flow(int end, int stream, long long id, long long ts)
 
 	snprintf(ev, sizeof(ev), pretty ?
 	    "  {\n    \"ph\": \"%s\", \"id\": %lld, \"pid\": %d, \"tid\": %d, "
-	    "\"ts\": %lld.%03lld,\n    \"cat\": \"ac2g\", \"name\": \"ac2g\"%s\n"
+	    "\"ts\": %lld.%03lld,\n    \"cat\": \"ac2g\", "
+	    "\"name\": \"ac2g\"%s\n"
 	    "  }" :
 	    "{\"ph\": \"%s\", \"id\": %lld, \"pid\": %d, \"tid\": %d, "
 	    "\"ts\": %lld.%03lld, \"cat\": \"ac2g\", \"name\": \"ac2g\"%s}",
@@ -232,7 +234,8 @@ step(int no, long long *ts)
 	char name[64];
 
 	snprintf(name, sizeof(name), "ProfilerStep#%d", no % 10);
-	shape = 0x853c49e6748fea9bULL + (uint64_t)(no % 8) * 0x9e3779b97f4a7c15ULL;
+	shape = 0x853c49e6748fea9bULL +
+	    (uint64_t)(no % 8) * 0x9e3779b97f4a7c15ULL;
 	span(0, "user_annotation", name, *ts, 4000000, 0);
 	optree(0, *ts + 10000, 3000000, 1);
 	optree(0, *ts + 3100000, 800000, 2);

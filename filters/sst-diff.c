@@ -245,8 +245,8 @@ main(int argc, char *argv[])
 			else if (strcmp(optarg, "inclusive") == 0)
 				d.incl = 1;
 			else
-				errx(2, "-k: expected leaf or inclusive, got %s",
-				    optarg);
+				errx(2, "-k: expected leaf or inclusive, "
+				    "got %s", optarg);
 			break;
 		case 'N':
 			normalise = 1;

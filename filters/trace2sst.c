@@ -3,9 +3,10 @@
  * Kineto traces, Chrome and node traces, clang -ftime-trace) to the sst
  * stream: one record per distinct (thread, stack of spans) with the
  * spans that end there and their summed self time, or with -s one
- * record per span.  The rules are in common/formats/trace.c, common/formats/nest.c (the
- * span-nesting engine nsys2sst shares) and trace2sst(1); the labels of
- * several files follow common/reduce/label.c's rule.
+ * record per span.  The rules are in common/formats/trace.c,
+ * common/formats/nest.c (the span-nesting engine nsys2sst shares) and
+ * trace2sst(1); the labels of several files follow common/reduce/label.c's
+ * rule.
  * Long runs show their progress on standard error when it is a
  * terminal (-p: always, -P: never).
  */

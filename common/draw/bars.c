@@ -97,7 +97,8 @@ bars_draw(FILE *fp, const struct bars *t, const char *title)
 		int y = top + (int)r * STEP;
 
 		fprintf(fp, "<text x=\"%s\" y=\"%d\" text-anchor=\"end\">"
-		    "%s</text>\n", svg_num(a, sizeof(a), x0 - PAD / 2), y + 15, lab);
+		    "%s</text>\n", svg_num(a, sizeof(a), x0 - PAD / 2),
+		    y + 15, lab);
 		for (s = 0, i = 0; i < t->ndraw; i++, tip += strlen(tip) + 1) {
 			double v = t->v[r * t->ndraw + i];
 
@@ -115,15 +116,15 @@ bars_draw(FILE *fp, const struct bars *t, const char *title)
 	    svg_num(b, sizeof(b), x0 + plot), ax);
 	u = bars_unit(t);
 	fprintf(fp, "<text x=\"%s\" y=\"%d\">0</text>\n<text x=\"%s\" "
-	    "y=\"%d\" text-anchor=\"end\">%s%s%s</text>\n", a, ax + 15, b, ax + 15,
-	    svg_num(c, sizeof(c), max), *u != '\0' ? " " : "",
-	    u);
+	    "y=\"%d\" text-anchor=\"end\">%s%s%s</text>\n", a, ax + 15,
+	    b, ax + 15, svg_num(c, sizeof(c), max),
+	    *u != '\0' ? " " : "", u);
 	for (lx = (int)x0, i = 0; i < t->ndraw; i++) {
 		const char *h = t->head[t->col[i]].data;
 
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
-		    "fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%s</text>\n", lx,
-		    ly - 10, colour[i % 10], lx + 14, ly, h);
+		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\""
+		    " fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%s</text>\n",
+		    lx, ly - 10, colour[i % 10], lx + 14, ly, h);
 		lx += 14 + CHARW * (int)bars_cplen(h) + 16;
 	}
 	fprintf(fp, "</svg>\n");

@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define BARS_MAXCOLS	64	/* columns of a table */
-#define BARS_LABMAX	40	/* characters of a label, the longer end in .. */
+#define BARS_LABMAX	40	/* characters of a label, longer end in .. */
 
 /* A table read: header cells, the columns drawn, labels and values. */
 struct bars {

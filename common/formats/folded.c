@@ -143,7 +143,8 @@ fold_strip(struct buf *b, const char *s, size_t n, size_t *len)
 #define HIGHS		0x8080808080808080ULL
 #define ZERO(x)		(((x) - ONES) & ~(x) & HIGHS)
 #define ESCBYTE(x)	((((x) - ONES * 0x20) & ~(x) & HIGHS) | \
-			    ZERO((x) ^ (ONES * '\\')) | ZERO((x) ^ (ONES * 0x7f)))
+			    ZERO((x) ^ (ONES * '\\')) | \
+			    ZERO((x) ^ (ONES * 0x7f)))
 
 /*
  * Whether the stack k[0..n) is its own sst(5) field: no frame empty and

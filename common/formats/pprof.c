@@ -201,9 +201,9 @@ grow(void *a, size_t *cap, size_t n, size_t sz)
 /* The field is of wire type w; else an error naming it. */
 #define WANT(d, f, w, what) do {					\
 	if ((f)->wire != (w))						\
-		return fail((d)->err, (d)->errlen, off, "%s: field %u: "	\
-		    "wire type %d, expected %d", (what), (f)->num,	\
-		    (f)->wire, (w));					\
+		return fail((d)->err, (d)->errlen, off,			\
+		    "%s: field %u: wire type %d, expected %d",		\
+		    (what), (f)->num, (f)->wire, (w));			\
 } while (0)
 
 /*

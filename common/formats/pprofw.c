@@ -46,7 +46,8 @@ struct pprofw {
 	struct orec	*recs;
 	size_t		 nrec, reccap;
 	int		 unit;		/* -1 until a record with samples */
-	int		 pstate;	/* 0: no record yet, 1: one period, 2: not */
+	int		 pstate;	/* 0: no record yet, 1: one period,
+					   2: not */
 	int64_t		 period;
 	int		 over;		/* more than 2^32 - 1 strings or ids */
 	struct buf	 key, tmp, msg;

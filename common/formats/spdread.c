@@ -164,8 +164,8 @@ readprofile(struct spd *s, size_t i)
 			unitof(s, p, v);
 		} else if (strcmp(k, "startValue") == 0 && t == JT_NUM) {
 			if (json_double(s->j, &p->startv) == -1)
-				xjson_fail(s->j, "startValue: expected a finite "
-				    "number");
+				xjson_fail(s->j, "startValue: expected a "
+				    "finite number");
 		} else if (strcmp(k, "type") == 0) {
 			sp_expect(s, t, JT_STR, "type: expected a string");
 			if (strcmp(v, "sampled") != 0 &&

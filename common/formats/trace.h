@@ -18,8 +18,9 @@ struct json;
 struct trace_opt {
 	int		 persample;	/* one record per span (-s) */
 	int		 gpu;		/* GPU spans under their launch (-g) */
-	int		 start;		/* -s: the eighth field, start seconds */
-	int		 rawnames;	/* python_function names as written (-K) */
+	int		 start;		/* -s: eighth field, start seconds */
+	int		 rawnames;	/* python_function names as
+					   written (-K) */
 	int		 allthreads;	/* keep Kineto's pseudo-process (-A) */
 	struct htab	*keep;		/* categories kept (-c), or NULL */
 	struct htab	*drop;		/* categories dropped (-C), or NULL */

@@ -165,9 +165,10 @@ struct trace {
 	uint32_t		*cook;		/* by name: 1 + its frame as a
 						   python_function, or 0 */
 	size_t			 cookcap;
-	uint32_t		 pnid, tnid;	/* "process_name", "thread_name" */
+	uint32_t		 pnid, tnid;	/* "process_name",
+						   "thread_name" */
 	uint32_t		 emptyid;	/* "" */
-	int			 nocatok;	/* an event without cat is kept */
+	int			 nocatok;	/* keep events without cat */
 	struct buf		 lpid, ltid;	/* the last thread looked up */
 	size_t			 lid;
 	struct htab		*pids;		/* type byte + text */

@@ -162,8 +162,9 @@ scan_escape(struct json *j, unsigned char *q, unsigned char **qp)
 }
 
 /*
- * The slower part of scan_string() (jsontok.c): decode the string at p into j->tok,
- * going on from q, the first byte that is not a plain string byte.
+ * The slower part of scan_string() (jsontok.c): decode the string at p
+ * into j->tok, going on from q, the first byte that is not a plain
+ * string byte.
  */
 int
 jn_escaped(struct json *j, unsigned char *p, unsigned char *q,
@@ -183,7 +184,8 @@ jn_escaped(struct json *j, unsigned char *p, unsigned char *q,
 			break;
 		if (*q != '\\') {
 			if (q != j->end)
-				return jn_fail(j, q, "control character in string");
+				return jn_fail(j, q,
+				    "control character in string");
 			if (!j->eof)
 				return SC_MORE;
 			return jn_fail(j, q, "unexpected end of input");

@@ -87,7 +87,7 @@ struct json {
 	int		 depth;
 	int		 isint;		/* last number is an integer: 1, or -1
 					   if negative; 0 if not */
-	uint64_t	 digits;	/* its first 8 bytes of digits, xor '0' */
+	uint64_t	 digits;	/* its first 8 digit bytes, xor '0' */
 	unsigned long long tokoff;	/* offset of the last token */
 	unsigned long long line;	/* current line number */
 	unsigned long long lineoff;	/* offset where it starts */

@@ -1,8 +1,9 @@
 /*
  * jsontok.c: the tokens of the JSON tokenizer (json.c): the scanners of
- * numbers, strings and literals (escapes in jsonesc.c), next_token() (a dispatcher by
- * state to one function per kind of token) and json_next(), the fast
- * path for the bulk of a profile, which must agree with it exactly.
+ * numbers, strings and literals (escapes in jsonesc.c), next_token() (a
+ * dispatcher by state to one function per kind of token) and
+ * json_next(), the fast path for the bulk of a profile, which must agree
+ * with it exactly.
  */
 #include <sys/stat.h>
 

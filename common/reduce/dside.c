@@ -122,8 +122,8 @@ dside_read(struct dside *s, int incl, char *err, size_t errlen)
 				dside_foldname(&line, p, n);
 			}
 			if (incl || i + 1 == fr.n)
-				addfn(s, tally_intern(&s->fn, p, n, NULL), recno,
-				    &r);
+				addfn(s, tally_intern(&s->fn, p, n, NULL),
+				    recno, &r);
 		}
 		if (!s->nofold)
 			tally_add(&s->fold, line.data, line.len, &r);

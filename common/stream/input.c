@@ -70,7 +70,8 @@ static const ZSTD_customMem zstdmem = { zstdalloc, zstdfree, NULL };
 
 #define RAWSZ	(128 * 1024)	/* compressed bytes read at once */
 #define MAGICN	4		/* bytes read first, to tell the kind */
-#define JSONWS(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || (c) == '\n')
+#define JSONWS(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || \
+			    (c) == '\n')
 
 struct input {
 	int		 fd;

@@ -44,7 +44,8 @@ rec_parseunit(const char *s, size_t n, enum sst_unit *u)
 	size_t i;
 
 	for (i = 0; i < sizeof(unitnames) / sizeof(unitnames[0]); i++) {
-		if (strlen(unitnames[i]) == n && memcmp(s, unitnames[i], n) == 0) {
+		if (strlen(unitnames[i]) == n &&
+		    memcmp(s, unitnames[i], n) == 0) {
 			*u = (enum sst_unit)i;
 			return 0;
 		}

@@ -24,7 +24,8 @@ struct sst_rec {
 	double		 period;
 	const char	*stack;		/* escaped frames joined by ';' */
 	size_t		 stacklen;
-	const char	*locs;		/* escaped file:line:col joined by ';' */
+	const char	*locs;		/* escaped file:line:col joined
+					   by ';' */
 	size_t		 locslen;
 	int		 hasstart;	/* the optional eighth field */
 	double		 start;		/* seconds from the profile's start */

@@ -41,7 +41,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	args[i] = NULL;
 	st = runfilter(args, &out, &len);
 	if (st == 1) {
-		if (strncmp(fuzz_msg, fuzz_inpath(), strlen(fuzz_inpath())) != 0)
+		if (strncmp(fuzz_msg, fuzz_inpath(),
+		    strlen(fuzz_inpath())) != 0)
 			fuzz_bug("message does not name the file: %s",
 			    fuzz_msg);
 		return 0;

@@ -544,8 +544,8 @@ START_TEST(test_parse)
 	struct chainrow r;
 	const char *w, *s;
 
-	s = "37\t0.30000000000000004\tseconds\tThread 4713 \"Main\"\t<module>;run;"
-	    "select";
+	s = "37\t0.30000000000000004\tseconds\tThread 4713 \"Main\"\t"
+	    "<module>;run;select";
 	w = "unset";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert_ptr_null(w);
@@ -571,7 +571,8 @@ START_TEST(test_parse)
 	ck_assert_ptr_eq(r.chain, s + 10);
 
 	/* Escapes, the largest count, other number spellings. */
-	s = "18446744073709551615\t1e-05\tbytes\tt\\x3b\\t\t\\e;x\\x3by;a\\\\b;\\t";
+	s = "18446744073709551615\t1e-05\tbytes\tt\\x3b\\t\t"
+	    "\\e;x\\x3by;a\\\\b;\\t";
 	ck_assert_int_eq(chainrow_parse(s, strlen(s), &r, &w), 0);
 	ck_assert_uint_eq(r.samples, UINT64_MAX);
 	ck_assert(r.weight == 1e-5);

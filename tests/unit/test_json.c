@@ -623,7 +623,8 @@ START_TEST(test_surrogates)
 
 	/* A pair is one code point: U+1F600. */
 	r = dump_str("[\"\\ud83d\\ude00\",\"\\uD834\\uDD1E\"]");
-	ck_assert_str_eq(r, "[ s:\\xf0\\x9f\\x98\\x80 s:\\xf0\\x9d\\x84\\x9e ] $");
+	ck_assert_str_eq(r, "[ s:\\xf0\\x9f\\x98\\x80 "
+	    "s:\\xf0\\x9d\\x84\\x9e ] $");
 	free(r);
 	/* Lone surrogates are WTF-8. */
 	r = dump_str("[\"\\ud800\",\"\\udfaa\",\"a\\ud800b\"]");
@@ -634,7 +635,8 @@ START_TEST(test_surrogates)
 	r = dump_str("[\"\\ud800\\u0041\",\"\\ud800\\ud800\\udc00\","
 	    "\"\\udc00\\ud800\",\"\\ud800\\n\"]");
 	ck_assert_str_eq(r, "[ s:\\xed\\xa0\\x80A s:\\xed\\xa0\\x80\\xf0\\x90"
-	    "\\x80\\x80 s:\\xed\\xb0\\x80\\xed\\xa0\\x80 s:\\xed\\xa0\\x80\\x0a ]"
+	    "\\x80\\x80 s:\\xed\\xb0\\x80\\xed\\xa0\\x80 "
+	    "s:\\xed\\xa0\\x80\\x0a ]"
 	    " $");
 	free(r);
 	/* A bad escape after a high surrogate is still an error. */

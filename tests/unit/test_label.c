@@ -106,7 +106,8 @@ START_TEST(test_each)
 	buf_reset(&calls);
 	run.nth = 0;
 	label_each(2, two, NULL, 0, 0, &run, conv);
-	ck_assert_str_eq(calls.data, "a.json - 1 0 1 1/2\nb.json - 1 0 1 2/2\n");
+	ck_assert_str_eq(calls.data, "a.json - 1 0 1 1/2\n"
+	    "b.json - 1 0 1 2/2\n");
 	buf_free(&calls);
 }
 END_TEST

@@ -439,7 +439,8 @@ START_TEST(test_extremes)
 	buf_init(&b);
 	ck_assert_int_eq(nest_put(ns, "T", 1, 1, INT64_MIN, NEST_PERSPAN,
 	    collect, &b, &st), 0);
-	ck_assert_str_eq(b.data, "1 0 0 @0 a\n1 0 0 @1.8446744073709552e+19 b\n");
+	ck_assert_str_eq(b.data, "1 0 0 @0 a\n"
+	    "1 0 0 @1.8446744073709552e+19 b\n");
 	ck_assert_uint_eq(st.open, 0);
 	buf_free(&b);
 	nest_free(ns);

@@ -672,7 +672,10 @@ START_TEST(test_big)
 			buf_adds(&doc, part == 0 ? "]," : "]");
 		}
 		buf_adds(&doc, "}]}");
-		/* Two batches: 0.001 up to h, 0.002 after; per stack in each. */
+		/*
+		 * Two batches: 0.001 up to h, 0.002 after; per stack in
+		 * each.
+		 */
 		buf_init(&want);
 		out = xmalloc(FMTBUF);
 		for (part = 0; part < 2; part++) {
@@ -1458,19 +1461,20 @@ START_TEST(test_duplicate_keys)
 		/* events twice. */
 		{ "{" FRAMES ",\"profiles\":[{\"name\":\"E\",\"unit\":\"none\","
 		    "\"type\":\"evented\",\"events\":[{\"type\":\"O\","
-		    "\"frame\":0,\"at\":0},{\"type\":\"C\",\"frame\":0,\"at\":5}],"
+		    "\"frame\":0,\"at\":0},{\"type\":\"C\",\"frame\":0,"
+		    "\"at\":5}],"
 		    "\"events\":[{\"type\":\"O\",\"frame\":1,\"at\":0},"
 		    "{\"type\":\"C\",\"frame\":1,\"at\":2}]}]}",
 		    "E\t1\t2\tnone\t2\tf\t" LF "\n" },
 		/* profiles twice, with the frames before, between, after. */
 		{ "{" FRAMES ",\"profiles\":[{\"name\":\"A\",\"unit\":\"none\","
-		    "\"samples\":[[0]],\"weights\":[1]}],\"profiles\":[{\"name\":"
-		    "\"T\",\"unit\":\"none\",\"samples\":[[1],[2],[1]],"
-		    "\"weights\":[1,1,1]}]}", s2w },
+		    "\"samples\":[[0]],\"weights\":[1]}],\"profiles\":"
+		    "[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[1],[2],[1]],\"weights\":[1,1,1]}]}", s2w },
 		{ "{\"profiles\":[{\"name\":\"A\",\"unit\":\"none\","
-		    "\"samples\":[[0]],\"weights\":[1]}]," FRAMES ",\"profiles\":"
-		    "[{\"name\":\"T\",\"unit\":\"none\",\"samples\":[[1],[2],[1]],"
-		    "\"weights\":[1,1,1]}]}", s2w },
+		    "\"samples\":[[0]],\"weights\":[1]}]," FRAMES
+		    ",\"profiles\":[{\"name\":\"T\",\"unit\":\"none\","
+		    "\"samples\":[[1],[2],[1]],\"weights\":[1,1,1]}]}", s2w },
 		/* shared twice: the last one's frames. */
 		{ "{\"shared\":{\"frames\":[{\"name\":\"x\"},{\"name\":\"y\"},"
 		    "{\"name\":\"z\"}]},\"profiles\":[{\"name\":\"T\",\"unit\":"
@@ -1642,8 +1646,8 @@ START_TEST(test_messages)
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	free(err);
 	err = flatten_err(doc2, 0, &st);
-	snprintf(want, sizeof(want), "%s: doc.json:2:14: profile 0: 2 samples but 1 "
-	    "weights\n", getprogname());
+	snprintf(want, sizeof(want), "%s: doc.json:2:14: profile 0: "
+	    "2 samples but 1 weights\n", getprogname());
 	ck_assert_str_eq(err, want);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	free(err);
