@@ -23,7 +23,6 @@
 
 #include "fmt.h"
 #include "htab.h"
-#include "util.h"
 
 #define PIECE	(1 << 20)
 #define BATCH	32		/* records whose lookups wait */
@@ -57,20 +56,16 @@ static size_t	 nwait;
 static char	*out;
 static size_t	 olen;
 
-/*
- * Grow array p of *cap elements of size sz to hold n, doubling, in huge
- * pages from 2 MB up (util.c's xhugegrow(): fewer faults).
- */
+/* Grow array *p of *cap elements of size sz to hold n. */
 static void *
 grow(void *p, size_t *cap, size_t n, size_t sz)
 {
-	size_t c;
-
 	if (n <= *cap)
 		return p;
-	c = xgrowcap(*cap, n, 1024);
-	p = xhugegrow(p, *cap, c, sz);
-	*cap = c;
+	while (*cap < n)
+		*cap = *cap ? *cap * 2 : 1024;
+	if ((p = reallocarray(p, *cap, sz)) == NULL)
+		err(1, NULL);
 	return p;
 }
 
@@ -82,7 +77,8 @@ rehash(void)
 	size_t i, j, n = mask + 1;
 
 	mask = n * 2 - 1;
-	tab = xhugezero(mask + 1, sizeof(*tab));
+	if ((tab = calloc(mask + 1, sizeof(*tab))) == NULL)
+		err(1, NULL);
 	for (i = 0; i < n; i++) {
 		if (old[i].id == 0)
 			continue;
@@ -98,7 +94,7 @@ static uint32_t
 intern(const struct wait *k)
 {
 	struct slot *t;
-	size_t i, c;
+	size_t i;
 
 	for (i = k->h & mask;; i = (i + 1) & mask) {
 		t = &tab[i];
@@ -115,11 +111,10 @@ intern(const struct wait *k)
 	t->off = arenalen;
 	t->id = ++nframe;
 	arenalen += k->len;
-	if (nframe > fcap) {
-		c = fcap;
-		frameoff = grow(frameoff, &c, nframe, sizeof(*frameoff));
-		framelen = grow(framelen, &fcap, nframe, sizeof(*framelen));
-	}
+	frameoff = grow(frameoff, &fcap, nframe, sizeof(*frameoff));
+	framelen = reallocarray(framelen, fcap, sizeof(*framelen));
+	if (framelen == NULL)
+		err(1, NULL);
 	frameoff[nframe - 1] = t->off;
 	framelen[nframe - 1] = k->len;
 	if (nframe * 2 > mask)
@@ -144,7 +139,7 @@ static void
 record(const char *line, size_t n)
 {
 	const char *f[7], *p = line, *e = line + n, *s, *t;
-	size_t k = 0, len, wcap;
+	size_t k = 0, len;
 	uint32_t c = 0;
 
 	while (k < 7 && (t = memchr(p, '\t', e - p)) != NULL) {
@@ -154,9 +149,9 @@ record(const char *line, size_t n)
 	if (k < 6)
 		errx(1, "not a record");
 	if (nrec == reccap) {
-		wcap = reccap;
-		w = grow(w, &wcap, nrec + 1, sizeof(*w));
-		nf = grow(nf, &reccap, nrec + 1, sizeof(*nf));
+		w = grow(w, &reccap, nrec + 1, sizeof(*w));
+		if ((nf = reallocarray(nf, reccap, sizeof(*nf))) == NULL)
+			err(1, NULL);
 	}
 	fmt_strtod(f[2], f[3] - f[2] - 1, &w[nrec]);
 	for (s = f[5], e = p - 1; s < e; s = t + 1, c++) {
@@ -246,9 +241,9 @@ main(int argc, char *argv[])
 	if (argc != 2)
 		errx(2, "usage: s2sfloor name < stream > json");
 	mask = (1 << 16) - 1;
-	tab = xhugezero(mask + 1, sizeof(*tab));
-	in = xmalloc(cap);
-	out = xmalloc(PIECE);
+	if ((tab = calloc(mask + 1, sizeof(*tab))) == NULL ||
+	    (in = malloc(cap)) == NULL || (out = malloc(PIECE)) == NULL)
+		err(1, NULL);
 	while ((n = read(STDIN_FILENO, in + have, cap - have)) > 0) {
 		have += n;
 		for (p = in; (nl = memchr(p, '\n', in + have - p)) != NULL;
@@ -257,8 +252,8 @@ main(int argc, char *argv[])
 		drain();	/* the keys waiting point into the piece */
 		have -= p - in;
 		memmove(in, p, have);
-		if (have == cap)
-			in = grow(in, &cap, cap + 1, 1);
+		if (have == cap && (in = grow(in, &cap, cap + 1, 1)) == NULL)
+			err(1, NULL);
 	}
 	if (n == -1)
 		err(1, "read");
