@@ -23,6 +23,7 @@
 
 #include "fmt.h"
 #include "htab.h"
+#include "util.h"
 
 #define PIECE	(1 << 20)
 #define BATCH	32		/* records whose lookups wait */
@@ -42,8 +43,7 @@ struct wait {
 
 static struct slot *tab;
 static size_t	 mask, nframe;
-static size_t	*frameoff;
-static uint32_t	*framelen;
+static struct slot *frames;	/* by id: a copy of its slot */
 static char	*arena;
 static size_t	 arenalen, arenacap;
 static uint32_t	*ids, *nf;
@@ -56,19 +56,6 @@ static size_t	 nwait;
 static char	*out;
 static size_t	 olen;
 
-/* Grow array *p of *cap elements of size sz to hold n. */
-static void *
-grow(void *p, size_t *cap, size_t n, size_t sz)
-{
-	if (n <= *cap)
-		return p;
-	while (*cap < n)
-		*cap = *cap ? *cap * 2 : 1024;
-	if ((p = reallocarray(p, *cap, sz)) == NULL)
-		err(1, NULL);
-	return p;
-}
-
 /* Double the table, placing its keys again. */
 static void
 rehash(void)
@@ -77,8 +64,7 @@ rehash(void)
 	size_t i, j, n = mask + 1;
 
 	mask = n * 2 - 1;
-	if ((tab = calloc(mask + 1, sizeof(*tab))) == NULL)
-		err(1, NULL);
+	tab = xcalloc(mask + 1, sizeof(*tab));
 	for (i = 0; i < n; i++) {
 		if (old[i].id == 0)
 			continue;
@@ -104,19 +90,15 @@ intern(const struct wait *k)
 		    k->s, k->len) == 0)
 			return t->id - 1;
 	}
-	arena = grow(arena, &arenacap, arenalen + k->len, 1);
+	arena = xgrow(arena, &arenacap, arenalen + k->len, 1024, 1);
 	memcpy(arena + arenalen, k->s, k->len);
 	t->h = k->h;
 	t->len = k->len;
 	t->off = arenalen;
 	t->id = ++nframe;
 	arenalen += k->len;
-	frameoff = grow(frameoff, &fcap, nframe, sizeof(*frameoff));
-	framelen = reallocarray(framelen, fcap, sizeof(*framelen));
-	if (framelen == NULL)
-		err(1, NULL);
-	frameoff[nframe - 1] = t->off;
-	framelen[nframe - 1] = k->len;
+	frames = xgrow(frames, &fcap, nframe, 1024, sizeof(*frames));
+	frames[nframe - 1] = *t;
 	if (nframe * 2 > mask)
 		rehash();
 	return nframe - 1;
@@ -128,7 +110,7 @@ drain(void)
 {
 	size_t i;
 
-	ids = grow(ids, &idcap, nid + nwait, sizeof(*ids));
+	ids = xgrow(ids, &idcap, nid + nwait, 1024, sizeof(*ids));
 	for (i = 0; i < nwait; i++)
 		ids[nid++] = intern(&waits[i]);
 	nwait = 0;
@@ -149,9 +131,8 @@ record(const char *line, size_t n)
 	if (k < 6)
 		errx(1, "not a record");
 	if (nrec == reccap) {
-		w = grow(w, &reccap, nrec + 1, sizeof(*w));
-		if ((nf = reallocarray(nf, reccap, sizeof(*nf))) == NULL)
-			err(1, NULL);
+		w = xgrow(w, &reccap, nrec + 1, 1024, sizeof(*w));
+		nf = xreallocarray(nf, reccap, sizeof(*nf));
 	}
 	fmt_strtod(f[2], f[3] - f[2] - 1, &w[nrec]);
 	for (s = f[5], e = p - 1; s < e; s = t + 1, c++) {
@@ -197,7 +178,7 @@ document(const char *name)
 	    ".json\", \"shared\": {\"frames\": [");
 	for (i = 0; i < nframe; i++) {
 		put(i ? ", {\"name\": \"" : "{\"name\": \"", i ? 12 : 10);
-		put(arena + frameoff[i], framelen[i]);
+		put(arena + frames[i].off, frames[i].len);
 		put("\"}", 2);
 	}
 	for (i = 0; i < nrec; i++)
@@ -241,9 +222,9 @@ main(int argc, char *argv[])
 	if (argc != 2)
 		errx(2, "usage: s2sfloor name < stream > json");
 	mask = (1 << 16) - 1;
-	if ((tab = calloc(mask + 1, sizeof(*tab))) == NULL ||
-	    (in = malloc(cap)) == NULL || (out = malloc(PIECE)) == NULL)
-		err(1, NULL);
+	tab = xcalloc(mask + 1, sizeof(*tab));
+	in = xmalloc(cap);
+	out = xmalloc(PIECE);
 	while ((n = read(STDIN_FILENO, in + have, cap - have)) > 0) {
 		have += n;
 		for (p = in; (nl = memchr(p, '\n', in + have - p)) != NULL;
@@ -252,8 +233,8 @@ main(int argc, char *argv[])
 		drain();	/* the keys waiting point into the piece */
 		have -= p - in;
 		memmove(in, p, have);
-		if (have == cap && (in = grow(in, &cap, cap + 1, 1)) == NULL)
-			err(1, NULL);
+		if (have == cap)
+			in = xgrow(in, &cap, cap + 1, PIECE, 1);
 	}
 	if (n == -1)
 		err(1, "read");

@@ -14,7 +14,8 @@
  *	name_push(struct name *w, const type *e)	e waits
  *	name_first(const struct name *w)	the first waiting (w->n > 0)
  *	name_pop(struct name *w, type *e)	take it out into *e
- *	name_free(struct name *w)		and w->n = 0 to empty it
+ *	name_clear(struct name *w)		empty it, keeping its memory
+ *	name_free(struct name *w)		empty it, freeing its memory
  *
  * A struct name of zeros is an empty window.  Elements of equal order
  * come out in no set order.
@@ -122,12 +123,19 @@ name##_pop(struct name *w, type *e)					\
 }									\
 									\
 OWIN_FN void								\
+name##_clear(struct name *w)						\
+{									\
+	w->q0 = w->nq = w->nh = w->n = 0;				\
+}									\
+									\
+OWIN_FN void								\
 name##_free(struct name *w)						\
 {									\
 	free(w->q);							\
 	free(w->h);							\
 	w->q = w->h = NULL;						\
-	w->q0 = w->nq = w->capq = w->nh = w->caph = w->n = 0;		\
+	w->capq = w->caph = 0;						\
+	name##_clear(w);						\
 }
 
 #endif /* OWIN_H */

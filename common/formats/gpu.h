@@ -139,6 +139,13 @@ void	 gpu_load(struct grank *);
 int	 gpu_nextrow(struct grank *, size_t *, struct grow *);
 void	 gpu_free(struct grank *);
 const char *gpu_name(const struct grank *, uint32_t);
+/*
+ * The kept rows with all of the flags in want and none of those in not,
+ * in trace order, or by start time (stably) if sorted; count in *n.
+ */
+size_t	*gpu_pick(const struct grank *, unsigned, unsigned, int, size_t *);
+/* Row indices ix[0..n) by start time, stably. */
+void	 gpu_sortts(const struct grank *, size_t *, size_t);
 /* The rows with flags & mask == want, by correlation (then order). */
 size_t	*gpu_bycorr(const struct grank *, unsigned, unsigned, size_t *);
 /* The first of them with correlation c, or n if none. */

@@ -5,7 +5,8 @@
  * HolisticTraceAnalysis trims a trace (hta: up to the start of the last
  * ProfilerStep) or as a step range asks (from the start of its first
  * step to the end of its last), with the GPU events that the CPU events
- * kept launched.  Errors are returned, in the rank (gpu_errmsg()).
+ * kept launched; and the rows a view picks, in trace order or by start.
+ * Errors are returned, in the rank (gpu_errmsg()).
  */
 #include <ctype.h>
 #include <limits.h>
@@ -24,6 +25,39 @@ cmpcorr(size_t a, size_t b, void *arg)
 	int64_t x = ROW(r, a)->corr, y = ROW(r, b)->corr;
 
 	return (x > y) - (x < y);
+}
+
+static int
+cmpts(size_t a, size_t b, void *arg)
+{
+	const struct grank *r = arg;
+	int64_t x = ROW(r, a)->ts, y = ROW(r, b)->ts;
+
+	return (x > y) - (x < y);
+}
+
+void
+gpu_sortts(const struct grank *r, size_t *ix, size_t n)
+{
+	sst_sort(ix, n, cmpts, (void *)r);
+}
+
+size_t *
+gpu_pick(const struct grank *r, unsigned want, unsigned not, int sorted,
+    size_t *n)
+{
+	size_t *ix, i, k = 0;
+
+	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
+	want |= R_KEEP;
+	for (i = 0; i < r->nrow; i++)
+		if ((ROW(r, i)->flags & want) == want &&
+		    (ROW(r, i)->flags & not) == 0)
+			ix[k++] = i;
+	if (sorted)
+		gpu_sortts(r, ix, k);
+	*n = k;
+	return ix;
 }
 
 size_t *

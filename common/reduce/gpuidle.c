@@ -43,7 +43,6 @@
 #include "util.h"
 #include "i64map.h"
 #include "owin.h"
-#include "sort.h"
 #include "gpu.h"
 #include "gpulive.h"
 #include "gpuidle.h"
@@ -125,16 +124,6 @@ gidle_print(FILE *fp, const struct grank *r, const size_t *ord, size_t n,
 	}
 }
 
-/* By start time: rows a and b of rank arg. */
-static int
-bystart(size_t a, size_t b, void *arg)
-{
-	const struct grank *r = arg;
-	int64_t x = ROW(r, a)->ts, y = ROW(r, b)->ts;
-
-	return (x > y) - (x < y);
-}
-
 void
 gidle_rows(FILE *fp, const struct grank *r, int64_t scale)
 {
@@ -148,18 +137,14 @@ gidle_rows(FILE *fp, const struct grank *r, int64_t scale)
 	t = xcalloc(ns + 1, sizeof(*t));
 	seen = xcalloc(ns + 1, 1);
 	order = xcalloc(ns + 1, sizeof(*order));
-	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
-	for (i = n = 0; i < r->nrow; i++)	/* kept GPU events, no sync */
-		if ((ROW(r, i)->flags & (R_KEEP | R_GPU | R_SYNC)) ==
-		    (R_KEEP | R_GPU))
-			ix[n++] = i;
+	ix = gpu_pick(r, R_GPU, R_SYNC, 0, &n);	/* GPU events, no sync */
 	for (i = 0; i < n; i++)
 		if (!seen[ROW(r, ix[i])->stream]) {
 			seen[ROW(r, ix[i])->stream] = 1;
 			order[no++] = ROW(r, ix[i])->stream;
 		}
 	memset(seen, 0, ns + 1);
-	sst_sort(ix, n, bystart, (void *)r);
+	gpu_sortts(r, ix, n);
 	for (i = 0; i < n; i++) {
 		const struct grow *w = ROW(r, ix[i]), *rt;
 		size_t st = w->stream;
@@ -445,7 +430,7 @@ gidle_reset(struct gidle *g)
 {
 	g->bad = 0;
 	g->seq = 0;
-	g->w.q0 = g->w.nq = g->w.nh = g->w.n = 0;
+	evwin_clear(&g->w);
 	if (g->nst > 0) {
 		memset(g->st, 0, g->nst * sizeof(*g->st));
 		memset(g->tot, 0, g->nst * sizeof(*g->tot));
@@ -456,8 +441,8 @@ gidle_reset(struct gidle *g)
 	im_clear(&g->kc);
 	im_clear(&g->cgone);
 	im_clear(&g->kgone);
-	g->cq.q0 = g->cq.nq = g->cq.n = 0;
-	g->pq.q0 = g->pq.nq = g->pq.n = 0;
+	cring_clear(&g->cq);
+	cring_clear(&g->pq);
 }
 
 void

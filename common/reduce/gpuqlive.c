@@ -419,7 +419,7 @@ gql_reset(struct gqlive *q)
 	size_t i;
 
 	q->bad = 0;
-	q->w.q0 = q->w.nq = q->w.nh = q->w.n = 0;
+	stwin_clear(&q->w);
 	for (i = 0; i < q->ns; i++)
 		qh_free(&q->s[i].h);
 	q->ns = 0;

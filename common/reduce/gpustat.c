@@ -195,37 +195,6 @@ pagg(const struct gstat *s, const struct agg *a)
 	pnum(s, a->mean, 1);
 }
 
-static int
-cmpts(size_t a, size_t b, void *arg)
-{
-	const struct grank *r = arg;
-	int64_t x = ROW(r, a)->ts, y = ROW(r, b)->ts;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The kept rows of r with all of the flags in want and none of those in
- * not, in trace order, or by start time if sorted; their count in *n.
- */
-static size_t *
-pick(const struct grank *r, unsigned want, unsigned not, int sorted,
-    size_t *n)
-{
-	size_t *ix, i, k = 0;
-
-	ix = xreallocarray(NULL, r->nrow + 1, sizeof(*ix));
-	want |= R_KEEP;
-	for (i = 0; i < r->nrow; i++)
-		if ((ROW(r, i)->flags & want) == want &&
-		    (ROW(r, i)->flags & not) == 0)
-			ix[k++] = i;
-	if (sorted)
-		sst_sort(ix, k, cmpts, (void *)r);
-	*n = k;
-	return ix;
-}
-
 /*
  * Merge the intervals of the rows ix (by start time) of type t (-1: any)
  * as HTA does (one that starts at or before the end so far joins it);
@@ -281,7 +250,7 @@ temporal(struct gstat *s, const struct grank *r)
 	size_t *ix, n, i;
 	int64_t busy, comp, kt, idle, last;
 
-	ix = pick(r, R_GPU, 0, 1, &n);
+	ix = gpu_pick(r, R_GPU, 0, 1, &n);
 	if (n == 0) {
 		free(ix);
 		return;
@@ -327,7 +296,7 @@ ktypes(struct gstat *s, const struct grank *r)
 	int64_t *iv, *ed, busy, run = 0;
 	int t;
 
-	ix = pick(r, R_GPU, R_SYNC, 1, &n);
+	ix = gpu_pick(r, R_GPU, R_SYNC, 1, &n);
 	iv = xreallocarray(NULL, 2 * n + 2, sizeof(*iv));
 	ed = xreallocarray(NULL, 4 * n + 4, sizeof(*ed));
 	for (t = KT_COMP; t <= KT_MEM; t++) {
@@ -397,7 +366,7 @@ group(const struct grank *r, unsigned want, unsigned not,
 	size_t *ix, n, i, id, cap = 0;
 	int isnew;
 
-	ix = pick(r, want, not, 0, &n);
+	ix = gpu_pick(r, want, not, 0, &n);
 	for (i = 0; i < n; i++) {
 		const struct grow *w = ROW(r, ix[i]);
 
@@ -577,7 +546,7 @@ overlap(struct gstat *s, const struct grank *r)
 	size_t *ix, n, nc, nm, i = 0, k = 0;
 	int64_t *cp, *cm, busy, ov = 0, lo, hi;
 
-	ix = pick(r, R_GPU, R_SYNC, 1, &n);
+	ix = gpu_pick(r, R_GPU, R_SYNC, 1, &n);
 	cp = xreallocarray(NULL, 2 * n + 2, sizeof(*cp));
 	cm = xreallocarray(NULL, 2 * n + 2, sizeof(*cm));
 	nc = merge(r, ix, n, KT_COMP, cp, &busy);
@@ -609,7 +578,7 @@ launch(struct gstat *s, const struct grank *r)
 	size_t *ix, *by, n, nb, i, k;
 
 	by = gpu_bycorr(r, R_GPU | R_KEEP, R_GPU | R_KEEP, &nb);
-	ix = pick(r, R_LAUNCH, R_GPU | (s->o.hta ? R_WEIRD : 0), 0, &n);
+	ix = gpu_pick(r, R_LAUNCH, R_GPU | (s->o.hta ? R_WEIRD : 0), 0, &n);
 	for (i = 0; i < n; i++) {
 		const struct grow *c = ROW(r, ix[i]);
 

@@ -214,7 +214,7 @@ gw_reset(struct gwin *w)
 		w->open[i].s = 1;
 		w->open[i].e = 0;
 	}
-	w->wait.nh = w->wait.nq = w->wait.n = 0;
+	ivwin_clear(&w->wait);
 	memset(w->m, 0, sizeof(w->m));
 	memset(w->acc, 0, sizeof(w->acc));
 	w->popped = 0;

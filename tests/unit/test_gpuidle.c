@@ -144,25 +144,22 @@ START_TEST(test_graphs)
 	static const char half[] = "0\t7\thost_wait\t40\t0.50\n"
 	    "0\t7\tother\t40\t0.50\n";
 	static const char all[] = "0\t7\tother\t80\t1.00\n";
+	const struct {
+		const struct grow	*o;
+		size_t			 n;
+		const char		*want;
+	} c[] = { { o1, 5, half }, { o2, 5, half }, { o3, 5, all },
+	    { o4, 6, all } };
 	char *out;
+	size_t i;
 	int rc;
 
-	out = table(o1, 5, &rc);
-	ck_assert_int_eq(rc, 0);
-	ck_assert_str_eq(out, half);
-	free(out);
-	out = table(o2, 5, &rc);
-	ck_assert_int_eq(rc, 0);
-	ck_assert_str_eq(out, half);
-	free(out);
-	out = table(o3, 5, &rc);
-	ck_assert_int_eq(rc, 0);
-	ck_assert_str_eq(out, all);
-	free(out);
-	out = table(o4, 6, &rc);
-	ck_assert_int_eq(rc, 0);
-	ck_assert_str_eq(out, all);
-	free(out);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		out = table(c[i].o, c[i].n, &rc);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_str_eq(out, c[i].want);
+		free(out);
+	}
 }
 END_TEST
 

@@ -2,7 +2,8 @@
  * test_owin.c: Check suite for the ordered window (common/base/owin.h):
  * elements in order, reversed, and in runs out of order (ring and heap
  * both in use, the ring wrapping and growing) come out in order, by
- * construction: the sorted list of what went in.
+ * construction: the sorted list of what went in; a window emptied by
+ * clear is empty and takes new elements.
  */
 
 #include <check.h>
@@ -12,20 +13,13 @@
 
 #include "tutil.h"
 #include "owin.h"
+#include "sort.h"
 
 static Suite	*owin_suite(void);
 
 #define LESS(a, b)	(*(a) < *(b))
 OWIN_HEAD(iwin, int64_t);
 OWIN_FUNCS(iwin, int64_t, LESS)
-
-static int
-cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 /*
  * n values of pattern k pushed, with a pop each time more than lag wait,
@@ -64,7 +58,7 @@ check(int k, size_t n, size_t lag)
 	while (w.n > 0)
 		iwin_pop(&w, &out[no++]);
 	ck_assert_uint_eq(no, n);
-	qsort(in, n, sizeof(*in), cmp);
+	qsort(in, n, sizeof(*in), sst_cmpi64);
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(out[i], in[i]);
 	iwin_free(&w);
@@ -82,6 +76,32 @@ START_TEST(test_orders)
 }
 END_TEST
 
+/* 5 9 in the ring, 3 in the heap; cleared; then 2 1 come out 1 2. */
+START_TEST(test_clear)
+{
+	struct iwin w = { 0 };
+	int64_t v[] = { 5, 9, 3, 2, 1 }, x;
+
+	iwin_push(&w, &v[0]);
+	iwin_push(&w, &v[1]);
+	iwin_push(&w, &v[2]);
+	ck_assert_uint_eq(w.nq, 2);
+	ck_assert_uint_eq(w.nh, 1);
+	iwin_clear(&w);
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert_uint_eq(w.nq + w.nh, 0);
+	iwin_push(&w, &v[3]);
+	iwin_push(&w, &v[4]);
+	ck_assert_uint_eq(w.n, 2);
+	iwin_pop(&w, &x);
+	ck_assert_int_eq(x, 1);
+	iwin_pop(&w, &x);
+	ck_assert_int_eq(x, 2);
+	ck_assert_uint_eq(w.n, 0);
+	iwin_free(&w);
+}
+END_TEST
+
 static Suite *
 owin_suite(void)
 {
@@ -89,6 +109,7 @@ owin_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_orders);
+	tcase_add_test(tc, test_clear);
 	suite_add_tcase(s, tc);
 	return s;
 }
