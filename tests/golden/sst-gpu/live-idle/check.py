@@ -17,10 +17,11 @@ them (near, or past sst-gpu's window of 4,096 events), orphan kernels,
 calls without a kernel, sync events, a second kernel or a second call
 of a correlation (CUDA graphs' kernels share one), and now and then an
 event on stream -1 with a correlation, a stream read out of order by
-more than the window, or more than 65,536 calls or events waiting
-(the cases where sst-gpu lets one go, or falls back on its rows).  sst-gpu
--F idle (alone, and with -F temporal in the same pass) must print the
-model's table byte for byte.  Prints ok N.
+more than the window, or more calls (65,536) or pending events
+(4,096) waiting than sst-gpu keeps (the cases where it lets one go, or
+falls back on its rows).  sst-gpu -F idle (alone, and with -F temporal
+in the same pass) must print the model's table byte for byte.  Prints
+ok N.
 """
 import json
 import os
